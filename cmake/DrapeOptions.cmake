@@ -1,0 +1,13 @@
+# Compiler options shared by every Drape target.
+
+if(DRAPE_SANITIZE)
+    # Applied globally so that every target, test and the code they inline agree.
+    add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+    add_link_options(-fsanitize=address,undefined)
+endif()
+
+# Warnings on for our own targets (not for Qt's generated code's includes).
+function(drape_set_target_options target)
+    target_compile_options(${target} PRIVATE
+        $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow=local -Wno-missing-field-initializers>)
+endfunction()
