@@ -49,6 +49,8 @@ public:
     ClothEdit release(Simulation &sim);
     /// Restores every held particle exactly as it was before begin().
     void cancel(Simulation &sim);
+    /// Drops the grab without touching the simulation (it was reset or replaced).
+    void forget() { clear(); }
 
     bool active() const { return m_cloth >= 0; }
     int cloth() const { return m_cloth; }
@@ -66,9 +68,13 @@ private:
     std::vector<ParticleRecord> m_before; // parallel to m_particles, as before begin()
     std::vector<Vec3> m_offsets;          // m, from the grab centre
     Vec3 m_target;                        // m, current grab centre
-    std::deque<Vec3> m_recentMoves;       // m, target displacement per frame (newest last)
+    struct Sample {
+        std::uint64_t frame = 0; // sim.frame() when the target was set
+        Vec3 target;             // m
+    };
+    std::deque<Sample> m_samples;         // recent targets, oldest first
     double m_frameDt = 1.0 / 60.0;        // s
-    std::uint64_t m_lastFrame = 0;        // sim.frame() at the last moveTo()
+    std::uint64_t m_frameNow = 0;         // sim.frame() at the last call
 };
 
 /// The tearable-cloth left drag: particles of every cloth within `radius` of `centre` take
