@@ -1,0 +1,329 @@
+// Exact undo records: for every editing operation, apply() then revert() gives back the
+// original cloth bit for bit (array order included) and revert() then apply() the edited
+// one; index maps point every surviving record at an equal one; bad input is refused with a
+// message and changes nothing.
+#include "builders.h"
+#include "clothedit.h"
+#include "cut.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+using namespace drape;
+
+namespace {
+
+template <class T>
+bool sameBytes(const std::vector<T> &a, const std::vector<T> &b)
+{
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+// Bit-exact comparison of everything a cloth holds (memcmp also tells -0 from +0).
+QString difference(const Cloth &a, const Cloth &b)
+{
+    const Particles &p = a.particles, &q = b.particles;
+    if (!sameBytes(p.position, q.position))
+        return "position";
+    if (!sameBytes(p.previous, q.previous))
+        return "previous";
+    if (!sameBytes(p.velocity, q.velocity))
+        return "velocity";
+    if (!sameBytes(p.force, q.force))
+        return "force";
+    if (!sameBytes(p.rest, q.rest))
+        return "rest";
+    if (!sameBytes(p.mass, q.mass))
+        return "mass";
+    if (!sameBytes(p.invMass, q.invMass))
+        return "invMass";
+    if (p.kind != q.kind)
+        return "kind";
+    if (a.constraints != b.constraints)
+        return "constraints";
+    if (a.triangles != b.triangles)
+        return "triangles";
+    if (a.tearMode != b.tearMode || a.thickness != b.thickness || a.name != b.name)
+        return "cloth settings";
+    return {};
+}
+
+// A hanging 6×5 grid in a non-trivial state (every particle moving differently, one pin).
+Cloth testCloth()
+{
+    GridSpec g;
+    g.across = 6;
+    g.down = 5;
+    Cloth c = makeGrid(g);
+    for (std::size_t i = 0; i < c.particles.size(); ++i) {
+        const float s = float(i);
+        c.particles.position[i] += Vec3{0.01f * std::sin(s), 0.02f * std::cos(s), 0.003f * s};
+        c.particles.previous[i] = c.particles.position[i] - Vec3{0.001f * s, 0.f, -0.002f};
+        c.particles.velocity[i] = Vec3{0.1f * s, -0.2f, 0.05f * std::sin(3.f * s)};
+    }
+    c.particles.setKind(2, ParticleKind::Static);
+    return c;
+}
+
+} // namespace
+
+class TestClothEdit : public QObject {
+    Q_OBJECT
+
+private:
+    // apply → edited (differs from original), revert → original bit for bit, apply → edited again.
+    void checkRoundTrip(const Cloth &original, const ClothEditResult &r)
+    {
+        QVERIFY2(r.ok(), r.error.c_str());
+        QVERIFY(!r.edit.empty());
+        Cloth c = original;
+        QCOMPARE(QString::fromStdString(apply(c, r.edit)), QString());
+        QVERIFY2(!difference(c, original).isEmpty(), "the edit changed nothing");
+        const Cloth edited = c;
+        QCOMPARE(QString::fromStdString(revert(c, r.edit)), QString());
+        QCOMPARE(difference(c, original), QString());
+        QCOMPARE(QString::fromStdString(apply(c, r.edit)), QString());
+        QCOMPARE(difference(c, edited), QString());
+        if (r.edit.changesTopology())
+            QVERIFY(c.topologyRevision > original.topologyRevision);
+    }
+
+    // Every survivor maps to an index holding an equal record, removed ones to the sentinel,
+    // and the map is strictly increasing (stable compaction).
+    template <class T>
+    void checkMap(const std::vector<T> &before, const std::vector<T> &after, const std::vector<std::uint32_t> &map,
+                  std::size_t removed)
+    {
+        QCOMPARE(map.size(), before.size());
+        std::size_t survivors = 0;
+        std::uint32_t last = 0;
+        bool first = true;
+        for (std::size_t i = 0; i < map.size(); ++i) {
+            if (map[i] == kRemovedIndex)
+                continue;
+            ++survivors;
+            QVERIFY(map[i] < after.size());
+            QVERIFY(after[map[i]] == before[i]);
+            QVERIFY(first || map[i] > last);
+            last = map[i];
+            first = false;
+        }
+        QCOMPARE(survivors, before.size() - removed);
+    }
+
+private slots:
+    void pinAndUnpin()
+    {
+        const Cloth original = testCloth();
+        const std::uint32_t pins[] = {7, 3, 7, 2}; // duplicate and already pinned on purpose
+        ClothEditResult pin = makeSetKind(original, pins, ParticleKind::Static);
+        checkRoundTrip(original, pin);
+        QCOMPARE(pin.edit.particles.size(), std::size_t(2)); // 3 and 7; 2 is already static
+        Cloth c = original;
+        apply(c, pin.edit);
+        QCOMPARE(c.particles.kind[7], ParticleKind::Static);
+        QCOMPARE(c.particles.invMass[7], 0.f);
+        QCOMPARE(c.particles.mass[7], original.particles.mass[7]);
+        QCOMPARE(c.topologyRevision, original.topologyRevision); // not a topology change
+
+        const std::uint32_t unpin[] = {2};
+        ClothEditResult u = makeSetKind(original, unpin, ParticleKind::Dynamic);
+        checkRoundTrip(original, u);
+        apply(c, u.edit);
+        QCOMPARE(c.particles.kind[2], ParticleKind::Dynamic);
+        QCOMPARE(c.particles.invMass[2], 1.f / original.particles.mass[2]);
+    }
+
+    void moveSetMassAndConstraintProperties()
+    {
+        const Cloth original = testCloth();
+        const std::uint32_t ids[] = {2, 9};
+        const Vec3 targets[] = {{0.1f, 2.f, 0.3f}, {-1.f, 0.5f, 0.f}};
+        ClothEditResult move = makeMoveParticles(original, ids, targets);
+        checkRoundTrip(original, move);
+        Cloth c = original;
+        apply(c, move.edit);
+        QVERIFY(c.particles.position[9] == targets[1]);
+        QVERIFY(c.particles.previous[9] == targets[1]);
+        QVERIFY(c.particles.velocity[9] == Vec3{});
+
+        ClothEditResult mass = makeSetMass(original, ids, 0.25f);
+        checkRoundTrip(original, mass);
+        c = original;
+        apply(c, mass.edit);
+        QCOMPARE(c.particles.mass[9], 0.25f);
+        QCOMPARE(c.particles.invMass[9], 4.f);
+        QCOMPARE(c.particles.invMass[2], 0.f); // pinned stays pinned
+
+        const std::uint32_t cons[] = {0, 5, 40};
+        ConstraintProps props;
+        props.restLength = 0.3f;
+        props.compliance = 1e-4f;
+        props.damping = 0.5f;
+        props.tearStrain = 0.25f;
+        ClothEditResult change = makeChangeConstraints(original, cons, props);
+        checkRoundTrip(original, change);
+        c = original;
+        apply(c, change.edit);
+        QCOMPARE(c.constraints[40].restLength, 0.3f);
+        QCOMPARE(c.constraints[40].tearStrain, 0.25f);
+        QCOMPARE(c.constraints[40].a, original.constraints[40].a);
+    }
+
+    void addConstraint()
+    {
+        const Cloth original = testCloth();
+        ClothEditResult add = makeAddConstraint(original, 0, 29);
+        checkRoundTrip(original, add);
+        Cloth c = original;
+        apply(c, add.edit);
+        QCOMPARE(c.constraints.size(), original.constraints.size() + 1);
+        const DistanceConstraint &dc = c.constraints.back();
+        QCOMPARE(dc.a, 0u);
+        QCOMPARE(dc.b, 29u);
+        QCOMPARE(dc.kind, ConstraintKind::User);
+        QCOMPARE(dc.restLength, length(original.particles.position[0] - original.particles.position[29]));
+        // Everything that was there keeps its index.
+        checkMap(original.constraints, c.constraints, constraintIndexMap(add.edit, original.constraints.size()), 0);
+
+        NewConstraintDef def;
+        def.restLength = 0.5f;
+        def.kind = ConstraintKind::Bend;
+        ClothEditResult given = makeAddConstraint(original, 4, 5, def);
+        QVERIFY(given.ok());
+        QCOMPARE(given.edit.addedConstraints.front().constraint.restLength, 0.5f);
+        QCOMPARE(given.edit.addedConstraints.front().constraint.kind, ConstraintKind::Bend);
+    }
+
+    void removeConstraintsAndTheirTriangles()
+    {
+        const Cloth original = testCloth();
+        // Constraint 7 is the horizontal structural edge (2,1)-(3,1) of the 6-wide grid (rows
+        // of 5 edges: 0..4 in row 0, 5..9 in row 1). It borders one triangle above and one below.
+        const DistanceConstraint &edge = original.constraints[7];
+        QCOMPARE(edge.kind, ConstraintKind::Structural);
+        const std::uint32_t ids[] = {7, 1, 60, 7};
+        ClothEditResult r = makeRemoveConstraints(original, ids);
+        checkRoundTrip(original, r);
+        QCOMPARE(r.edit.removedConstraints.size(), std::size_t(3));
+        // Expected by brute force: the triangles having both ends of a removed constraint
+        // as corners (the grid has no duplicate constraints, so none of those edges survives).
+        auto spans = [](const Triangle &t, const DistanceConstraint &d) {
+            int shared = 0;
+            for (std::uint32_t v : t.v)
+                shared += (v == d.a || v == d.b) ? 1 : 0;
+            return shared == 2;
+        };
+        std::size_t expected = 0, aroundEdge = 0;
+        for (const Triangle &t : original.triangles) {
+            expected += (spans(t, original.constraints[1]) || spans(t, original.constraints[7]) ||
+                         spans(t, original.constraints[60])) ? 1 : 0;
+            aroundEdge += spans(t, edge) ? 1 : 0;
+        }
+        QCOMPARE(aroundEdge, std::size_t(2)); // an interior grid edge borders two triangles
+        QCOMPARE(r.edit.removedTriangles.size(), expected);
+        Cloth c = original;
+        apply(c, r.edit);
+        for (const Triangle &t : c.triangles)
+            QVERIFY2(!spans(t, edge), "a triangle still spans the removed edge");
+        checkMap(original.constraints, c.constraints, constraintIndexMap(r.edit, original.constraints.size()), 3);
+        checkMap(original.triangles, c.triangles, triangleIndexMap(r.edit, original.triangles.size()), expected);
+
+        const std::vector<std::uint32_t> selection{0, 1, 7, 8, 61};
+        const std::vector<std::uint32_t> remapped =
+            remapIndices(selection, constraintIndexMap(r.edit, original.constraints.size()));
+        QCOMPARE(remapped, (std::vector<std::uint32_t>{0, 6, 58}));
+    }
+
+    void removeAndInsertInOneEdit()
+    {
+        // Hand-made record with removals and insertions at arbitrary places, as a merge of a
+        // cut and a sewing step would produce.
+        const Cloth original = testCloth();
+        ClothEdit e;
+        e.removedConstraints = {{1, original.constraints[1]}, {4, original.constraints[4]}};
+        DistanceConstraint x;
+        x.a = 0;
+        x.b = 11;
+        x.restLength = 0.7f;
+        x.kind = ConstraintKind::User;
+        DistanceConstraint y = x;
+        y.b = 12;
+        e.addedConstraints = {{0, x}, {3, y}};
+        e.removedTriangles = {{0, original.triangles[0]}};
+        e.addedTriangles = {{5, Triangle{{0, 11, 12}}}};
+        checkRoundTrip(original, {e, {}});
+        Cloth c = original;
+        apply(c, e);
+        QCOMPARE(c.constraints[0], x);
+        QCOMPARE(c.constraints[3], y);
+        checkMap(original.constraints, c.constraints, constraintIndexMap(e, original.constraints.size()), 2);
+        checkMap(original.triangles, c.triangles, triangleIndexMap(e, original.triangles.size()), 1);
+    }
+
+    void cutsRoundTrip()
+    {
+        const Cloth original = testCloth();
+        // Orthographic stroke across the middle of the hanging grid.
+        const Ray r0{{-1.f, 1.1f, 1.f}, {0.f, 0.f, -1.f}};
+        const Ray r1{{1.f, 1.1f, 1.f}, {0.f, 0.f, -1.f}};
+        ClothEditResult cut = makeCutStroke(original, r0, r1);
+        checkRoundTrip(original, cut);
+        QVERIFY(!cut.edit.removedTriangles.empty());
+        Cloth c = original;
+        apply(c, cut.edit);
+        checkMap(original.constraints, c.constraints, constraintIndexMap(cut.edit, original.constraints.size()),
+                 cut.edit.removedConstraints.size());
+
+        ClothEditResult seg = makeCutSegment(original, {-0.5f, 1.25f, 0.f}, {0.f, 1.25f, 0.f}, 0.05f);
+        checkRoundTrip(original, seg);
+    }
+
+    void refusesBadInput()
+    {
+        const Cloth original = testCloth();
+        const std::uint32_t n = std::uint32_t(original.particles.size());
+        const std::uint32_t outOfRange[] = {0, n};
+        QVERIFY(!makeSetKind(original, outOfRange, ParticleKind::Static).ok());
+        QVERIFY(QString::fromStdString(makeSetKind(original, outOfRange, ParticleKind::Static).error)
+                    .contains(QString::number(n)));
+        const std::uint32_t one[] = {3};
+        const Vec3 nan[] = {{std::nanf(""), 0.f, 0.f}};
+        QVERIFY(!makeMoveParticles(original, one, nan).ok());
+        QVERIFY(!makeMoveParticles(original, one, {}).ok());
+        QVERIFY(!makeSetMass(original, one, -1.f).ok());
+        QVERIFY(!makeSetMass(original, one, 0.f).ok());
+        QVERIFY(!makeSetMass(original, one, std::nanf("")).ok());
+        QVERIFY(!makeAddConstraint(original, 3, 3).ok());
+        QVERIFY(!makeAddConstraint(original, 3, n).ok());
+        NewConstraintDef neg;
+        neg.compliance = -1.f;
+        QVERIFY(!makeAddConstraint(original, 3, 4, neg).ok());
+        const std::uint32_t badConstraint[] = {std::uint32_t(original.constraints.size())};
+        QVERIFY(!makeRemoveConstraints(original, badConstraint).ok());
+        ConstraintProps props;
+        props.tearStrain = 0.f;
+        QVERIFY(!makeChangeConstraints(original, one, props).ok());
+        QVERIFY(!makeCutStroke(original, Ray{{0, 0, 0}, {0, 0, 0}}, Ray{}).ok());
+        CutSettings negative;
+        negative.radius = -0.1f;
+        QVERIFY(!makeCutStroke(original, Ray{}, Ray{}, negative).ok());
+        QVERIFY(!makeCutSegment(original, {}, {}, 0.f).ok());
+
+        // An edit that does not fit the cloth is refused as a whole; nothing changes.
+        ClothEdit wrong;
+        wrong.particles.push_back({1, {}, {}});
+        wrong.removedConstraints.push_back({std::uint32_t(original.constraints.size()) + 5, {}});
+        Cloth c = original;
+        QVERIFY(!apply(c, wrong).empty());
+        QCOMPARE(difference(c, original), QString());
+        QVERIFY(!revert(c, wrong).empty());
+        QCOMPARE(difference(c, original), QString());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestClothEdit)
+#include "tst_clothedit.moc"
