@@ -9,6 +9,7 @@
 #include "cloth.h"
 #include "collider.h"
 #include "settings.h"
+#include "solvercache.h"
 
 #include <cstdint>
 #include <string>
@@ -46,6 +47,10 @@ public:
     double time() const { return m_time; }          ///< s, simulated time
     std::uint64_t frame() const { return m_frame; } ///< frames stepped
     void setTime(double t, std::uint64_t frame);    ///< used when resuming a saved state
+    /// Call after writing particle positions or velocities directly (other than moving
+    /// kinematic particles between steps): solvers then restart their history from the
+    /// current positions and velocities instead of assuming uninterrupted stepping.
+    void invalidateHistory();
 
     const SimStatus &status() const { return m_status; }
     void clearBlowUp() { m_status = {}; }
@@ -58,11 +63,27 @@ public:
     std::uint64_t stateHash() const;
 
 private:
+    /// Particle state at the start of the frame, restored on a blow-up.
+    struct Snapshot {
+        std::vector<Vec3> position;
+        std::vector<Vec3> previous;
+        std::vector<Vec3> velocity;
+    };
+
+    bool checkSettings();
+    void takeSnapshot();
+    bool detectBlowUp();
+    void rollBack();
+    void stepCloth(std::size_t index);
+
     double m_time = 0.0;
     std::uint64_t m_frame = 0;
     SimStatus m_status;
     StepStats m_stats;
-    std::vector<std::vector<Vec3>> m_lastGood; // positions at the start of the frame (blow-up rollback)
+    std::vector<Snapshot> m_lastGood;                 // per cloth (blow-up rollback)
+    std::vector<detail::ClothSolverCache> m_caches;   // per cloth solver scratch
+    std::vector<detail::ColliderState> m_colliderStates; // substeps × colliders, this frame
+    std::vector<std::uint64_t> m_tearScratch;
 };
 
 } // namespace drape

@@ -1,0 +1,269 @@
+// Collider and self-collision response.
+//
+// Colliders are resolved at position level after the constraint solve of each substep, so
+// the cloth leaves every substep (and frame) clear of the surface by its thickness plus the
+// collider's. Friction is the positional Coulomb model of Macklin et al. 2014 ("Unified
+// Particle Physics for Real-Time Applications", eq. 24): the tangential displacement Δx_t
+// relative to the collider over the substep is removed entirely when |Δx_t| < μ d (static,
+// d = penetration depth) and otherwise shortened by μ d (kinetic). Restitution is applied
+// on velocities afterwards, as in Müller et al. 2020 ("Detailed Rigid Body Simulation with
+// Extended Position Based Dynamics", §3.5): v_n ← -e v_n(before), skipped for slow contacts
+// so resting cloth does not jitter.
+#include "collision.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace drape::detail {
+
+ColliderState colliderStateAt(const Collider &collider, double t)
+{
+    Collider c = collider;
+    c.updateMotion(t);
+    ColliderState s;
+    s.kind = c.kind;
+    s.center = c.center;
+    s.normal = normalized(c.normal);
+    s.halfExtents = {std::fabs(c.halfExtents.x), std::fabs(c.halfExtents.y), std::fabs(c.halfExtents.z)};
+    s.velocity = c.velocity;
+    s.radius = std::max(0.f, c.radius);
+    s.margin = std::max(0.f, c.thickness);
+    s.friction = std::max(0.f, c.friction);
+    s.restitution = std::clamp(c.restitution, 0.f, 1.f);
+    s.keepInside = c.keepInside;
+    return s;
+}
+
+namespace {
+
+struct Contact {
+    Vec3 normal;
+    float depth = 0.f;
+};
+
+// Up to three contacts (a keepInside box can be violated on three axes at a corner).
+int findContacts(const ColliderState &c, const Vec3 &x, float clothMargin, Contact out[3])
+{
+    const float margin = c.margin + clothMargin;
+    switch (c.kind) {
+    case ColliderKind::Plane: {
+        const float s = dot(x - c.center, c.normal) - margin;
+        if (s >= 0.f)
+            return 0;
+        out[0] = {c.normal, -s};
+        return 1;
+    }
+    case ColliderKind::Sphere: {
+        const Vec3 d = x - c.center;
+        const float r = c.radius + margin;
+        const float l2 = lengthSquared(d);
+        if (l2 >= r * r)
+            return 0;
+        const float l = std::sqrt(l2);
+        out[0] = {l > 1e-9f ? d / l : Vec3{0.f, 1.f, 0.f}, r - l};
+        return 1;
+    }
+    case ColliderKind::Box: {
+        const Vec3 q = x - c.center;
+        const float qa[3] = {q.x, q.y, q.z};
+        const float ha[3] = {c.halfExtents.x, c.halfExtents.y, c.halfExtents.z};
+        if (c.keepInside) {
+            int count = 0;
+            for (int axis = 0; axis < 3; ++axis) {
+                const float limit = std::max(0.f, ha[axis] - margin);
+                Vec3 n;
+                if (qa[axis] > limit) {
+                    (axis == 0 ? n.x : axis == 1 ? n.y : n.z) = -1.f;
+                    out[count++] = {n, qa[axis] - limit};
+                } else if (qa[axis] < -limit) {
+                    (axis == 0 ? n.x : axis == 1 ? n.y : n.z) = 1.f;
+                    out[count++] = {n, -limit - qa[axis]};
+                }
+            }
+            return count;
+        }
+        // Outside: push out through the face of least penetration of the inflated box.
+        int best = -1;
+        float bestDepth = 0.f;
+        for (int axis = 0; axis < 3; ++axis) {
+            const float depth = ha[axis] + margin - std::fabs(qa[axis]);
+            if (depth <= 0.f)
+                return 0;
+            if (best < 0 || depth < bestDepth) {
+                best = axis;
+                bestDepth = depth;
+            }
+        }
+        Vec3 n;
+        (best == 0 ? n.x : best == 1 ? n.y : n.z) = qa[best] >= 0.f ? 1.f : -1.f;
+        out[0] = {n, bestDepth};
+        return 1;
+    }
+    }
+    return 0;
+}
+
+} // namespace
+
+void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, std::size_t colliderCount,
+                      double dt, bool friction)
+{
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    std::fill(cache.contactCollider.begin(), cache.contactCollider.end(), -1);
+    if (colliderCount == 0)
+        return;
+    const float h = float(dt);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (p.invMass[i] == 0.f)
+            continue;
+        for (std::size_t ci = 0; ci < colliderCount; ++ci) {
+            const ColliderState &c = colliders[ci];
+            Contact contacts[3];
+            const int count = findContacts(c, p.position[i], cloth.thickness, contacts);
+            for (int k = 0; k < count; ++k) {
+                const Contact &ct = contacts[k];
+                p.position[i] += ct.normal * ct.depth;
+                if (friction && c.friction > 0.f) {
+                    const Vec3 moved = (p.position[i] - p.previous[i]) - c.velocity * h;
+                    const Vec3 tangential = moved - ct.normal * dot(moved, ct.normal);
+                    const float lt = length(tangential);
+                    const float limit = c.friction * ct.depth;
+                    if (lt > 0.f)
+                        p.position[i] -= lt <= limit ? tangential : tangential * (limit / lt);
+                }
+                cache.contactCollider[i] = std::int32_t(ci);
+                cache.contactNormal[i] = ct.normal;
+            }
+        }
+    }
+}
+
+void applyRestitution(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, double dt,
+                      float restingSpeed, bool keepPrevious)
+{
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int32_t ci = cache.contactCollider[i];
+        if (ci < 0)
+            continue;
+        const ColliderState &c = colliders[ci];
+        if (c.restitution <= 0.f)
+            continue;
+        const Vec3 nrm = cache.contactNormal[i];
+        const float approach = dot(cache.preVelocity[i] - c.velocity, nrm);
+        if (approach >= -restingSpeed)
+            continue;
+        const float vn = dot(p.velocity[i] - c.velocity, nrm);
+        p.velocity[i] += nrm * (-c.restitution * approach - vn);
+        if (keepPrevious)
+            p.previous[i] = p.position[i] - p.velocity[i] * float(dt);
+    }
+}
+
+void applyContactVelocities(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, float restingSpeed)
+{
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int32_t ci = cache.contactCollider[i];
+        if (ci < 0)
+            continue;
+        const ColliderState &c = colliders[ci];
+        const Vec3 nrm = cache.contactNormal[i];
+        const Vec3 rel = p.velocity[i] - c.velocity;
+        const float vn = dot(rel, nrm);
+        if (vn >= 0.f)
+            continue;
+        Vec3 vt = rel - nrm * vn;
+        const float lt = length(vt);
+        // Coulomb: the normal impulse m|v_n| limits the tangential one to μ m |v_n|.
+        const float reduce = c.friction * -vn;
+        vt = lt <= reduce ? Vec3{} : vt * ((lt - reduce) / lt);
+        const float bounce = -vn > restingSpeed ? -c.restitution * vn : 0.f;
+        p.velocity[i] = c.velocity + vt + nrm * bounce;
+    }
+}
+
+float selfCollisionDistance(const Cloth &cloth, const ClothSolverCache &cache)
+{
+    float d = 2.f * cloth.thickness;
+    if (cache.minRestLength > 0.f)
+        d = std::min(d, 0.9f * cache.minRestLength);
+    return d;
+}
+
+namespace {
+
+std::uint32_t cellHash(std::int32_t x, std::int32_t y, std::int32_t z, std::uint32_t tableSize)
+{
+    // Teschner et al. 2003, "Optimized Spatial Hashing for Collision Detection of Deformable Objects".
+    const std::uint32_t h = (std::uint32_t(x) * 73856093u) ^ (std::uint32_t(y) * 19349663u) ^ (std::uint32_t(z) * 83492791u);
+    return h % tableSize;
+}
+
+std::int32_t cellCoord(float v, float inv)
+{
+    return std::int32_t(std::floor(v * inv));
+}
+
+} // namespace
+
+std::uint32_t solveSelfCollision(Cloth &cloth, ClothSolverCache &cache, float minDistance)
+{
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    if (n < 2 || !(minDistance > 0.f))
+        return 0;
+    const auto tableSize = std::uint32_t(2 * n + 1);
+    const float inv = 1.f / minDistance;
+    cache.cellStart.assign(tableSize + 1, 0);
+    cache.cellOf.resize(n);
+    cache.cellEntries.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec3 &x = p.position[i];
+        const std::uint32_t h = cellHash(cellCoord(x.x, inv), cellCoord(x.y, inv), cellCoord(x.z, inv), tableSize);
+        cache.cellOf[i] = h;
+        ++cache.cellStart[h + 1];
+    }
+    for (std::uint32_t c = 0; c < tableSize; ++c)
+        cache.cellStart[c + 1] += cache.cellStart[c];
+    // Fill in ascending particle order, so each cell lists its particles by index (deterministic).
+    cache.cellCursor.assign(cache.cellStart.begin(), cache.cellStart.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)
+        cache.cellEntries[cache.cellCursor[cache.cellOf[i]]++] = std::uint32_t(i);
+    const float d2 = minDistance * minDistance;
+    std::uint32_t pairs = 0;
+    for (std::size_t ii = 0; ii < n; ++ii) {
+        const auto i = std::uint32_t(ii);
+        const Vec3 xi = p.position[i];
+        const std::int32_t cx = cellCoord(xi.x, inv), cy = cellCoord(xi.y, inv), cz = cellCoord(xi.z, inv);
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    const std::uint32_t h = cellHash(cx + dx, cy + dy, cz + dz, tableSize);
+                    for (std::uint32_t e = cache.cellStart[h]; e < cache.cellStart[h + 1]; ++e) {
+                        const std::uint32_t j = cache.cellEntries[e];
+                        if (j <= i)
+                            continue; // each pair once, from its lower index
+                        const float wi = p.invMass[i], wj = p.invMass[j];
+                        if (wi + wj == 0.f)
+                            continue;
+                        const Vec3 d = p.position[j] - p.position[i];
+                        const float l2 = lengthSquared(d);
+                        if (l2 >= d2 || cache.adjacent(i, j))
+                            continue;
+                        const float l = std::sqrt(l2);
+                        const Vec3 nrm = l > 1e-9f ? d / l : Vec3{0.f, 1.f, 0.f};
+                        const float push = (minDistance - l) / (wi + wj);
+                        p.position[i] -= nrm * (push * wi);
+                        p.position[j] += nrm * (push * wj);
+                        ++pairs;
+                    }
+                }
+    }
+    return pairs;
+}
+
+} // namespace drape::detail
