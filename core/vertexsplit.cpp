@@ -23,9 +23,10 @@
 //    used by both sides is duplicated so each side keeps it; an edge of kept triangles stays.
 //    A constraint that is no triangle edge (bend, shear, user) follows the side its other end
 //    is joined to through the triangles around p; when that is ambiguous, the plane test.
-//  * Nothing pulls across the tear. A bend or shear constraint between two neighbours of p,
-//    one reached only through kept triangles and the other only through moved ones (the bend
-//    across p, a shear diagonal of a quad whose triangles went different ways), is removed.
+//  * Nothing pulls across the tear. A constraint between two neighbours of p, one reached only
+//    through kept triangles and the other only through moved ones, that crosses the slit
+//    opened at p (the bend across p, a shear diagonal of a quad whose triangles went different
+//    ways) is removed. A bend beside p, through a neighbour both sides keep, stays.
 //  * Mass. p's mass is shared between p and p' in proportion to the rest areas of their
 //    triangles (m' = m A'/(A + A'), m_p = m - m'), so the total is conserved to one rounding.
 //  * Placement. p' starts exactly where p is, with the same previous position, velocity and
@@ -87,7 +88,8 @@ private:
     std::uint32_t appendParticle(std::uint32_t p, float movedFraction);
     void repoint(std::uint32_t ci, std::uint32_t from, std::uint32_t to);
     void duplicate(std::uint32_t ci, std::uint32_t from, std::uint32_t to);
-    void removeCrossing();
+    bool crossesSlit(std::uint32_t v, std::uint32_t w, const Vec3 &xp, const Vec3 &n) const;
+    void removeCrossing(const Vec3 &xp, const Vec3 &n);
     void remove(std::uint32_t ci);
     void compact(SplitReport &report);
 
@@ -236,10 +238,44 @@ void Splitter::remove(std::uint32_t ci)
     std::erase(m_constraintsOf[c.b], ci);
 }
 
+// True when the segment v-w crosses the slit the split opens at p. Locally the slit is the
+// part of the splitting plane inside p's star: from p out to the neighbours that both sides
+// keep (they are not split, so the cloth still holds together there). The segment meets the
+// plane at x*; it crosses the slit when x* lies nearer p than the shared neighbour in its
+// direction (the bend from above p to below it meets the plane at p; a bend beside p meets it
+// at the shared neighbour, which still joins both ends). 0.75 leaves room for deformation.
+bool Splitter::crossesSlit(std::uint32_t v, std::uint32_t w, const Vec3 &xp, const Vec3 &n) const
+{
+    const std::vector<Vec3> &x = m_cloth.particles.position;
+    const float dv = dot(x[v] - xp, n);
+    const float dw = dot(x[w] - xp, n);
+    const float t = dv != dw ? std::clamp(dv / (dv - dw), 0.f, 1.f) : 0.5f;
+    const Vec3 r = x[v] + (x[w] - x[v]) * t - xp;
+    const float rr = lengthSquared(r);
+    if (!(rr > 0.f))
+        return true;
+    float bestCos = -2.f;
+    float bestS = 0.f;
+    for (const auto &[b, flags] : m_ring) {
+        if (flags != (kKept | kMoved))
+            continue;
+        const Vec3 e = x[b] - xp;
+        const float ee = lengthSquared(e);
+        if (!(ee > 0.f))
+            continue;
+        const float cosine = dot(r, e) / std::sqrt(rr * ee);
+        if (cosine > bestCos) {
+            bestCos = cosine;
+            bestS = dot(r, e) / ee;
+        }
+    }
+    return bestCos < -1.f || bestS < 0.75f;
+}
+
 // Removes constraints between a neighbour reached only through kept triangles and one reached
-// only through moved triangles, unless the two share a triangle of their own. User constraints
-// (sewing) were placed deliberately and stay.
-void Splitter::removeCrossing()
+// only through moved triangles when they cross the slit at p, unless the two share a triangle
+// of their own. User constraints (sewing) were placed deliberately and stay.
+void Splitter::removeCrossing(const Vec3 &xp, const Vec3 &n)
 {
     for (const auto &[v, flags] : m_ring) {
         if (flags != kKept)
@@ -252,7 +288,7 @@ void Splitter::removeCrossing()
                 continue;
             const bool joined = std::any_of(m_trianglesOf[v].begin(), m_trianglesOf[v].end(),
                                             [&](std::uint32_t t) { return hasCorner(m_cloth.triangles[t], w); });
-            if (!joined)
+            if (!joined && crossesSlit(v, w, xp, n))
                 remove(ci);
         }
     }
@@ -347,7 +383,7 @@ bool Splitter::trySplit(std::uint32_t p, std::uint32_t o, SplitReport &report)
                 duplicate(ci, p, q);
         }
     }
-    removeCrossing();
+    removeCrossing(xp, n);
     report.splits.push_back({p, q});
     return true;
 }

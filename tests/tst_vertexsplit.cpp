@@ -1,0 +1,394 @@
+// Tearing by vertex splitting: the partition and constraint rules on hand-checked meshes,
+// conservation of mass, topology invariants after every split, the caps, pins, determinism,
+// and full simulations that tear.
+#include "builders.h"
+#include "cloth.h"
+#include "simulation.h"
+#include "topology.h"
+#include "vertexsplit.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace drape;
+
+namespace {
+
+constexpr int kAcross = 5;
+constexpr int kDown = 5;
+
+GridSpec sheetSpec(int across, int down, float tearStrain)
+{
+    GridSpec g;
+    g.across = across;
+    g.down = down;
+    g.width = 1.f;
+    g.height = 1.f;
+    g.orientation = GridOrientation::Vertical;
+    g.origin = {0.f, 0.f, 0.f};
+    g.structuralParams = {0.f, 0.f, tearStrain};
+    return g;
+}
+
+Cloth sheet(int across, int down, float tearStrain)
+{
+    Cloth c = makeGrid(sheetSpec(across, down, tearStrain));
+    c.tearMode = TearMode::SplitVertex;
+    return c;
+}
+
+int findConstraint(const Cloth &c, std::uint32_t a, std::uint32_t b, ConstraintKind kind)
+{
+    for (std::size_t i = 0; i < c.constraints.size(); ++i) {
+        const DistanceConstraint &k = c.constraints[i];
+        if (k.kind == kind && ((k.a == a && k.b == b) || (k.a == b && k.b == a)))
+            return int(i);
+    }
+    return -1;
+}
+
+bool joined(const Cloth &c, std::uint32_t a, std::uint32_t b)
+{
+    for (const DistanceConstraint &k : c.constraints)
+        if ((k.a == a && k.b == b) || (k.a == b && k.b == a))
+            return true;
+    return false;
+}
+
+float triangleArea(const std::vector<Vec3> &x, const Triangle &t)
+{
+    return 0.5f * length(cross(x[t.v[1]] - x[t.v[0]], x[t.v[2]] - x[t.v[0]]));
+}
+
+/// Everything the spec requires of a torn cloth, on top of Cloth::validate and
+/// validateTopology: every structural constraint is still a triangle edge (the grid has no
+/// other kind), and every particle belongs to a triangle.
+QString topologyProblem(const Cloth &c)
+{
+    if (std::string e = c.validate(); !e.empty())
+        return QString::fromStdString(e);
+    if (std::string e = validateTopology(c); !e.empty())
+        return QString::fromStdString(e);
+    std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+    std::vector<bool> used(c.particles.size(), false);
+    for (const Triangle &t : c.triangles)
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t a = t.v[k], b = t.v[(k + 1) % 3];
+            edges.insert({std::min(a, b), std::max(a, b)});
+            used[a] = true;
+        }
+    for (std::size_t i = 0; i < c.constraints.size(); ++i) {
+        const DistanceConstraint &k = c.constraints[i];
+        if (k.kind == ConstraintKind::Structural && !edges.count({std::min(k.a, k.b), std::max(k.a, k.b)}))
+            return QStringLiteral("structural constraint %1 (%2-%3) is no triangle edge").arg(i).arg(k.a).arg(k.b);
+    }
+    for (std::size_t i = 0; i < used.size(); ++i)
+        if (!used[i])
+            return QStringLiteral("particle %1 belongs to no triangle").arg(i);
+    return {};
+}
+
+/// Scales positions about `centre` by `factor`: every constraint's strain becomes factor - 1.
+void stretch(Cloth &c, const Vec3 &centre, float factor)
+{
+    for (Vec3 &x : c.particles.position)
+        x = centre + (x - centre) * factor;
+    c.particles.previous = c.particles.position;
+}
+
+} // namespace
+
+class TestVertexSplit : public QObject {
+    Q_OBJECT
+
+private slots:
+    void splitsOneParticleAlongTheTensionPlane();
+    void underTheLimitNothingSplits();
+    void pinnedParticlesNeverSplit();
+    void oneSidedParticleDoesNotSplit();
+    void capStopsAndSaysSo();
+    void massIsConservedAndTopologyStaysValid();
+    void ropeSplitsIntoTwo();
+    void otherTearModesDoNothing();
+};
+
+// One interior particle p of a 5×5 sheet, its lower neighbour q pinned and pulled down: the
+// plane through p is horizontal, so the triangles below p (centroid lower than p) go to the
+// new particle, the horizontal edges (one triangle above, one below) are duplicated, the bend
+// from the particle above p to the one below it is removed, and p's mass is shared by area.
+void TestVertexSplit::splitsOneParticleAlongTheTensionPlane()
+{
+    Cloth c = sheet(kAcross, kDown, kNeverTear);
+    const GridSpec g = sheetSpec(kAcross, kDown, kNeverTear);
+    const std::uint32_t p = gridIndex(g, 2, 2), q = gridIndex(g, 2, 3);
+    const std::uint32_t up = gridIndex(g, 2, 1), left = gridIndex(g, 1, 2), right = gridIndex(g, 3, 2);
+    const int pq = findConstraint(c, p, q, ConstraintKind::Structural);
+    QVERIFY(pq >= 0);
+    c.constraints[std::size_t(pq)].tearStrain = 0.1f;
+    c.particles.setKind(q, ParticleKind::Static);
+    c.particles.position[q].y -= 0.5f * 0.25f; // strain of p-q: 0.5
+
+    const float yp = c.particles.position[p].y;
+    std::vector<bool> below(c.triangles.size(), false);
+    float areaAbove = 0.f, areaBelow = 0.f;
+    for (std::size_t t = 0; t < c.triangles.size(); ++t) {
+        const Triangle &tri = c.triangles[t];
+        if (tri.v[0] != p && tri.v[1] != p && tri.v[2] != p)
+            continue;
+        const auto &x = c.particles.position;
+        below[t] = (x[tri.v[0]].y + x[tri.v[1]].y + x[tri.v[2]].y) / 3.f < yp;
+        (below[t] ? areaBelow : areaAbove) += triangleArea(c.particles.rest, tri);
+    }
+    QVERIFY(areaAbove > 0.f && areaBelow > 0.f);
+    const float massBefore = c.particles.mass[p];
+    const Cloth before = c;
+    const std::size_t constraintsBefore = c.constraints.size();
+    const std::uint32_t down = q;
+    QVERIFY(findConstraint(c, up, down, ConstraintKind::Bend) >= 0);
+
+    const SplitReport r = splitOverstretched(c, 8);
+    QCOMPARE(r.splits.size(), std::size_t(1));
+    QCOMPARE(r.splits[0].original, p);
+    const std::uint32_t created = r.splits[0].created;
+    QCOMPARE(created, std::uint32_t(before.particles.size()));
+    QVERIFY(!r.capped);
+    QCOMPARE(c.topologyRevision, before.topologyRevision + 1);
+
+    // Triangles: below -> created, above -> p, none both; the others untouched.
+    for (std::size_t t = 0; t < c.triangles.size(); ++t) {
+        const Triangle &now = c.triangles[t], &was = before.triangles[t];
+        const bool hadP = was.v[0] == p || was.v[1] == p || was.v[2] == p;
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t expected = (hadP && below[t] && was.v[k] == p) ? created : was.v[k];
+            QCOMPARE(now.v[k], expected);
+        }
+    }
+    // Edges: p-left and p-right are shared by a triangle above and one below: both sides keep them.
+    QVERIFY(findConstraint(c, p, left, ConstraintKind::Structural) >= 0);
+    QVERIFY(findConstraint(c, created, left, ConstraintKind::Structural) >= 0);
+    QVERIFY(findConstraint(c, p, right, ConstraintKind::Structural) >= 0);
+    QVERIFY(findConstraint(c, created, right, ConstraintKind::Structural) >= 0);
+    // The pulled edge belongs to the lower triangles only: it moved; the upper edge stayed.
+    QVERIFY(findConstraint(c, created, q, ConstraintKind::Structural) >= 0);
+    QVERIFY(!joined(c, p, q));
+    QVERIFY(findConstraint(c, p, up, ConstraintKind::Structural) >= 0);
+    QVERIFY(!joined(c, created, up));
+    // The bend across p would pull the two lips together: gone, and reported.
+    QVERIFY(findConstraint(c, up, down, ConstraintKind::Bend) < 0);
+    QCOMPARE(r.removedConstraints, std::uint32_t(1));
+    QCOMPARE(r.constraintMap.size(), constraintsBefore);
+    QCOMPARE(r.appendedConstraints, std::uint32_t(2));
+    QCOMPARE(c.constraints.size(), constraintsBefore - 1 + 2);
+    for (std::size_t i = 0; i < constraintsBefore; ++i) {
+        if (r.constraintMap[i] == kRemovedIndex) {
+            const DistanceConstraint &k = before.constraints[i];
+            QVERIFY((k.a == up && k.b == down) || (k.a == down && k.b == up));
+            continue;
+        }
+        // Survivors keep their record except for an end moved from p to the created particle.
+        DistanceConstraint now = c.constraints[r.constraintMap[i]];
+        if (now.a == created)
+            now.a = p;
+        if (now.b == created)
+            now.b = p;
+        QCOMPARE(now, before.constraints[i]);
+    }
+    // Mass shared by rest area (the grid is symmetric about p's row: halves), total conserved.
+    const float expectedCreated = massBefore * areaBelow / (areaAbove + areaBelow);
+    QCOMPARE(c.particles.mass[created], expectedCreated);
+    QVERIFY(std::abs(c.particles.mass[created] - 0.5f * massBefore) < 1e-6f * massBefore);
+    QVERIFY(std::abs(c.particles.mass[p] + c.particles.mass[created] - massBefore) <= 1e-6f * massBefore);
+    QCOMPARE(c.particles.invMass[created], 1.f / c.particles.mass[created]);
+    QCOMPARE(c.particles.invMass[p], 1.f / c.particles.mass[p]);
+    // Same place, same motion, same rest position (texture coordinates).
+    QCOMPARE(c.particles.position[created], c.particles.position[p]);
+    QCOMPARE(c.particles.previous[created], c.particles.previous[p]);
+    QCOMPARE(c.particles.velocity[created], c.particles.velocity[p]);
+    QCOMPARE(c.particles.rest[created], c.particles.rest[p]);
+    QCOMPARE(c.particles.kind[created], ParticleKind::Dynamic);
+    QCOMPARE(topologyProblem(c), QString());
+}
+
+// Every structural constraint at 0.8× its tear strain: nothing may change. The same sheet at
+// 1.2× must split (so the first half of the test cannot pass by never splitting).
+void TestVertexSplit::underTheLimitNothingSplits()
+{
+    const float tear = 0.5f;
+    Cloth c = sheet(8, 8, tear);
+    stretch(c, {0.5f, -0.5f, 0.f}, 1.f + 0.8f * tear);
+    const Cloth before = c;
+    const SplitReport r = splitOverstretched(c, 1000);
+    QVERIFY(r.empty());
+    QVERIFY(!r.capped);
+    QCOMPARE(c.topologyRevision, before.topologyRevision);
+    QVERIFY(c.constraints == before.constraints);
+    QVERIFY(c.triangles == before.triangles);
+    QVERIFY(c.particles.mass == before.particles.mass);
+
+    Cloth over = sheet(8, 8, tear);
+    stretch(over, {0.5f, -0.5f, 0.f}, 1.f + 1.2f * tear);
+    QVERIFY(!splitOverstretched(over, 1000).splits.empty());
+}
+
+void TestVertexSplit::pinnedParticlesNeverSplit()
+{
+    // Both ends pinned: nothing splits however far the constraint is stretched.
+    {
+        Cloth c = sheet(4, 4, 0.1f);
+        for (std::uint32_t i = 0; i < c.particles.size(); ++i)
+            c.particles.setKind(i, i % 2 ? ParticleKind::Static : ParticleKind::Kinematic);
+        stretch(c, {}, 3.f);
+        const Cloth before = c;
+        QVERIFY(splitOverstretched(c, 1000).empty());
+        QVERIFY(c.triangles == before.triangles);
+    }
+    // Top two rows pinned, the whole sheet stretched: only dynamic particles split, and the
+    // pinned ones keep their mass and every triangle they had.
+    Cloth c = sheet(8, 8, 0.2f);
+    const GridSpec g = sheetSpec(8, 8, 0.2f);
+    std::vector<std::uint32_t> pins;
+    for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 8; ++i) {
+            pins.push_back(gridIndex(g, i, j));
+            c.particles.setKind(pins.back(), j == 0 ? ParticleKind::Static : ParticleKind::Kinematic);
+        }
+    stretch(c, {0.5f, -0.5f, 0.f}, 1.6f);
+    const Cloth before = c;
+    int total = 0;
+    for (int call = 0; call < 50; ++call) {
+        const SplitReport r = splitOverstretched(c, 16);
+        for (const ParticleSplit &s : r.splits) {
+            QCOMPARE(c.particles.kind[s.original], ParticleKind::Dynamic);
+            QVERIFY(std::find(pins.begin(), pins.end(), s.original) == pins.end());
+            ++total;
+        }
+        if (r.splits.empty())
+            break;
+    }
+    QVERIFY(total > 0);
+    for (std::uint32_t pin : pins) {
+        QCOMPARE(c.particles.mass[pin], before.particles.mass[pin]);
+        for (std::size_t t = 0; t < c.triangles.size(); ++t)
+            for (int k = 0; k < 3; ++k)
+                if (before.triangles[t].v[k] == pin)
+                    QCOMPARE(c.triangles[t].v[k], pin);
+    }
+    QCOMPARE(topologyProblem(c), QString());
+}
+
+// A single quad stretched: each corner's triangles all lie on the far side of its plane, so
+// there is nothing to split and the call must return (not retry forever).
+void TestVertexSplit::oneSidedParticleDoesNotSplit()
+{
+    Cloth c = sheet(2, 2, 0.1f);
+    stretch(c, {0.5f, -0.5f, 0.f}, 2.f);
+    const Cloth before = c;
+    const SplitReport r = splitOverstretched(c, 1000);
+    QVERIFY(r.empty());
+    QVERIFY(!r.capped);
+    QVERIFY(c.triangles == before.triangles);
+    QCOMPARE(c.particles.size(), before.particles.size());
+}
+
+void TestVertexSplit::capStopsAndSaysSo()
+{
+    Cloth c = sheet(10, 10, 0.1f);
+    stretch(c, {0.5f, -0.5f, 0.f}, 2.f);
+    Cloth copy = c;
+    const SplitReport r = splitOverstretched(c, 3);
+    QCOMPARE(r.splits.size(), std::size_t(3));
+    QVERIFY(r.capped);
+    QCOMPARE(c.particles.size(), copy.particles.size() + 3);
+
+    const SplitReport all = splitOverstretched(copy, 100000);
+    QVERIFY(!all.capped);
+    QVERIFY(all.splits.size() > 3);
+    // The capped call did the first three splits of the uncapped one (same order).
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(r.splits[std::size_t(i)], all.splits[std::size_t(i)]);
+
+    QVERIFY(splitOverstretched(copy, 0).splits.empty());
+}
+
+// Uneven stretching, split call after call until nothing more can split: the total mass stays
+// the same and the topology is valid after every call.
+void TestVertexSplit::massIsConservedAndTopologyStaysValid()
+{
+    Cloth c = sheet(12, 12, 0.15f);
+    // Stretch more towards the bottom-right, with a deterministic jitter.
+    std::uint32_t seed = 12345u;
+    for (Vec3 &x : c.particles.position) {
+        seed = seed * 1664525u + 1013904223u;
+        const float jitter = float(seed >> 8) / float(1u << 24) - 0.5f;
+        x = {x.x * (1.f + 0.6f * x.x), x.y * (1.f - 0.6f * x.y) , 0.05f * jitter};
+    }
+    const double massBefore = c.totalMass();
+    const std::size_t trianglesBefore = c.triangles.size();
+    int splits = 0;
+    for (int call = 0; call < 500; ++call) {
+        const SplitReport r = splitOverstretched(c, 7);
+        splits += int(r.splits.size());
+        QVERIFY(std::abs(c.totalMass() - massBefore) <= 1e-5 * massBefore);
+        const QString problem = topologyProblem(c);
+        if (!problem.isEmpty())
+            QFAIL(qPrintable(QStringLiteral("after call %1: %2").arg(call).arg(problem)));
+        for (float m : c.particles.mass)
+            QVERIFY(m > 0.f);
+        if (r.splits.empty())
+            break;
+    }
+    QVERIFY(splits > 20);
+    QCOMPARE(c.triangles.size(), trianglesBefore);
+    // Every particle still has positive area to carry its mass: no particle lost all triangles.
+    std::vector<int> corners(c.particles.size(), 0);
+    for (const Triangle &t : c.triangles)
+        for (std::uint32_t v : t.v)
+            ++corners[v];
+    for (int n : corners)
+        QVERIFY(n > 0);
+}
+
+// A rope has no triangles: a particle splits by its links, and the bend across it goes.
+void TestVertexSplit::ropeSplitsIntoTwo()
+{
+    RopeSpec spec;
+    spec.count = 5;
+    spec.length = 0.4f;
+    spec.start = {0.f, 0.f, 0.f};
+    spec.direction = {1.f, 0.f, 0.f};
+    spec.params = {0.f, 0.f, 0.2f};
+    spec.bend = true;
+    Cloth c = makeRope(spec);
+    c.tearMode = TearMode::SplitVertex;
+    c.particles.setKind(3, ParticleKind::Static);
+    c.particles.position[3].x += 0.05f; // link 2-3: strain 0.5 (particle 3 pinned: 2 splits)
+    c.particles.position[4].x += 0.05f;
+    QVERIFY(joined(c, 1, 3));
+    const double mass = c.totalMass();
+    const SplitReport r = splitOverstretched(c, 10);
+    QCOMPARE(r.splits.size(), std::size_t(1));
+    QCOMPARE(r.splits[0].original, std::uint32_t(2));
+    const std::uint32_t created = r.splits[0].created;
+    QVERIFY(joined(c, 1, 2));
+    QVERIFY(joined(c, created, 3));
+    QVERIFY(!joined(c, 2, 3));
+    QVERIFY(!joined(c, 1, 3)); // the bend across the split
+    QVERIFY(std::abs(c.particles.mass[created] + c.particles.mass[2] - spec.linkMass) <= 1e-6f * spec.linkMass);
+    QVERIFY(std::abs(c.totalMass() - mass) < 1e-6 * mass);
+}
+
+void TestVertexSplit::otherTearModesDoNothing()
+{
+    for (TearMode mode : {TearMode::None, TearMode::RemoveConstraint}) {
+        Cloth c = sheet(6, 6, 0.1f);
+        c.tearMode = mode;
+        stretch(c, {}, 2.f);
+        QVERIFY(splitOverstretched(c, 100).empty());
+    }
+}
+
+QTEST_APPLESS_MAIN(TestVertexSplit)
+#include "tst_vertexsplit.moc"
