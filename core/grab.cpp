@@ -207,6 +207,7 @@ int push(Simulation &sim, const Vec3 &centre, float radius, const Vec3 &delta, f
         return fail("push: factor is not finite");
     const bool verlet = sim.solver.kind == SolverKind::Verlet;
     const float invDt = float(sim.solver.frameRate);
+    const float invH = float(1.0 / sim.solver.substepDt());
     const float r2 = radius * radius;
     int count = 0;
     for (Cloth &cloth : sim.cloths) {
@@ -215,9 +216,12 @@ int push(Simulation &sim, const Vec3 &centre, float radius, const Vec3 &delta, f
             if (p.kind[i] != ParticleKind::Dynamic || lengthSquared(p.position[i] - centre) > r2)
                 continue;
             // The tearable-cloth demo's drag: the cursor's motion becomes the particle's.
-            if (verlet)
+            if (verlet) {
+                // Verlet's velocity is (x - previous) / h; the velocity array says the same,
+                // so a solver that rebuilds its history from it (first frame, switch) agrees.
                 p.previous[i] = p.position[i] - delta * factor;
-            else
+                p.velocity[i] = delta * (factor * invH);
+            } else
                 p.velocity[i] += delta * (invDt * factor);
             ++count;
         }
