@@ -12,8 +12,10 @@
 //    tearStrain (dimensionless, a material property copied into every constraint). Strain,
 //    not force, so one threshold means the same thing at every resolution and stiffness.
 //  * Which particle. Only dynamic particles split (pins and grabbed particles never do).
-//    When both ends are dynamic the one with more triangles goes first; if its triangles all
-//    lie on one side of the plane, the other end is tried.
+//    When both ends are dynamic, one on a boundary (a crack tip, a free edge) goes first so a
+//    running tear continues instead of a parallel one cutting a sliver loose; then the one
+//    with more triangles. If its triangles all lie on one side of the plane, the other end
+//    is tried.
 //  * Partition. The plane passes through the particle p with its normal n along the tension
 //    (towards the constraint's other end). Triangles of p whose centroid is on the positive
 //    side, dot(c - x_p, n) > 0, move to a new particle p'. If either side is empty nothing
@@ -26,7 +28,9 @@
 //  * Nothing pulls across the tear. A constraint between two neighbours of p, one reached only
 //    through kept triangles and the other only through moved ones, that crosses the slit
 //    opened at p (the bend across p, a shear diagonal of a quad whose triangles went different
-//    ways) is removed. A bend beside p, through a neighbour both sides keep, stays.
+//    ways) is removed. A bend beside p, through a neighbour both sides keep, stays. As a
+//    safety net, a bend or shear constraint near the split whose ends are no longer within
+//    two triangle hops (they went round the tear) is removed too.
 //  * Mass. p's mass is shared between p and p' in proportion to the rest areas of their
 //    triangles (m' = m A'/(A + A'), m_p = m - m'), so the total is conserved to one rounding.
 //  * Placement. p' starts exactly where p is, with the same previous position, velocity and
@@ -90,6 +94,9 @@ private:
     void duplicate(std::uint32_t ci, std::uint32_t from, std::uint32_t to);
     bool crossesSlit(std::uint32_t v, std::uint32_t w, const Vec3 &xp, const Vec3 &n) const;
     void removeCrossing(const Vec3 &xp, const Vec3 &n);
+    bool onBoundary(std::uint32_t v) const;
+    bool withinTwoHops(std::uint32_t v, std::uint32_t w) const;
+    void removeUnjoined(std::uint32_t v);
     void remove(std::uint32_t ci);
     void compact(SplitReport &report);
 
@@ -143,10 +150,14 @@ void Splitter::run(std::vector<Candidate> &candidates, int maxSplits, SplitRepor
             report.capped = true;
             break;
         }
-        // Dynamic ends, the one with more triangles first (ties: lower index).
+        // Dynamic ends in order of preference: one on a boundary first (a crack tip or a free
+        // edge, so an existing tear runs on instead of a parallel one starting a row over and
+        // cutting a sliver loose), then the one with more triangles, then the lower index.
         std::uint32_t ends[2] = {c.a, c.b};
-        if (m_trianglesOf[c.b].size() > m_trianglesOf[c.a].size()
-            || (m_trianglesOf[c.b].size() == m_trianglesOf[c.a].size() && c.b < c.a))
+        const bool boundaryA = onBoundary(c.a), boundaryB = onBoundary(c.b);
+        const std::size_t trianglesA = m_trianglesOf[c.a].size(), trianglesB = m_trianglesOf[c.b].size();
+        if (boundaryA != boundaryB ? boundaryB
+                                   : (trianglesA != trianglesB ? trianglesB > trianglesA : c.b < c.a))
             std::swap(ends[0], ends[1]);
         for (int e = 0; e < 2; ++e) {
             const std::uint32_t p = ends[e];
@@ -294,6 +305,57 @@ void Splitter::removeCrossing(const Vec3 &xp, const Vec3 &n)
     }
 }
 
+// True when some edge at v belongs to only one triangle: v lies on the cloth's border, or on a
+// tear. A particle without triangles counts as inside.
+bool Splitter::onBoundary(std::uint32_t v) const
+{
+    const std::vector<std::uint32_t> &tris = m_trianglesOf[v];
+    for (std::uint32_t t : tris)
+        for (std::uint32_t m : m_cloth.triangles[t].v) {
+            if (m == v)
+                continue;
+            const auto uses = std::count_if(tris.begin(), tris.end(),
+                                            [&](std::uint32_t u) { return hasCorner(m_cloth.triangles[u], m); });
+            if (uses == 1)
+                return true;
+        }
+    return false;
+}
+
+// True when v and w share a triangle or both share one with a common neighbour.
+bool Splitter::withinTwoHops(std::uint32_t v, std::uint32_t w) const
+{
+    for (std::uint32_t t : m_trianglesOf[v])
+        for (std::uint32_t m : m_cloth.triangles[t].v) {
+            if (m == w)
+                return true;
+            if (m == v)
+                continue;
+            for (std::uint32_t u : m_trianglesOf[m])
+                if (hasCorner(m_cloth.triangles[u], w))
+                    return true;
+        }
+    return false;
+}
+
+// The safety net behind removeCrossing: a bend or shear constraint spans at most two triangle
+// hops (skip-one bends, quad diagonals, the far corners of a triangle pair). One at v whose
+// ends are no longer that close went around a tear and would pull across it: it is removed.
+void Splitter::removeUnjoined(std::uint32_t v)
+{
+    if (m_trianglesOf[v].empty())
+        return;
+    m_work = m_constraintsOf[v];
+    for (std::uint32_t ci : m_work) {
+        const DistanceConstraint &c = m_cloth.constraints[ci];
+        if (c.kind != ConstraintKind::Bend && c.kind != ConstraintKind::Shear)
+            continue;
+        const std::uint32_t w = c.a == v ? c.b : c.a;
+        if (!m_trianglesOf[w].empty() && !withinTwoHops(v, w))
+            remove(ci);
+    }
+}
+
 bool Splitter::trySplit(std::uint32_t p, std::uint32_t o, SplitReport &report)
 {
     const Vec3 xp = m_cloth.particles.position[p];
@@ -384,6 +446,10 @@ bool Splitter::trySplit(std::uint32_t p, std::uint32_t o, SplitReport &report)
         }
     }
     removeCrossing(xp, n);
+    removeUnjoined(p);
+    removeUnjoined(q);
+    for (std::size_t i = 0; i < m_ring.size(); ++i)
+        removeUnjoined(m_ring[i].first);
     report.splits.push_back({p, q});
     return true;
 }
