@@ -1,0 +1,69 @@
+// The benchmark's cloth: one shared builder (makeGrid) so every solver, Bullet included,
+// gets the same N x N sheet with the same pins.
+#pragma once
+
+#include "builders.h"
+#include "simulation.h"
+
+namespace drape::bench {
+
+constexpr float kSheetSize = 1.f;      ///< m, width and height of the sheet
+constexpr float kArealDensity = 0.2f;  ///< kg/m²
+constexpr float kFrameRate = 60.f;     ///< Hz
+constexpr int kIterations = 10;        ///< the "10 iterations" every solver gets, spent as below
+
+inline GridSpec benchGrid(int n)
+{
+    GridSpec g;
+    g.across = n;
+    g.down = n;
+    g.width = kSheetSize;
+    g.height = kSheetSize;
+    g.origin = {-0.5f * kSheetSize, 1.5f, 0.f};
+    g.arealDensity = kArealDensity;
+    return g;
+}
+
+/// The pairing of substeps and iterations per solver (kIterations in total).
+inline void configureSolver(SolverSettings &s, SolverKind kind)
+{
+    s.kind = kind;
+    s.frameRate = kFrameRate;
+    switch (kind) {
+    case SolverKind::Xpbd:
+        s.substeps = kIterations;
+        s.iterations = 1;
+        break;
+    case SolverKind::Verlet:
+        s.substeps = 1;
+        s.iterations = kIterations;
+        break;
+    case SolverKind::Springs:
+        s.substeps = kIterations;
+        s.iterations = 1;
+        break;
+    }
+}
+
+/// An N x N hanging sheet, top row pinned, ready to step with `kind`.
+inline Simulation benchSimulation(SolverKind kind, int n)
+{
+    GridSpec g = benchGrid(n);
+    if (kind == SolverKind::Springs) {
+        // Explicit springs cannot hold XPBD's stiff shear (k = 1/1e-5 N/m) at 10 substeps
+        // (the step refuses with a stability message). Compliance 0 gives every spring the
+        // solver's own stability-limited stiffness instead: the same work per spring.
+        g.structuralParams.compliance = 0.f;
+        g.shearParams.compliance = 0.f;
+        g.bendParams.compliance = 0.f;
+    }
+    Simulation sim;
+    configureSolver(sim.solver, kind);
+    Cloth cloth = makeGrid(g);
+    for (int i = 0; i < n; ++i)
+        cloth.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
+    sim.cloths.push_back(std::move(cloth));
+    return sim;
+}
+
+} // namespace drape::bench

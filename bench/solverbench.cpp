@@ -1,0 +1,66 @@
+// Solver throughput: one frame of an N x N hanging sheet per benchmark iteration, for each
+// solver at 10 iterations (see benchcloth.h for how each spends them).
+//
+// Counters: particles, constraints, projections_per_s (constraints x iterations x substeps
+// per second of wall time: how many constraint projections / spring evaluations the solver
+// gets through) and state_bytes_per_particle (the cloth's arrays, not the solver's scratch).
+#include "benchcloth.h"
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+namespace {
+
+using namespace drape;
+
+std::size_t stateBytes(const Cloth &c)
+{
+    const Particles &p = c.particles;
+    return (p.position.capacity() + p.previous.capacity() + p.velocity.capacity() + p.force.capacity() +
+            p.rest.capacity()) * sizeof(Vec3) +
+           (p.mass.capacity() + p.invMass.capacity()) * sizeof(float) + p.kind.capacity() * sizeof(ParticleKind) +
+           c.constraints.capacity() * sizeof(DistanceConstraint) + c.triangles.capacity() * sizeof(Triangle);
+}
+
+void solverFrame(benchmark::State &state, SolverKind kind, int n)
+{
+    Simulation sim = bench::benchSimulation(kind, n);
+    sim.step(); // builds the solver caches outside the timed loop
+    if (sim.status().blownUp) {
+        state.SkipWithError(sim.status().message.c_str());
+        return;
+    }
+    for (auto _ : state) {
+        sim.step();
+        benchmark::DoNotOptimize(sim.cloths[0].particles.position.data());
+    }
+    if (sim.status().blownUp) {
+        state.SkipWithError(sim.status().message.c_str());
+        return;
+    }
+    const Cloth &cloth = sim.cloths[0];
+    const double perFrame = double(cloth.constraints.size()) * sim.solver.iterations * sim.solver.substeps;
+    state.counters["particles"] = double(cloth.particles.size());
+    state.counters["constraints"] = double(cloth.constraints.size());
+    state.counters["projections_per_s"] =
+        benchmark::Counter(perFrame * double(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["state_bytes_per_particle"] = double(stateBytes(cloth)) / double(cloth.particles.size());
+}
+
+void registerSolver(const char *name, SolverKind kind)
+{
+    for (int n : {64, 128, 256})
+        benchmark::RegisterBenchmark((std::string(name) + "/" + std::to_string(n)).c_str(),
+                                     [kind, n](benchmark::State &s) { solverFrame(s, kind, n); })
+            ->Unit(benchmark::kMillisecond);
+}
+
+const bool registered = [] {
+    registerSolver("xpbd", SolverKind::Xpbd);
+    registerSolver("verlet", SolverKind::Verlet);
+    registerSolver("springs", SolverKind::Springs);
+    return true;
+}();
+
+} // namespace
