@@ -4,6 +4,9 @@
 #include "builders.h"
 #include "cloth.h"
 #include "collider.h"
+#include "presets.h"
+#include "scene.h"
+#include "scenefile.h"
 #include "simulation.h"
 #include "topology.h"
 #include "vertexsplit.h"
@@ -147,6 +150,7 @@ private slots:
     void pulledApartTearsIntoTwoPieces();
     void sameSceneTearsIdentically();
     void violentTearStaysFinite();
+    void bannerPresetTearsAndReloadsIdentically();
 };
 
 // One interior particle p of a 5×5 sheet, its lower neighbour q pinned and pulled down: the
@@ -548,6 +552,49 @@ void TestVertexSplit::violentTearStaysFinite()
     QVERIFY(c.particles.size() > std::size_t(16 * 12)); // it tore
     QCOMPARE(topologyProblem(c), QString());
     QVERIFY(std::abs(c.totalMass() - mass) <= 1e-4 * mass);
+}
+
+// The built-in banner-tear preset loads, tears under the swinging ball, and the torn scene
+// saved (explicit topology + state) and loaded again gives back the same arrays bit for bit.
+void TestVertexSplit::bannerPresetTearsAndReloadsIdentically()
+{
+    const SceneLoadResult loaded = loadPreset("banner-tear");
+    QVERIFY2(loaded.ok(), loaded.error.c_str());
+    QVERIFY(loaded.warnings.empty());
+    const Scene &scene = *loaded.scene;
+    QCOMPARE(scene.cloths.size(), std::size_t(1));
+    QCOMPARE(scene.cloths[0].tearMode, TearMode::SplitVertex);
+    Simulation sim = buildSimulation(scene);
+    const std::size_t particles = sim.cloths[0].particles.size();
+    const double mass = sim.cloths[0].totalMass();
+    int frames = 0;
+    while (sim.cloths[0].particles.size() < particles + 20 && frames < 240) {
+        sim.step();
+        ++frames;
+        QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
+    }
+    const Cloth &torn = sim.cloths[0];
+    QVERIFY2(torn.particles.size() >= particles + 20, "the banner did not tear");
+    QCOMPARE(topologyProblem(torn), QString());
+    QVERIFY(std::abs(torn.totalMass() - mass) <= 1e-5 * mass);
+
+    const Scene saved = snapshotScene(scene, sim, true);
+    QCOMPARE(saved.cloths[0].source, ClothSource::Explicit);
+    const std::string text = serializeScene(saved, SaveOptions{true});
+    const SceneLoadResult reread = parseScene(text, "torn.json");
+    QVERIFY2(reread.ok(), reread.error.c_str());
+    const Simulation back = buildSimulation(*reread.scene);
+    const Cloth &again = back.cloths[0];
+    QCOMPARE(again.tearMode, TearMode::SplitVertex);
+    QVERIFY(again.constraints == torn.constraints);
+    QVERIFY(again.triangles == torn.triangles);
+    QVERIFY(again.particles.rest == torn.particles.rest);
+    QVERIFY(again.particles.mass == torn.particles.mass);
+    QVERIFY(again.particles.invMass == torn.particles.invMass);
+    QVERIFY(again.particles.kind == torn.particles.kind);
+    QVERIFY(again.particles.position == torn.particles.position);
+    QVERIFY(again.particles.previous == torn.particles.previous);
+    QVERIFY(again.particles.velocity == torn.particles.velocity);
 }
 
 QTEST_APPLESS_MAIN(TestVertexSplit)
