@@ -193,6 +193,7 @@ void Simulation::stepCloth(std::size_t index)
     }
     cache.endPosition.assign(cloth.particles.position.begin(), cloth.particles.position.end());
     cache.endValid = true;
+    cache.started = true;
 }
 
 void Simulation::step()

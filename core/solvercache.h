@@ -59,9 +59,9 @@ struct ClothSolverCache {
     std::vector<Vec3> kinematicStart;
     std::vector<Vec3> kinematicTarget;
 
-    // Verlet keeps its own history in Particles::previous while it runs with one dt.
-    bool verletHistory = false;
-    double verletDt = 0.0;
+    /// False until a frame was stepped (and after a state load): the velocities are then
+    /// true initial velocities, which Verlet starts to second order.
+    bool started = false;
 
     // Self-collision spatial hash (counting sort into cells, deterministic).
     std::vector<std::uint32_t> cellStart;
@@ -78,7 +78,7 @@ struct ClothSolverCache {
     void invalidateHistory()
     {
         endValid = false;
-        verletHistory = false;
+        started = false;
     }
     bool adjacent(std::uint32_t a, std::uint32_t b) const;
 };

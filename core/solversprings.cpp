@@ -93,12 +93,15 @@ std::uint64_t addSpringForces(Cloth &cloth, const ClothSolverCache &cache)
     Vec3 *f = p.force.data();
     for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
         const DistanceConstraint &k = cloth.constraints[c];
-        const Vec3 d = x[k.b] - x[k.a];
-        const float len = length(d);
-        if (len < 1e-9f)
+        // Length and stretch in double: see the note in solverxpbd.cpp.
+        const double dx = double(x[k.b].x) - double(x[k.a].x);
+        const double dy = double(x[k.b].y) - double(x[k.a].y);
+        const double dz = double(x[k.b].z) - double(x[k.a].z);
+        const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        if (len < 1e-9)
             continue;
-        const Vec3 n = d / len;
-        const float stretch = len - k.restLength;
+        const Vec3 n{float(dx / len), float(dy / len), float(dz / len)};
+        const float stretch = float(len - double(k.restLength));
         const float closing = dot(v[k.b] - v[k.a], n);
         const Vec3 fa = n * (cache.springStiffness[c] * stretch + k.damping * closing);
         f[k.a] += fa;
@@ -151,7 +154,6 @@ void stepSprings(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx,
             applyContactVelocities(cloth, cache, ctx.collidersAt(s), ctx.restingSpeed());
         tearAfterSubstep(cloth, cache, ctx, stats);
     }
-    cache.verletHistory = false;
 }
 
 } // namespace drape::detail

@@ -7,7 +7,7 @@
 // ("Small Steps in Physics Simulation"): a frame of 1/frameRate s is split into `substeps`
 // substeps of dt, each doing
 //
-//   1. predict      v += dt f/m;  v *= exp(-c_air dt);  x_prev = x;  x += dt v
+//   1. predict      v = v exp(-c_air dt) + dt f/m;  x_prev = x;  x += dt v
 //   2. solve        `iterations` Gauss-Seidel passes over the distance constraints,
 //                   with λ reset to 0 at the start of the substep
 //   3. collide      self-collision, then colliders (position projection + friction)
@@ -57,12 +57,17 @@ std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache, fl
         const float wSum = w[c.a] + w[c.b];
         if (wSum == 0.f)
             continue;
-        const Vec3 d = x[c.a] - x[c.b];
-        const float len = length(d);
-        if (len < 1e-9f)
+        // The difference and length in double: C = |d| - L is a small difference of two
+        // numbers near L, and float rounding of |d| would be a sizeable part of it when the
+        // substep is short (the per-substep sag g dt² is ~1e-5 m at 600 Hz).
+        const double dx = double(x[c.a].x) - double(x[c.b].x);
+        const double dy = double(x[c.a].y) - double(x[c.b].y);
+        const double dz = double(x[c.a].z) - double(x[c.b].z);
+        const double lenD = std::sqrt(dx * dx + dy * dy + dz * dz);
+        if (lenD < 1e-9)
             continue; // direction undefined; neighbours will separate the pair
-        const Vec3 n = d / len;
-        const float C = len - c.restLength;
+        const Vec3 n{float(dx / lenD), float(dy / lenD), float(dz / lenD)};
+        const float C = float(lenD - double(c.restLength));
         const float alphaTilde = c.compliance * invDt2;
         const float gamma = c.compliance * c.damping * invDt; // α̃ β̃ / dt (Macklin 2016 §3.5)
         const float gradDotDx = dot(n, (x[c.a] - xPrev[c.a]) - (x[c.b] - xPrev[c.b]));
@@ -96,7 +101,9 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
                 p.velocity[i] = {};
                 continue;
             }
-            Vec3 v = (p.velocity[i] + p.force[i] * (p.invMass[i] * dt)) * decay;
+            // Damp the carried velocity, then add this substep's impulse: damping the sum
+            // would also scale gravity by exp(-c dt) and bias the static sag by that factor.
+            const Vec3 v = p.velocity[i] * decay + p.force[i] * (p.invMass[i] * dt);
             p.velocity[i] = v;
             cache.preVelocity[i] = v;
             p.previous[i] = p.position[i];
@@ -110,16 +117,22 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         selfCollide(cloth, cache, ctx);
         projectColliders(cloth, cache, ctx.collidersAt(s), ctx.colliderCount, ctx.dt, true);
 
+        // v = (x - x_prev)/dt, written as the predicted velocity plus the correction the
+        // solve made: x_prev + v_pred dt repeats the prediction's float operations exactly,
+        // so a particle nothing acted on keeps v_pred bit for bit instead of picking up the
+        // rounding of a position far from the origin (at 10 m, float spacing / dt is ~1e-4 m/s
+        // per substep, which otherwise accumulates into a visible drag).
         const float invDt = 1.f / dt;
         for (std::size_t i = 0; i < n; ++i) {
-            if (p.invMass[i] != 0.f)
-                p.velocity[i] = (p.position[i] - p.previous[i]) * invDt;
+            if (p.invMass[i] == 0.f)
+                continue;
+            const Vec3 predicted = p.previous[i] + cache.preVelocity[i] * dt;
+            p.velocity[i] = cache.preVelocity[i] + (p.position[i] - predicted) * invDt;
         }
         if (ctx.colliderCount)
             applyRestitution(cloth, cache, ctx.collidersAt(s), ctx.dt, ctx.restingSpeed(), false);
         tearAfterSubstep(cloth, cache, ctx, stats);
     }
-    cache.verletHistory = false;
 }
 
 } // namespace drape::detail
