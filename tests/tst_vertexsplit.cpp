@@ -104,7 +104,8 @@ void stretch(Cloth &c, const Vec3 &centre, float factor)
 }
 
 /// A 16×12 banner pinned along its top edge with a sphere swinging through it at about
-/// 6 m/s; structural constraints tear at 20 % strain. Shared with the soak test.
+/// 6 m/s; structural constraints tear at 20 % strain (tests/soak/tst_tearsoak.cpp runs a
+/// longer variant).
 Simulation violentBannerScene()
 {
     GridSpec g = sheetSpec(16, 12, 0.2f);
