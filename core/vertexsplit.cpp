@@ -2,11 +2,13 @@
 //
 // Design note
 // -----------
-// Deleting an over-stretched constraint (the tearable-cloth demo) leaves triangles that span
-// the tear and a ragged edge. Splitting a vertex instead keeps every triangle whole and gives
+// Deleting an over-stretched constraint (the tearable-cloth demo) leaves triangles spanning
+// the tear, or, when they go with it (TearMode::RemoveConstraint), holes and a ragged edge.
+// Splitting a vertex instead keeps every triangle whole and gives
 // both lips of the tear their own particles, so torn edges render cleanly (the technique of
-// the "cloth tearing by vertex splitting" write-up, and of NVIDIA FleX's tearable cloth,
-// NvFlexExtTearingClothAsset / NvFlexExtTearingClothMesh with its maxSplits cap).
+// the "cloth tearing by vertex splitting" write-up, and of NVIDIA FleX's tearable cloth
+// extension: FlexExtTearingClothAsset, torn by NvFlexExtTearClothMesh(asset, maxStrain,
+// maxSplits, ...), whose maxSplits cap per call this code shares).
 //
 //  * Trigger. A constraint tears when its strain (|x_a - x_b| - L) / L exceeds its own
 //    tearStrain (dimensionless, a material property copied into every constraint). Strain,
