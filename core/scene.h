@@ -181,4 +181,19 @@ ExplicitDesc explicitFromCloth(const Cloth &cloth);
 /// Snapshot of a running simulation's state.
 SceneState captureState(const Simulation &sim);
 
+/// Number of particles a description builds (grid across·down, rope count, explicit list size).
+std::size_t particleCount(const ClothDesc &desc);
+/// Typical particle spacing of a cloth (m): the strip width that materialParams() gives each
+/// constraint. Grid: √(cell width · cell height); rope: link length; explicit: the mean
+/// rest length of its structural constraints (of all constraints when it has none).
+float clothSpacing(const ClothDesc &desc);
+/// Sets every constraint's compliance, damping and tear strain from `material`.
+void applyMaterial(Cloth &cloth, const Material &material, float spacing);
+
+/// What a save writes: a copy of `scene` in which every cloth whose running topology
+/// (particle count, kinds, constraints, triangles) no longer matches what its description
+/// builds is replaced by explicit lists taken from `sim` (cut, torn, sewn or pinned cloth);
+/// with `withState` the running state (positions, velocities, time, collider centres) too.
+Scene snapshotScene(const Scene &scene, const Simulation &sim, bool withState);
+
 } // namespace drape
