@@ -149,14 +149,16 @@ void applyRestitution(Cloth &cloth, ClothSolverCache &cache, const ColliderState
         if (ci < 0)
             continue;
         const ColliderState &c = colliders[ci];
-        if (c.restitution <= 0.f)
-            continue;
         const Vec3 nrm = cache.contactNormal[i];
         const float approach = dot(cache.preVelocity[i] - c.velocity, nrm);
-        if (approach >= -restingSpeed)
-            continue;
         const float vn = dot(p.velocity[i] - c.velocity, nrm);
-        p.velocity[i] += nrm * (-c.restitution * approach - vn);
+        // The separating speed after a contact is the bounce, -e × approach speed, and never
+        // more: pushing a particle out of a deep overlap (a collider moved into the cloth)
+        // must not turn the correction into a launch velocity.
+        const float target = approach < -restingSpeed ? -c.restitution * approach : 0.f;
+        if (vn == target || (vn < target && c.restitution <= 0.f))
+            continue;
+        p.velocity[i] += nrm * (target - vn);
         if (keepPrevious)
             p.previous[i] = p.position[i] - p.velocity[i] * float(dt);
     }

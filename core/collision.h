@@ -22,9 +22,9 @@ void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState
                       double dt, bool friction);
 
 /// After velocities were derived from positions: the normal velocity of each particle in
-/// contact becomes -restitution × its approach speed (relative to the collider). Returns
-/// nothing; `previous` is rewritten as x - v dt for particles it changed when `keepPrevious`
-/// (Verlet keeps its velocity implicit in the previous position).
+/// contact becomes -restitution × its approach speed (relative to the collider), and a
+/// separating speed beyond that (from pushing out of a deep overlap) is removed. `previous`
+/// is rewritten as x - v dt for the particles it changed when `keepPrevious`.
 void applyRestitution(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, double dt,
                       float restingSpeed, bool keepPrevious);
 

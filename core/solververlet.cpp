@@ -103,7 +103,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
             const Vec3 predicted = p.previous[i] + cache.preVelocity[i] * dt;
             p.velocity[i] = cache.preVelocity[i] + (p.position[i] - predicted) * invDt;
         }
-        if (ctx.colliderCount)
+        if (ctx.colliderCount != 0)
             applyRestitution(cloth, cache, ctx.collidersAt(s), ctx.dt, ctx.restingSpeed(), false);
         tearAfterSubstep(cloth, cache, ctx, stats);
     }

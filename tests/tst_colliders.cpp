@@ -1,0 +1,274 @@
+// Colliders: a cloth dropped on a sphere or the ground never sinks into it by more than the
+// thicknesses; keepInside boxes bounce with restitution; Coulomb friction stops a sliding
+// particle after v²/(2 μ g); collider motion follows its closed form.
+#include "builders.h"
+#include "simulation.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <numbers>
+
+using namespace drape;
+
+namespace {
+
+constexpr double kG = 9.81;
+
+Cloth singleParticle(const Vec3 &x, const Vec3 &v)
+{
+    ExplicitSpec spec;
+    spec.positions = {x};
+    spec.masses = {0.1f};
+    Cloth c = makeExplicit(spec);
+    c.particles.velocity[0] = v;
+    return c;
+}
+
+Simulation makeSim(SolverKind kind, int substeps)
+{
+    Simulation sim;
+    sim.world.airDamping = 0.f;
+    sim.solver.kind = kind;
+    sim.solver.substeps = substeps;
+    return sim;
+}
+
+// A horizontal cloth; soft enough for the springs solver at the given substeps.
+Cloth lyingCloth(float y, bool soft)
+{
+    GridSpec g;
+    g.across = 16;
+    g.down = 16;
+    g.width = 1.f;
+    g.height = 1.f;
+    g.orientation = GridOrientation::Horizontal;
+    g.origin = {-0.5f, y, -0.5f};
+    if (soft) {
+        g.structuralParams = {2e-3f, 0.005f, kNeverTear};
+        g.shearParams = {1e-2f, 0.f, kNeverTear};
+        g.bendParams = {5e-2f, 0.f, kNeverTear};
+    }
+    return makeGrid(g);
+}
+
+} // namespace
+
+class TestColliders : public QObject {
+    Q_OBJECT
+
+private slots:
+    void clothOnSphereNeverPenetrates_data();
+    void clothOnSphereNeverPenetrates();
+    void clothOnGroundNeverPenetrates_data();
+    void clothOnGroundNeverPenetrates();
+    void boxKeepsInsideAndBounces_data();
+    void boxKeepsInsideAndBounces();
+    void bounceHeightFollowsRestitution();
+    void boxOutsidePushesOut();
+    void coulombFrictionStoppingDistance_data();
+    void coulombFrictionStoppingDistance();
+    void colliderMotionIsSinusoidal();
+};
+
+void TestColliders::clothOnSphereNeverPenetrates_data()
+{
+    QTest::addColumn<int>("solver");
+    QTest::newRow("xpbd") << int(SolverKind::Xpbd);
+    QTest::newRow("verlet") << int(SolverKind::Verlet);
+    QTest::newRow("springs") << int(SolverKind::Springs);
+}
+
+void TestColliders::clothOnSphereNeverPenetrates()
+{
+    QFETCH(int, solver);
+    const bool springs = solver == int(SolverKind::Springs);
+    Simulation sim = makeSim(SolverKind(solver), springs ? 20 : 10);
+    sim.world.airDamping = 0.2f;
+    Collider ball;
+    ball.kind = ColliderKind::Sphere;
+    ball.center = ball.baseCenter = {0.f, 0.5f, 0.f};
+    ball.radius = 0.3f;
+    ball.thickness = 0.004f;
+    sim.colliders.push_back(ball);
+    sim.cloths.push_back(lyingCloth(1.f, springs));
+    const Cloth &c = sim.cloths[0];
+    const float clearance = ball.radius + ball.thickness + c.thickness;
+    for (int f = 0; f < 120; ++f) {
+        sim.step();
+        QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
+        for (std::size_t i = 0; i < c.particles.size(); ++i) {
+            const float d = length(c.particles.position[i] - ball.center);
+            QVERIFY2(d >= clearance - 1e-5f, qPrintable(QString("frame %1 particle %2: %3 < %4").arg(f).arg(i).arg(d).arg(clearance)));
+        }
+    }
+    // The cloth came to lie on the ball: its middle is on top of it, its corners below.
+    const Particles &p = c.particles;
+    const std::uint32_t middle = 8 * 16 + 8;
+    QVERIFY(std::fabs(p.position[middle].y - (ball.center.y + clearance)) < 0.03f);
+    QVERIFY(p.position[0].y < ball.center.y + 0.3f);
+}
+
+void TestColliders::clothOnGroundNeverPenetrates_data()
+{
+    clothOnSphereNeverPenetrates_data();
+}
+
+void TestColliders::clothOnGroundNeverPenetrates()
+{
+    QFETCH(int, solver);
+    const bool springs = solver == int(SolverKind::Springs);
+    Simulation sim = makeSim(SolverKind(solver), springs ? 20 : 10);
+    Collider ground;
+    ground.kind = ColliderKind::Plane;
+    ground.center = ground.baseCenter = {0.f, 0.f, 0.f};
+    ground.normal = {0.f, 1.f, 0.f};
+    ground.thickness = 0.002f;
+    sim.colliders.push_back(ground);
+    Cloth cloth = lyingCloth(0.4f, springs);
+    for (std::size_t i = 0; i < cloth.particles.size(); ++i) // tilted, so it lands edge first
+        cloth.particles.position[i].y += 0.3f * cloth.particles.position[i].x;
+    sim.cloths.push_back(cloth);
+    const Cloth &c = sim.cloths[0];
+    const float clearance = ground.thickness + c.thickness;
+    float lowest = 1.f;
+    for (int f = 0; f < 90; ++f) {
+        sim.step();
+        QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
+        for (std::size_t i = 0; i < c.particles.size(); ++i) {
+            QVERIFY2(c.particles.position[i].y >= clearance - 1e-5f,
+                     qPrintable(QString("frame %1 particle %2: y %3").arg(f).arg(i).arg(c.particles.position[i].y)));
+            lowest = std::min(lowest, c.particles.position[i].y);
+        }
+    }
+    QVERIFY(lowest < clearance + 1e-4f); // it did reach the ground
+}
+
+void TestColliders::boxKeepsInsideAndBounces_data()
+{
+    clothOnSphereNeverPenetrates_data();
+}
+
+void TestColliders::boxKeepsInsideAndBounces()
+{
+    // No gravity, 4 m/s towards the +x wall, restitution 0.5: it comes back at 2 m/s.
+    QFETCH(int, solver);
+    Simulation sim = makeSim(SolverKind(solver), 8);
+    sim.world.gravity = {};
+    Collider box;
+    box.kind = ColliderKind::Box;
+    box.keepInside = true;
+    box.halfExtents = {1.f, 1.f, 1.f};
+    box.friction = 0.f;
+    box.restitution = 0.5f;
+    box.thickness = 0.01f;
+    sim.colliders.push_back(box);
+    sim.cloths.push_back(singleParticle({0.f, 0.f, 0.f}, {4.f, 0.f, 0.f}));
+    const float limit = 1.f - box.thickness - sim.cloths[0].thickness;
+    for (int f = 0; f < 30; ++f) {
+        sim.step();
+        const Vec3 x = sim.cloths[0].particles.position[0];
+        QVERIFY(std::fabs(x.x) <= limit + 1e-6f && std::fabs(x.y) <= limit + 1e-6f && std::fabs(x.z) <= limit + 1e-6f);
+    }
+    const Vec3 v = sim.cloths[0].particles.velocity[0];
+    QVERIFY2(std::fabs(v.x + 2.f) < 1e-3f, qPrintable(QString::number(v.x)));
+    QVERIFY(std::fabs(v.y) < 1e-6f && std::fabs(v.z) < 1e-6f);
+}
+
+void TestColliders::bounceHeightFollowsRestitution()
+{
+    // Dropped from height H onto the box floor with restitution e, it rises to e² H.
+    Simulation sim = makeSim(SolverKind::Xpbd, 20);
+    Collider box;
+    box.kind = ColliderKind::Box;
+    box.keepInside = true;
+    box.halfExtents = {1.f, 1.f, 1.f};
+    box.restitution = 0.6f;
+    box.thickness = 0.f;
+    sim.colliders.push_back(box);
+    sim.cloths.push_back(singleParticle({0.f, 0.5f, 0.f}, {}));
+    sim.cloths[0].thickness = 0.f;
+    const double floor = -1.0, drop = 1.5;
+    bool bounced = false;
+    double apex = -10.0;
+    for (int f = 0; f < 120; ++f) {
+        sim.step();
+        const Particles &p = sim.cloths[0].particles;
+        if (p.velocity[0].y > 0.f)
+            bounced = true;
+        if (bounced)
+            apex = std::max(apex, double(p.position[0].y));
+        QVERIFY(p.position[0].y >= float(floor) - 1e-6f);
+    }
+    QVERIFY(bounced);
+    const double expected = floor + 0.36 * drop;
+    QVERIFY2(std::fabs(apex - expected) < 0.02 * 0.36 * drop, qPrintable(QString("apex %1 expected %2").arg(apex).arg(expected)));
+}
+
+void TestColliders::boxOutsidePushesOut()
+{
+    Simulation sim = makeSim(SolverKind::Xpbd, 4);
+    sim.world.gravity = {};
+    Collider box;
+    box.kind = ColliderKind::Box;
+    box.halfExtents = {0.5f, 0.5f, 0.5f};
+    box.thickness = 0.f;
+    sim.colliders.push_back(box);
+    sim.cloths.push_back(singleParticle({0.f, 0.45f, 0.1f}, {}));
+    sim.cloths[0].thickness = 0.f;
+    sim.step();
+    // Least penetration is through the +y face.
+    const Vec3 x = sim.cloths[0].particles.position[0];
+    QCOMPARE(x.y, 0.5f);
+    QCOMPARE(x.z, 0.1f);
+}
+
+void TestColliders::coulombFrictionStoppingDistance_data()
+{
+    clothOnSphereNeverPenetrates_data();
+}
+
+void TestColliders::coulombFrictionStoppingDistance()
+{
+    // Sliding at v0 on ground with friction μ: deceleration μ g, stopping distance v0²/(2 μ g).
+    QFETCH(int, solver);
+    Simulation sim = makeSim(SolverKind(solver), 20);
+    Collider ground;
+    ground.kind = ColliderKind::Plane;
+    ground.friction = 0.5f;
+    ground.thickness = 0.f;
+    sim.colliders.push_back(ground);
+    sim.cloths.push_back(singleParticle({0.f, 0.f, 0.f}, {2.f, 0.f, 0.f}));
+    sim.cloths[0].thickness = 0.f;
+    sim.run(60);
+    const double expected = 4.0 / (2.0 * 0.5 * kG);
+    const Particles &p = sim.cloths[0].particles;
+    QVERIFY2(std::fabs(double(p.position[0].x) - expected) < 0.02 * expected,
+             qPrintable(QString("stopped at %1, expected %2").arg(p.position[0].x).arg(expected)));
+    QVERIFY(std::fabs(p.velocity[0].x) < 1e-3f);
+    QVERIFY(std::fabs(p.position[0].y) < 1e-5f);
+}
+
+void TestColliders::colliderMotionIsSinusoidal()
+{
+    Collider c;
+    c.baseCenter = {1.f, 2.f, 3.f};
+    c.motion.amplitude = {0.5f, 0.f, 0.f};
+    c.motion.frequency = 0.25f;
+    c.motion.phase = 0.f;
+    c.updateMotion(1.0); // quarter period: at the crest, at rest
+    QVERIFY(std::fabs(c.center.x - 1.5f) < 1e-6f);
+    QVERIFY(std::fabs(c.velocity.x) < 1e-6f);
+    c.updateMotion(2.0); // half period: back through the centre at -A ω
+    QVERIFY(std::fabs(c.center.x - 1.f) < 1e-6f);
+    QVERIFY(std::fabs(double(c.velocity.x) + 0.5 * 2.0 * std::numbers::pi * 0.25) < 1e-5);
+
+    // In a simulation the collider is where its motion puts it after every frame.
+    Simulation sim = makeSim(SolverKind::Xpbd, 2);
+    sim.colliders.push_back(c);
+    sim.run(30);
+    QVERIFY(std::fabs(double(sim.colliders[0].center.x) - (1.0 + 0.5 * std::sin(2.0 * std::numbers::pi * 0.25 * 0.5))) < 1e-5);
+}
+
+QTEST_APPLESS_MAIN(TestColliders)
+#include "tst_colliders.moc"
