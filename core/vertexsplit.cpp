@@ -46,7 +46,8 @@
 //    load after the split, and splitting it now would shatter the cloth instead of letting the
 //    crack run. Everything is a function of the arrays alone, so tearing is deterministic.
 //  * Cost. Particle -> triangle and particle -> constraint adjacency is built lazily, only in
-//    a call that has a candidate, then kept up to date so every split is O(local). Removed
+//    a call that has a candidate (when there are only a few, plain scans first check that one
+//    of them can split at all), then kept up to date so every split is O(local). Removed
 //    constraints are compacted once at the end of the call (SplitReport::constraintMap).
 #include "vertexsplit.h"
 
@@ -473,6 +474,38 @@ void Splitter::compact(SplitReport &report)
     report.removedConstraints = m_removedCount;
 }
 
+// Whether splitting p with the plane towards o would leave something on both sides, decided
+// by a scan of all triangles (or, for a rope particle, constraints) without building any
+// adjacency: lets a call whose few candidates cannot split return without allocating.
+bool splittable(const Cloth &cloth, std::uint32_t p, std::uint32_t o)
+{
+    const std::vector<Vec3> &x = cloth.particles.position;
+    if (cloth.particles.kind[p] != ParticleKind::Dynamic)
+        return false;
+    const Vec3 n = x[o] - x[p];
+    bool positive = false, negative = false, anyTriangle = false;
+    for (const Triangle &t : cloth.triangles) {
+        if (!hasCorner(t, p))
+            continue;
+        anyTriangle = true;
+        const Vec3 centroid = (x[t.v[0]] + x[t.v[1]] + x[t.v[2]]) / 3.f;
+        (dot(centroid - x[p], n) > 0.f ? positive : negative) = true;
+        if (positive && negative)
+            return true;
+    }
+    if (anyTriangle)
+        return false;
+    for (const DistanceConstraint &c : cloth.constraints) {
+        if ((c.a == p) == (c.b == p))
+            continue;
+        const std::uint32_t other = c.a == p ? c.b : c.a;
+        (dot(x[other] - x[p], n) > 0.f ? positive : negative) = true;
+        if (positive && negative)
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 bool isOverstretched(const Cloth &cloth, const DistanceConstraint &c)
@@ -506,6 +539,18 @@ SplitReport splitOverstretched(Cloth &cloth, int maxSplits)
     if (maxSplits <= 0) {
         report.capped = true;
         return report;
+    }
+    // A few constraints that stay over their limit without being splittable (a corner pulled
+    // by a grab) are common while dragging; settle them with plain scans instead of building
+    // the adjacency on every substep.
+    constexpr std::size_t kScanLimit = 8;
+    if (candidates.size() <= kScanLimit) {
+        const bool any = std::any_of(candidates.begin(), candidates.end(), [&](const Candidate &k) {
+            const DistanceConstraint &c = cloth.constraints[k.constraint];
+            return splittable(cloth, c.a, c.b) || splittable(cloth, c.b, c.a);
+        });
+        if (!any)
+            return report;
     }
     Splitter splitter(cloth);
     splitter.run(candidates, maxSplits, report);
