@@ -280,3 +280,21 @@ std::uint64_t Simulation::stateHash() const
 }
 
 } // namespace drape
+
+namespace drape {
+
+void Simulation::resumeAt(double t, std::uint64_t frame)
+{
+    m_time = t;
+    m_frame = frame;
+    m_caches.resize(cloths.size());
+    for (std::size_t c = 0; c < cloths.size(); ++c) {
+        detail::ClothSolverCache &cache = m_caches[c];
+        cache.ensure(cloths[c]);
+        cache.endPosition.assign(cloths[c].particles.position.begin(), cloths[c].particles.position.end());
+        cache.endValid = true;
+        cache.started = true;
+    }
+}
+
+} // namespace drape

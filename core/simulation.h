@@ -47,6 +47,11 @@ public:
     double time() const { return m_time; }          ///< s, simulated time
     std::uint64_t frame() const { return m_frame; } ///< frames stepped
     void setTime(double t, std::uint64_t frame);    ///< used when resuming a saved state
+    /// Resumes a state saved mid-run (after at least one stepped frame): sets the time like
+    /// setTime() but lets the solvers continue their history from the current positions and
+    /// velocities (Verlet's are mid-step velocities, not initial ones), so the continuation
+    /// is bit-identical to the uninterrupted run.
+    void resumeAt(double t, std::uint64_t frame);
     /// Call after writing particle positions or velocities directly (other than moving
     /// kinematic particles between steps): solvers then restart their history from the
     /// current positions and velocities instead of assuming uninterrupted stepping.
