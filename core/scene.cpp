@@ -198,7 +198,12 @@ Simulation buildSimulation(const Scene &scene)
     }
     for (std::size_t i = 0; i < sim.colliders.size() && i < state.colliderCenters.size(); ++i)
         sim.colliders[i].center = state.colliderCenters[i];
-    sim.setTime(state.time, state.frame);
+    // A state saved after stepping continues the solvers' history (bit-identical resume);
+    // a state at frame 0 starts them afresh, like a new run.
+    if (state.frame > 0)
+        sim.resumeAt(state.time, state.frame);
+    else
+        sim.setTime(state.time, state.frame);
     return sim;
 }
 
