@@ -31,7 +31,7 @@ struct GridSpec {
     bool structural = true;     ///< edge constraints
     bool shear = true;          ///< both quad diagonals
     bool bend = true;           ///< distance constraints skipping one particle along rows and columns
-    float arealDensity = 0.2f;  ///< kg/m², spread over the particles by triangle area
+    float arealDensity = 0.2f;  ///< kg/m²; each cell's mass is shared by its four corners (interior particles weigh one cell)
     ConstraintParams structuralParams;
     ConstraintParams shearParams{1e-5f, 0.f, kNeverTear};
     ConstraintParams bendParams{1e-3f, 0.f, kNeverTear};

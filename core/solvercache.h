@@ -51,6 +51,8 @@ struct ClothSolverCache {
     std::vector<Vec3> contactNormal;        ///< unit, last contact normal this substep
     std::vector<std::int32_t> contactCollider; ///< collider index of that contact, -1 = none
     std::vector<float> springStiffness;     ///< N/m per constraint (springs solver)
+    std::vector<float> stiffnessSum;        ///< N/m per particle, Σ k of its springs (stability bound)
+    std::vector<float> dampingSum;          ///< N·s/m per particle, Σ c of its springs
 
     // Kinematic particles: moved from outside between frames, interpolated across substeps.
     std::vector<Vec3> endPosition; ///< m, positions at the end of the last frame

@@ -17,9 +17,10 @@
 //
 // Stability: a single spring between a and b has ω² = k (w_a + w_b), and the stiffest mode of
 // the whole cloth is at least that (Rayleigh quotient), so dt > 2/ω is certainly unstable
-// for semi-implicit Euler. checkSpringStability() reports it before stepping, naming the
-// constraint and the substeps needed; a blow-up that still happens is caught after the
-// frame by the maxSpeed / finiteness check in Simulation.
+// for semi-implicit Euler. checkSpringStability() reports that before stepping, naming the
+// constraint and the substeps needed (from the Gershgorin upper bound, so following the
+// advice is enough); a blow-up the lower bound cannot see is caught after the frame by the
+// maxSpeed / finiteness check in Simulation.
 #include "collision.h"
 #include "forces.h"
 #include "solver.h"
@@ -51,28 +52,45 @@ std::string checkSpringStability(const Cloth &cloth, ClothSolverCache &cache, co
 {
     computeSpringStiffness(cloth, cache, ctx.dt);
     const Particles &p = cloth.particles;
-    double worst = 0.0; // largest ω dt over the springs
+    const double dt = ctx.dt;
+    // Lower bound, certain instability: one spring's own ω² = k (w_a + w_b) (and its damping
+    // rate c (w_a + w_b)) already past the limit of 2/dt.
+    double worst = 0.0;
     std::size_t worstIndex = 0;
     bool dampingProblem = false;
+    cache.stiffnessSum.assign(p.size(), 0.f);
+    cache.dampingSum.assign(p.size(), 0.f);
     for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
         const DistanceConstraint &k = cloth.constraints[c];
         const double wSum = double(p.invMass[k.a]) + double(p.invMass[k.b]);
-        const double omegaDt = std::sqrt(double(cache.springStiffness[c]) * wSum) * ctx.dt;
-        // Explicit damping along the spring is stable only for c (w_a + w_b) dt < 2.
-        const double dampDt = double(k.damping) * wSum * ctx.dt;
+        const double omegaDt = std::sqrt(double(cache.springStiffness[c]) * wSum) * dt;
+        const double dampDt = double(k.damping) * wSum * dt;
         const double measure = std::max(omegaDt, dampDt);
         if (measure > worst) {
             worst = measure;
             worstIndex = c;
             dampingProblem = dampDt > omegaDt;
         }
+        cache.stiffnessSum[k.a] += cache.springStiffness[c];
+        cache.stiffnessSum[k.b] += cache.springStiffness[c];
+        cache.dampingSum[k.a] += k.damping;
+        cache.dampingSum[k.b] += k.damping;
     }
     if (worst <= 2.0)
         return {};
+    // Upper bound for the advice (Gershgorin): ω_max² <= max_i 2 w_i Σ_j k_ij, and likewise
+    // for the damping rate; the substeps suggested keep both below 1.8 (a margin under 2
+    // because damping and stiffness narrow each other's stable range).
+    double upper = 0.0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const double w = double(p.invMass[i]);
+        upper = std::max(upper, std::sqrt(2.0 * w * double(cache.stiffnessSum[i])) * dt);
+        upper = std::max(upper, 2.0 * w * double(cache.dampingSum[i]) * dt);
+    }
     const DistanceConstraint &k = cloth.constraints[worstIndex];
-    const int needed = int(std::ceil(double(ctx.substeps) * worst / 2.0 * 1.1));
+    const int needed = int(std::ceil(double(ctx.substeps) * std::max(upper, worst) / 1.8));
     std::ostringstream msg;
-    msg << "constraint " << worstIndex << " (particles " << k.a << "-" << k.b << "): substep " << ctx.dt
+    msg << "constraint " << worstIndex << " (particles " << k.a << "-" << k.b << "): substep " << dt
         << " s is past the springs solver's stability limit (";
     if (dampingProblem)
         msg << "damping " << k.damping << " N·s/m gives c(w_a+w_b)dt = " << worst;

@@ -1,0 +1,260 @@
+// Bad input and blow-ups: settings errors name the field, value and range; invalid cloths
+// and settings are refused without stepping; a springs setup past its stability limit is
+// reported before it runs; a runaway state is caught, rolled back and frozen.
+#include "builders.h"
+#include "simulation.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace drape;
+
+namespace {
+
+bool anyContains(const std::vector<SettingsError> &errors, const char *field, const char *text = "")
+{
+    for (const SettingsError &e : errors) {
+        if (e.field == field && e.message.find(field) != std::string::npos && e.message.find(text) != std::string::npos)
+            return true;
+    }
+    return false;
+}
+
+bool anyContains(const std::vector<std::string> &messages, const char *text)
+{
+    for (const std::string &m : messages) {
+        if (m.find(text) != std::string::npos)
+            return true;
+    }
+    return false;
+}
+
+Cloth hangingChain(float compliance)
+{
+    RopeSpec r;
+    r.count = 4;
+    r.length = 0.3f;
+    r.linkMass = 0.01f;
+    r.params.compliance = compliance;
+    Cloth c = makeRope(r);
+    c.particles.setKind(0, ParticleKind::Static);
+    return c;
+}
+
+bool allFinite(const Simulation &sim)
+{
+    for (const Cloth &c : sim.cloths) {
+        for (std::size_t i = 0; i < c.particles.size(); ++i) {
+            if (!isFinite(c.particles.position[i]) || !isFinite(c.particles.velocity[i]) || !isFinite(c.particles.previous[i]))
+                return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+class TestValidation : public QObject {
+    Q_OBJECT
+
+private slots:
+    void defaultsAreValid();
+    void solverSettingsNameTheField();
+    void worldSettingsNameTheField();
+    void clothProblemsNameTheIndex();
+    void invalidSettingsAreNotStepped();
+    void invalidClothIsNotStepped();
+    void springsPastStabilityLimitAreReported();
+    void runawayIsRolledBackAndFrozen();
+    void explicitEulerBlowUpLeavesFiniteState();
+};
+
+void TestValidation::defaultsAreValid()
+{
+    QVERIFY(validate(SolverSettings{}).empty());
+    QVERIFY(validate(WorldSettings{}).empty());
+    Simulation sim;
+    sim.cloths.push_back(makeGrid(GridSpec{}));
+    QVERIFY(sim.validate().empty());
+}
+
+void TestValidation::solverSettingsNameTheField()
+{
+    SolverSettings s;
+    s.substeps = 0;
+    QVERIFY(anyContains(validate(s), "solver.substeps", "0 is out of range, allowed 1..1000"));
+    s = {};
+    s.frameRate = 0.f;
+    QVERIFY(anyContains(validate(s), "solver.frameRate", "0"));
+    s.frameRate = -30.f;
+    QVERIFY(anyContains(validate(s), "solver.frameRate", "-30"));
+    s.frameRate = std::numeric_limits<float>::quiet_NaN();
+    QVERIFY(anyContains(validate(s), "solver.frameRate", "nan"));
+    s = {};
+    s.iterations = -2;
+    QVERIFY(anyContains(validate(s), "solver.iterations", "-2"));
+    s = {};
+    s.maxSpeed = 0.f;
+    QVERIFY(anyContains(validate(s), "solver.maxSpeed"));
+    s = {};
+    s.kind = SolverKind(9);
+    QVERIFY(anyContains(validate(s), "solver.kind", "9"));
+    s = {};
+    s.maxSplitsPerStep = -1;
+    QVERIFY(anyContains(validate(s), "solver.maxSplitsPerStep", "-1"));
+}
+
+void TestValidation::worldSettingsNameTheField()
+{
+    WorldSettings w;
+    w.gravity.y = std::numeric_limits<float>::infinity();
+    QVERIFY(anyContains(validate(w), "world.gravity.y", "inf"));
+    w = {};
+    w.airDamping = -1.f;
+    QVERIFY(anyContains(validate(w), "world.airDamping", "-1"));
+    w = {};
+    w.wind.gustStrength = 1.5f;
+    QVERIFY(anyContains(validate(w), "world.wind.gustStrength", "1.5"));
+    w = {};
+    w.wind.speed = 3.f;
+    w.wind.direction = {};
+    QVERIFY(anyContains(validate(w), "world.wind.direction"));
+    w = {};
+    w.wind.airDensity = -0.1f;
+    QVERIFY(anyContains(validate(w), "world.wind.airDensity"));
+}
+
+void TestValidation::clothProblemsNameTheIndex()
+{
+    Simulation sim;
+    sim.cloths.push_back(hangingChain(0.f));
+    sim.cloths[0].particles.setMass(2, 0.f);
+    QVERIFY(anyContains(sim.validate(), "particle 2: mass 0"));
+
+    sim.cloths[0] = hangingChain(0.f);
+    sim.cloths[0].constraints[1].b = 900;
+    QVERIFY(anyContains(sim.validate(), "constraint 1: particle 900 out of range, cloth has 4"));
+
+    sim.cloths[0] = hangingChain(-1.f);
+    QVERIFY(anyContains(sim.validate(), "compliance -1"));
+
+    sim.cloths[0] = hangingChain(0.f);
+    sim.cloths[0].particles.position[3].x = std::numeric_limits<float>::quiet_NaN();
+    QVERIFY(anyContains(sim.validate(), "particle 3: position"));
+
+    sim.cloths[0] = hangingChain(0.f);
+    sim.solver.substeps = 0;
+    QVERIFY(anyContains(sim.validate(), "solver.substeps"));
+
+    sim.solver = {};
+    Collider ball;
+    ball.radius = -1.f;
+    sim.colliders.push_back(ball);
+    QVERIFY(anyContains(sim.validate(), "collider 0"));
+}
+
+void TestValidation::invalidSettingsAreNotStepped()
+{
+    Simulation sim;
+    sim.cloths.push_back(hangingChain(0.f));
+    sim.solver.substeps = 0;
+    const std::uint64_t before = sim.stateHash();
+    sim.step();
+    QVERIFY(sim.status().blownUp);
+    QVERIFY(sim.status().message.find("solver.substeps") != std::string::npos);
+    QCOMPARE(sim.stateHash(), before);
+    QCOMPARE(sim.frame(), std::uint64_t(0));
+    // Fixed and cleared, it steps again.
+    sim.solver.substeps = 4;
+    sim.clearBlowUp();
+    sim.step();
+    QVERIFY(!sim.status().blownUp);
+    QCOMPARE(sim.frame(), std::uint64_t(1));
+}
+
+void TestValidation::invalidClothIsNotStepped()
+{
+    Simulation sim;
+    sim.cloths.push_back(hangingChain(0.f));
+    sim.cloths[0].constraints[0].a = 77;
+    sim.step(); // must not index out of range
+    QVERIFY(sim.status().blownUp);
+    QVERIFY(sim.status().message.find("constraint 0") != std::string::npos);
+}
+
+void TestValidation::springsPastStabilityLimitAreReported()
+{
+    // k = 1e5 N/m between a pinned particle and 10 g: ω = √(k/m) ≈ 3162 rad/s, so the
+    // semi-implicit Euler limit is dt < 2/ω ≈ 6.3e-4 s; 60 Hz × 4 substeps is 4.2e-3 s.
+    Simulation sim;
+    sim.solver.kind = SolverKind::Springs;
+    sim.solver.substeps = 4;
+    sim.cloths.push_back(hangingChain(1e-5f));
+    const std::uint64_t before = sim.stateHash();
+    sim.step();
+    QVERIFY(sim.status().blownUp);
+    QVERIFY2(sim.status().message.find("solver.substeps") != std::string::npos, sim.status().message.c_str());
+    QVERIFY(sim.status().message.find("stability") != std::string::npos);
+    QCOMPARE(sim.stateHash(), before);
+    QVERIFY(allFinite(sim));
+    // The substeps it asks for are enough: ω dt < 2 needs more than 60·... ≈ 27 substeps.
+    const std::string &m = sim.status().message;
+    const int needed = std::stoi(m.substr(m.find("at least ") + 9));
+    QVERIFY(needed >= 27);
+    sim.solver.substeps = needed;
+    sim.clearBlowUp();
+    sim.run(60);
+    QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
+    QVERIFY(allFinite(sim));
+}
+
+void TestValidation::runawayIsRolledBackAndFrozen()
+{
+    // A free-falling particle passes maxSpeed = 1 m/s after 0.102 s, in frame 7 at 60 Hz.
+    Simulation sim;
+    sim.world.airDamping = 0.f;
+    sim.solver.maxSpeed = 1.f;
+    ExplicitSpec spec;
+    spec.positions = {{0.f, 0.f, 0.f}};
+    spec.masses = {1.f};
+    sim.cloths.push_back(makeExplicit(spec));
+    Vec3 lastGood;
+    int frames = 0;
+    while (!sim.status().blownUp && frames < 100) {
+        lastGood = sim.cloths[0].particles.position[0];
+        sim.step();
+        ++frames;
+    }
+    QCOMPARE(frames, 7);
+    QVERIFY(sim.status().message.find("cloth 0, particle 0: speed") != std::string::npos);
+    QCOMPARE(sim.cloths[0].particles.position[0], lastGood);
+    QCOMPARE(sim.frame(), std::uint64_t(6));
+    const std::uint64_t frozen = sim.stateHash();
+    sim.run(10);
+    QCOMPARE(sim.stateHash(), frozen);
+    QCOMPARE(sim.frame(), std::uint64_t(6));
+}
+
+void TestValidation::explicitEulerBlowUpLeavesFiniteState()
+{
+    // Explicit Euler amplifies an undamped oscillation by √(1 + ω²dt²) per step: within the
+    // up-front limit it still grows until the runaway check stops it.
+    Simulation sim;
+    sim.solver.kind = SolverKind::Springs;
+    sim.solver.integrator = SpringIntegrator::ExplicitEuler;
+    sim.solver.substeps = 10;
+    sim.solver.maxSpeed = 50.f;
+    sim.world.airDamping = 0.f;
+    sim.cloths.push_back(hangingChain(1.f / 2000.f)); // ω dt ≈ 0.75
+    sim.run(2000);
+    QVERIFY(sim.status().blownUp);
+    QVERIFY(sim.status().message.find("exceeds solver.maxSpeed") != std::string::npos);
+    QVERIFY(allFinite(sim));
+    for (const Vec3 &v : sim.cloths[0].particles.velocity)
+        QVERIFY(length(v) <= 50.f);
+}
+
+QTEST_APPLESS_MAIN(TestValidation)
+#include "tst_validation.moc"
