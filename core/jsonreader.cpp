@@ -12,6 +12,8 @@ void JsonReader::fail(const std::string &path, const std::string &message)
 
 std::string JsonReader::formatNumber(double v)
 {
+    if (v == std::floor(v) && std::abs(v) < 1e15)
+        return std::to_string(static_cast<long long>(v));
     return Json(v).dump();
 }
 

@@ -484,7 +484,15 @@ SceneLoadResult parseScene(std::string_view text, const std::string &sourceName)
     try {
         doc = Json::parse(text.begin(), text.end());
     } catch (const nlohmann::json::parse_error &e) {
-        const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+        std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+        // An unexpected string is reported at its closing quote; point at its start instead.
+        if (offset < text.size() && text[offset] == '"' && offset > 0) {
+            std::size_t open = offset - 1;
+            while (open > 0 && (text[open] != '"' || text[open - 1] == '\\') && text[open] != '\n')
+                --open;
+            if (text[open] == '"')
+                offset = open;
+        }
         const std::string where = text.empty() ? std::string("1:1") : lineColumn(text, offset);
         const std::string reason = text.find_first_not_of(" \t\r\n") == std::string_view::npos ? "the file is empty" : stripPrefix(e.what());
         result.error = prefixed(sourceName, where + ": " + reason);
