@@ -203,38 +203,4 @@ bool SetConstraintPropsCommand::mergeWith(const QUndoCommand *other)
     return absorb(*next);
 }
 
-// ---- SetTearModeCommand ------------------------------------------------------------------
-
-SetTearModeCommand::SetTearModeCommand(Document *document, TearMode mode, QUndoCommand *parent)
-    : QUndoCommand(mode == TearMode::None ? QObject::tr("Tearing Off") : QObject::tr("Tearing On"), parent),
-      m_document(document), m_mode(mode)
-{
-    for (const ClothDesc &c : document->scene().cloths)
-        m_before.push_back(c.tearMode);
-}
-
-void SetTearModeCommand::redo()
-{
-    Scene &scene = m_document->sceneForEdit();
-    Simulation &sim = m_document->simulation();
-    for (std::size_t i = 0; i < scene.cloths.size(); ++i) {
-        scene.cloths[i].tearMode = m_mode;
-        if (i < sim.cloths.size())
-            sim.cloths[i].tearMode = m_mode;
-    }
-    m_document->notify(Change::Parameters);
-}
-
-void SetTearModeCommand::undo()
-{
-    Scene &scene = m_document->sceneForEdit();
-    Simulation &sim = m_document->simulation();
-    for (std::size_t i = 0; i < scene.cloths.size() && i < m_before.size(); ++i) {
-        scene.cloths[i].tearMode = m_before[i];
-        if (i < sim.cloths.size())
-            sim.cloths[i].tearMode = m_before[i];
-    }
-    m_document->notify(Change::Parameters);
-}
-
 } // namespace drape

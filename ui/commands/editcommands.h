@@ -60,18 +60,4 @@ private:
     Property m_property = Property::RestLength;
 };
 
-/// Turns tearing on or off for every cloth (scene and running cloth in step). On uses
-/// `mode` (RemoveConstraint or SplitVertex); off sets TearMode::None.
-class SetTearModeCommand : public QUndoCommand {
-public:
-    SetTearModeCommand(Document *document, TearMode mode, QUndoCommand *parent = nullptr);
-    void undo() override;
-    void redo() override;
-
-private:
-    Document *m_document;
-    TearMode m_mode;
-    std::vector<TearMode> m_before; // per cloth
-};
-
 } // namespace drape

@@ -1,0 +1,288 @@
+#include "constraintdock.h"
+
+#include "commands/setviewsettingscommand.h"
+#include "document.h"
+#include "selection.h"
+#include "tools/constrainttool.h"
+#include "tools/toolmanager.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
+
+namespace drape {
+
+namespace {
+
+using Property = SetConstraintPropsCommand::Property;
+
+const char *kindName(ConstraintKind k)
+{
+    switch (k) {
+    case ConstraintKind::Structural: return QT_TRANSLATE_NOOP("ConstraintDock", "Structural");
+    case ConstraintKind::Shear: return QT_TRANSLATE_NOOP("ConstraintDock", "Shear");
+    case ConstraintKind::Bend: return QT_TRANSLATE_NOOP("ConstraintDock", "Bend");
+    case ConstraintKind::User: return QT_TRANSLATE_NOOP("ConstraintDock", "Sewn");
+    }
+    return "";
+}
+
+QString formatNumber(float v)
+{
+    if (std::isinf(v))
+        return QStringLiteral("never");
+    return QString::number(double(v), 'g', 6);
+}
+
+/// Parses a number as typed: "1e-7", "0.5", and "never"/"inf" for +infinity.
+bool parseNumber(const QString &text, double *value)
+{
+    const QString t = text.trimmed().toLower();
+    if (t == QLatin1String("never") || t == QLatin1String("inf") || t == QLatin1String("infinity")) {
+        *value = std::numeric_limits<double>::infinity();
+        return true;
+    }
+    bool ok = false;
+    *value = t.toDouble(&ok);
+    return ok && std::isfinite(*value);
+}
+
+} // namespace
+
+ConstraintDock::ConstraintDock(ToolManager *tools, QWidget *parent)
+    : QDockWidget(tr("Pins && Constraints"), parent), m_tools(tools)
+{
+    setObjectName(QStringLiteral("constraintDock"));
+    auto *body = new QWidget(this);
+    auto *layout = new QVBoxLayout(body);
+
+    m_counts = new QLabel(body);
+    m_counts->setWordWrap(true);
+    m_counts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_counts);
+
+    auto *selBox = new QGroupBox(tr("Selected constraints"), body);
+    auto *form = new QFormLayout(selBox);
+    m_selectionText = new QLabel(selBox);
+    m_selectionText->setWordWrap(true);
+    form->addRow(m_selectionText);
+    m_restLength = new QDoubleSpinBox(selBox);
+    m_restLength->setRange(0.0, 1000.0);
+    m_restLength->setDecimals(4);
+    m_restLength->setSingleStep(0.001);
+    m_restLength->setSuffix(tr(" m"));
+    m_restLength->setKeyboardTracking(false);
+    m_restLength->setToolTip(tr("Length at which the constraint pulls no more (0 sews two particles together)"));
+    form->addRow(tr("Rest length"), m_restLength);
+    m_compliance = new QLineEdit(selBox);
+    m_compliance->setToolTip(tr("Inverse stiffness in m/N (0 = rigid); e.g. 1e-7"));
+    form->addRow(tr("Compliance (m/N)"), m_compliance);
+    m_damping = new QDoubleSpinBox(selBox);
+    m_damping->setRange(0.0, 1e6);
+    m_damping->setDecimals(4);
+    m_damping->setSingleStep(0.01);
+    m_damping->setSuffix(tr(" N·s/m"));
+    m_damping->setKeyboardTracking(false);
+    m_damping->setToolTip(tr("Damping along the constraint"));
+    form->addRow(tr("Damping"), m_damping);
+    m_tearStrain = new QLineEdit(selBox);
+    m_tearStrain->setToolTip(tr("Strain (stretch / rest length) at which it tears; \"never\" for no tearing"));
+    form->addRow(tr("Tear strain"), m_tearStrain);
+    m_remove = new QPushButton(tr("Remove Selected"), selBox);
+    m_remove->setToolTip(tr("Remove the selected constraints (Delete in the view with the constraint tool)"));
+    form->addRow(m_remove);
+    layout->addWidget(selBox);
+
+    auto *viewBox = new QGroupBox(tr("Show"), body);
+    auto *view = new QVBoxLayout(viewBox);
+    m_showConstraints = new QCheckBox(tr("Constraints in the view"), viewBox);
+    view->addWidget(m_showConstraints);
+    for (int k = 0; k < 4; ++k) {
+        m_kinds[std::size_t(k)] = new QCheckBox(tr(kindName(ConstraintKind(k))), viewBox);
+        m_kinds[std::size_t(k)]->setChecked(tools->visibleKinds() & (1u << unsigned(k)));
+        m_kinds[std::size_t(k)]->setToolTip(tr("Show and pick this kind of constraint"));
+        view->addWidget(m_kinds[std::size_t(k)]);
+        connect(m_kinds[std::size_t(k)], &QCheckBox::toggled, this, [this, k](bool on) {
+            unsigned mask = m_tools->visibleKinds();
+            mask = on ? (mask | (1u << unsigned(k))) : (mask & ~(1u << unsigned(k)));
+            m_tools->setVisibleKinds(mask);
+        });
+    }
+    layout->addWidget(viewBox);
+    layout->addStretch(1);
+    setWidget(body);
+
+    connect(m_restLength, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (!m_refreshing)
+            setProperty(Property::RestLength, v);
+    });
+    connect(m_damping, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (!m_refreshing)
+            setProperty(Property::Damping, v);
+    });
+    connect(m_compliance, &QLineEdit::editingFinished, this, [this] { editText(m_compliance, Property::Compliance); });
+    connect(m_tearStrain, &QLineEdit::editingFinished, this, [this] { editText(m_tearStrain, Property::TearStrain); });
+    connect(m_remove, &QPushButton::clicked, this, [this] { m_tools->constraintTool()->removeSelected(); });
+    connect(m_showConstraints, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_refreshing || !m_document || m_document->scene().view.showConstraints == on)
+            return;
+        ViewSettings v = m_document->scene().view;
+        v.showConstraints = on;
+        m_document->undoStack()->push(new SetViewSettingsCommand(
+            m_document, v, on ? tr("Show Constraints") : tr("Hide Constraints")));
+    });
+    connect(tools->selection(), &Selection::changed, this, &ConstraintDock::refresh);
+    connect(tools, &ToolManager::visibleKindsChanged, this, [this](unsigned mask) {
+        for (int k = 0; k < 4; ++k) {
+            const QSignalBlocker block(m_kinds[std::size_t(k)]);
+            m_kinds[std::size_t(k)]->setChecked(mask & (1u << unsigned(k)));
+        }
+    });
+    setDocument(tools->document());
+}
+
+void ConstraintDock::setDocument(Document *document)
+{
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (document) {
+        connect(document, &Document::changed, this, [this](Change what) {
+            if (what & (Change::Topology | Change::Pins | Change::Parameters | Change::Cloths | Change::View))
+                refresh();
+        });
+        connect(document, &Document::simulationReset, this, &ConstraintDock::refresh);
+    }
+    refresh();
+}
+
+void ConstraintDock::editText(QLineEdit *edit, Property p)
+{
+    if (m_refreshing)
+        return;
+    double value = 0.0;
+    if (!parseNumber(edit->text(), &value)) {
+        m_tools->reportError(tr("\"%1\" is not a number (%2).")
+                                 .arg(edit->text(), p == Property::Compliance ? tr("compliance in m/N")
+                                                                              : tr("tear strain, or \"never\"")));
+        refresh();
+        return;
+    }
+    setProperty(p, value);
+}
+
+bool ConstraintDock::setProperty(Property p, double value)
+{
+    const Selection *sel = m_tools->selection();
+    if (!m_document || sel->cloth() < 0 || sel->constraints().empty())
+        return false;
+    QString error;
+    auto command = SetConstraintPropsCommand::create(m_document, sel->cloth(), sel->constraints(), p, value, &error);
+    if (!command) {
+        if (!error.isEmpty())
+            m_tools->reportError(error);
+        refresh();
+        return false;
+    }
+    m_document->undoStack()->push(command.release());
+    return true;
+}
+
+void ConstraintDock::refreshCounts()
+{
+    if (!m_document) {
+        m_counts->setText(tr("No scene."));
+        return;
+    }
+    QStringList lines;
+    const auto &cloths = m_document->simulation().cloths;
+    for (std::size_t c = 0; c < cloths.size(); ++c) {
+        const Cloth &cloth = cloths[c];
+        std::size_t pins = 0;
+        for (ParticleKind k : cloth.particles.kind)
+            pins += k == ParticleKind::Static ? 1 : 0;
+        std::array<std::size_t, 4> byKind{};
+        for (const DistanceConstraint &dc : cloth.constraints)
+            ++byKind[std::size_t(dc.kind) & 3u];
+        lines << tr("<b>%1</b>: %2 particles, %3 pinned; %4 constraints (%5 structural, %6 shear, %7 bend, %8 sewn)")
+                     .arg(QString::fromStdString(cloth.name).toHtmlEscaped())
+                     .arg(cloth.particles.size())
+                     .arg(pins)
+                     .arg(cloth.constraints.size())
+                     .arg(byKind[0])
+                     .arg(byKind[1])
+                     .arg(byKind[2])
+                     .arg(byKind[3]);
+    }
+    m_counts->setText(lines.isEmpty() ? tr("The scene has no cloth.") : lines.join(QStringLiteral("<br>")));
+}
+
+void ConstraintDock::refresh()
+{
+    m_refreshing = true;
+    refreshCounts();
+    const Selection *sel = m_tools->selection();
+    const bool has = m_document && sel->cloth() >= 0 && sel->cloth() < int(m_document->simulation().cloths.size())
+                     && !sel->constraints().empty();
+    for (QWidget *w : std::initializer_list<QWidget *>{m_restLength, m_compliance, m_damping, m_tearStrain, m_remove})
+        w->setEnabled(has);
+    if (!has) {
+        m_selectionText->setText(tr("None. Click or box-select constraints with the constraint tool."));
+        m_compliance->clear();
+        m_tearStrain->clear();
+    } else {
+        const Cloth &cloth = m_document->simulation().cloths[std::size_t(sel->cloth())];
+        const DistanceConstraint *first = nullptr;
+        bool mixed[4] = {false, false, false, false};
+        for (std::uint32_t k : sel->constraints()) {
+            if (k >= cloth.constraints.size())
+                continue;
+            const DistanceConstraint &dc = cloth.constraints[k];
+            if (!first) {
+                first = &dc;
+                continue;
+            }
+            mixed[0] = mixed[0] || dc.restLength != first->restLength;
+            mixed[1] = mixed[1] || dc.compliance != first->compliance;
+            mixed[2] = mixed[2] || dc.damping != first->damping;
+            mixed[3] = mixed[3] || dc.tearStrain != first->tearStrain;
+        }
+        QStringList notes;
+        const char *names[4] = {QT_TR_NOOP("rest length"), QT_TR_NOOP("compliance"), QT_TR_NOOP("damping"),
+                                QT_TR_NOOP("tear strain")};
+        for (int i = 0; i < 4; ++i)
+            if (mixed[i])
+                notes << tr(names[i]);
+        QString text = sel->constraints().size() == 1
+                           ? tr("Constraint %1 of %2 (particles %3–%4).")
+                                 .arg(sel->constraints().front())
+                                 .arg(QString::fromStdString(cloth.name).toHtmlEscaped())
+                                 .arg(first ? first->a : 0)
+                                 .arg(first ? first->b : 0)
+                           : tr("%1 constraints of %2.").arg(sel->constraints().size())
+                                 .arg(QString::fromStdString(cloth.name).toHtmlEscaped());
+        if (!notes.isEmpty())
+            text += QLatin1Char(' ') + tr("Differing: %1 (the first one's value is shown).").arg(notes.join(QStringLiteral(", ")));
+        m_selectionText->setText(text);
+        if (first) {
+            m_restLength->setValue(double(first->restLength));
+            m_compliance->setText(formatNumber(first->compliance));
+            m_damping->setValue(double(first->damping));
+            m_tearStrain->setText(formatNumber(first->tearStrain));
+        }
+    }
+    if (m_document)
+        m_showConstraints->setChecked(m_document->scene().view.showConstraints);
+    m_refreshing = false;
+}
+
+} // namespace drape

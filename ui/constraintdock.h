@@ -1,0 +1,62 @@
+// The pin and constraint editing dock: counts of the cloth's particles, pins and constraints
+// by kind; the selected constraints' rest length, compliance, damping and tear strain (an
+// edit applies to the whole selection as one undoable step, a scrubbed spin box merges into
+// one); which constraint kinds the view shows and the constraint tool picks; and whether the
+// constraint overlay is drawn at all (a view setting saved with the scene).
+#pragma once
+
+#include "commands/editcommands.h"
+
+#include <QDockWidget>
+#include <QPointer>
+
+#include <array>
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace drape {
+
+class Document;
+class ToolManager;
+
+class ConstraintDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit ConstraintDock(ToolManager *tools, QWidget *parent = nullptr);
+
+    void setDocument(Document *document);
+
+    /// Applies `value` to property `p` of the selected constraints (what the editors do).
+    bool setProperty(SetConstraintPropsCommand::Property p, double value);
+
+    QLabel *countsLabel() const { return m_counts; }
+    QLabel *selectionLabel() const { return m_selectionText; }
+    QDoubleSpinBox *restLengthBox() const { return m_restLength; }
+    QLineEdit *complianceEdit() const { return m_compliance; }
+    QDoubleSpinBox *dampingBox() const { return m_damping; }
+    QLineEdit *tearStrainEdit() const { return m_tearStrain; }
+
+private:
+    void refresh();
+    void refreshCounts();
+    void editText(QLineEdit *edit, SetConstraintPropsCommand::Property p);
+
+    ToolManager *m_tools;
+    QPointer<Document> m_document;
+    QLabel *m_counts = nullptr;
+    QLabel *m_selectionText = nullptr;
+    QDoubleSpinBox *m_restLength = nullptr;
+    QLineEdit *m_compliance = nullptr;
+    QDoubleSpinBox *m_damping = nullptr;
+    QLineEdit *m_tearStrain = nullptr;
+    QPushButton *m_remove = nullptr;
+    QCheckBox *m_showConstraints = nullptr;
+    std::array<QCheckBox *, 4> m_kinds{};
+    bool m_refreshing = false;
+};
+
+} // namespace drape
