@@ -89,6 +89,12 @@ private:
         QCOMPARE(difference(c, edited), QString());
         if (r.edit.changesTopology())
             QVERIFY(c.topologyRevision > original.topologyRevision);
+        // The index maps hold for every operation (identity when nothing is added or removed).
+        if (r.edit.changedConstraints.empty())
+            checkMap(original.constraints, c.constraints, constraintIndexMap(r.edit, original.constraints.size()),
+                     r.edit.removedConstraints.size());
+        checkMap(original.triangles, c.triangles, triangleIndexMap(r.edit, original.triangles.size()),
+                 r.edit.removedTriangles.size());
     }
 
     // Every survivor maps to an index holding an equal record, removed ones to the sentinel,
