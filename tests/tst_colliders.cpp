@@ -69,6 +69,8 @@ private slots:
     void coulombFrictionStoppingDistance_data();
     void coulombFrictionStoppingDistance();
     void colliderMotionIsSinusoidal();
+    void selfCollisionSeparatesUnconnectedParticles();
+    void foldedClothDoesNotPassThroughItself();
 };
 
 void TestColliders::clothOnSphereNeverPenetrates_data()
@@ -268,6 +270,85 @@ void TestColliders::colliderMotionIsSinusoidal()
     sim.colliders.push_back(c);
     sim.run(30);
     QVERIFY(std::fabs(double(sim.colliders[0].center.x) - (1.0 + 0.5 * std::sin(2.0 * std::numbers::pi * 0.25 * 0.5))) < 1e-5);
+}
+
+void TestColliders::selfCollisionSeparatesUnconnectedParticles()
+{
+    // Two unconnected particles 2 mm apart, min distance 2 × 5 mm: pushed to 10 mm, equally
+    // (equal masses), the midpoint kept. A connected pair at the same distance is left alone.
+    ExplicitSpec spec;
+    spec.positions = {{0.f, 0.f, 0.f}, {0.002f, 0.f, 0.f}, {1.f, 0.f, 0.f}, {1.002f, 0.f, 0.f}, {2.f, 0.f, 0.f}};
+    spec.masses = {0.1f, 0.1f, 0.1f, 0.1f, 0.1f};
+    DistanceConstraint link;
+    link.a = 2;
+    link.b = 3;
+    link.restLength = 0.002f;
+    link.kind = ConstraintKind::User; // sewn: does not set the self-collision cap
+    DistanceConstraint far;
+    far.a = 0;
+    far.b = 4;
+    far.restLength = 2.f; // keeps the structural rest length (and so the cap) above 10 mm
+    far.compliance = 1.f;
+    spec.constraints = {link, far};
+    Simulation sim = makeSim(SolverKind::Xpbd, 1);
+    sim.world.gravity = {};
+    sim.solver.selfCollision = true;
+    sim.cloths.push_back(makeExplicit(spec));
+    sim.cloths[0].thickness = 0.005f;
+    sim.step();
+    const Particles &p = sim.cloths[0].particles;
+    QVERIFY(std::fabs(length(p.position[1] - p.position[0]) - 0.01f) < 1e-6f);
+    QVERIFY(std::fabs(0.5f * (p.position[0].x + p.position[1].x) - 0.001f) < 1e-6f);
+    QVERIFY(std::fabs(length(p.position[3] - p.position[2]) - 0.002f) < 1e-6f);
+
+    sim.solver.selfCollision = false; // off: overlapping particles stay where they are
+    sim.cloths[0].particles.position[0] = {};
+    sim.cloths[0].particles.position[1] = {0.002f, 0.f, 0.f};
+    sim.cloths[0].particles.velocity[0] = sim.cloths[0].particles.velocity[1] = {};
+    sim.invalidateHistory();
+    sim.step();
+    QVERIFY(length(sim.cloths[0].particles.position[1] - sim.cloths[0].particles.position[0]) < 0.003f);
+}
+
+void TestColliders::foldedClothDoesNotPassThroughItself()
+{
+    // A strip lying on the ground whose free half is lifted and dropped on the other: with
+    // self-collision no two unconnected particles end closer than the minimum distance.
+    Simulation sim = makeSim(SolverKind::Xpbd, 10);
+    sim.world.airDamping = 0.5f;
+    sim.solver.selfCollision = true;
+    Collider ground;
+    ground.kind = ColliderKind::Plane;
+    ground.thickness = 0.f;
+    sim.colliders.push_back(ground);
+    GridSpec g;
+    g.across = 12;
+    g.down = 4;
+    g.width = 1.1f;
+    g.height = 0.3f;
+    g.orientation = GridOrientation::Horizontal;
+    g.origin = {0.f, 0.01f, 0.f};
+    Cloth c = makeGrid(g);
+    c.thickness = 0.02f;
+    for (int j = 0; j < g.down; ++j)
+        for (int i = 6; i < g.across; ++i) // fold the right half over, 5 cm above
+            c.particles.position[gridIndex(g, i, j)] = {1.1f - c.particles.position[gridIndex(g, i, j)].x, 0.06f, float(j) * 0.1f};
+    sim.cloths.push_back(c);
+    sim.invalidateHistory();
+    sim.run(60);
+    QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
+    const Particles &p = sim.cloths[0].particles;
+    const float minDistance = 0.04f; // 2 × thickness (below the 0.1 m spacing)
+    for (int j = 0; j < g.down; ++j) {
+        for (int i = 0; i < 6; ++i) {
+            for (int k = 7; k < g.across; ++k) {
+                const float d = length(p.position[gridIndex(g, i, j)] - p.position[gridIndex(g, k, j)]);
+                QVERIFY2(d > 0.9f * minDistance, qPrintable(QString("%1,%2 vs %3: %4").arg(i).arg(j).arg(k).arg(d)));
+            }
+        }
+        // The upper layer rests on the lower one, not on the ground.
+        QVERIFY(p.position[gridIndex(g, 9, j)].y > c.thickness + 0.9f * minDistance);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestColliders)

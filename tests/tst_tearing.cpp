@@ -61,6 +61,7 @@ private slots:
     void pulledClothTearsAndLeavesNoTriangleAcrossTheTear_data();
     void pulledClothTearsAndLeavesNoTriangleAcrossTheTear();
     void noTearModeNeverTears();
+    void splitModeSplitsThroughTheSolver();
 };
 
 void TestTearing::chainBreaksOnlyPastItsTearStrain_data()
@@ -198,6 +199,41 @@ void TestTearing::noTearModeNeverTears()
     const std::size_t before = sim.cloths[0].constraints.size();
     sim.run(30);
     QCOMPARE(sim.cloths[0].constraints.size(), before);
+}
+
+void TestTearing::splitModeSplitsThroughTheSolver()
+{
+    // SplitVertex hands overstretched constraints to splitOverstretched(); the solver must
+    // carry on with the grown particle arrays (finite, counted, topology revision bumped).
+    GridSpec g;
+    g.across = 8;
+    g.down = 8;
+    g.bend = false;
+    g.structuralParams.tearStrain = 0.3f;
+    g.shearParams = {1e-5f, 0.f, 0.3f};
+    Cloth cloth = makeGrid(g);
+    cloth.tearMode = TearMode::SplitVertex;
+    for (int i = 0; i < g.across; ++i)
+        cloth.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
+    const std::uint32_t grabbed = gridIndex(g, 4, 7);
+    cloth.particles.setKind(grabbed, ParticleKind::Kinematic);
+    Simulation sim;
+    sim.solver.maxSplitsPerStep = 4;
+    sim.cloths.push_back(cloth);
+    const std::size_t before = sim.cloths[0].particles.size();
+    const std::uint64_t revision = sim.cloths[0].topologyRevision;
+    std::uint32_t splits = 0;
+    for (int f = 0; f < 60; ++f) {
+        sim.cloths[0].particles.position[grabbed].y -= 0.05f;
+        sim.step();
+        QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
+        splits += sim.lastStepStats().splitParticles;
+    }
+    const Cloth &c = sim.cloths[0];
+    QVERIFY(splits > 0);
+    QCOMPARE(c.particles.size(), before + splits);
+    QVERIFY(c.topologyRevision > revision);
+    QVERIFY(c.validate().empty());
 }
 
 QTEST_APPLESS_MAIN(TestTearing)
