@@ -60,6 +60,11 @@ public:
     void applyParameters();
     /// Emits changed(); commands call it after touching the scene or the simulation.
     void notify(Change what);
+    /// Emits simulationStepped(); the simulation loop calls it after advancing frames.
+    void notifyStepped() { emit simulationStepped(); }
+    /// Stores the viewport's camera in the scene (saved with it, not an undo step: looking
+    /// around is not an edit).
+    void setCameraQuietly(const CameraDesc &camera) { m_scene.camera = camera; }
 
 signals:
     void changed(drape::Change what);

@@ -1,0 +1,61 @@
+// File menu: New from preset, Open, Open Recent, Save, Save As, Revert, Quit. Owns the
+// "unsaved changes" prompt (Save / Discard / Cancel) used before anything replaces the
+// document, and shows load/save errors (which name the file and the place) in a message box.
+#pragma once
+
+#include <QObject>
+
+class QAction;
+class QMenu;
+
+namespace drape {
+
+class MainWindow;
+
+class FileActions : public QObject {
+    Q_OBJECT
+public:
+    explicit FileActions(MainWindow *window);
+
+    /// Fills the File menu.
+    void populate(QMenu *menu);
+
+    QAction *openAction() const { return m_open; }
+    QAction *saveAction() const { return m_save; }
+    QAction *saveAsAction() const { return m_saveAs; }
+    QAction *revertAction() const { return m_revert; }
+    QAction *quitAction() const { return m_quit; }
+
+    /// True when the current document may be replaced (saved, discarded, or unmodified).
+    bool maybeSave();
+
+public slots:
+    /// Opens a built-in preset as a new, unsaved document. False when unknown / cancelled.
+    bool newFromPreset(const QString &key);
+    void open();
+    /// Opens a scene file (after the unsaved-changes prompt); errors are shown and the
+    /// current document stays. False when it failed or was cancelled.
+    bool openFile(const QString &path);
+    bool save();
+    bool saveAs();
+    void revert();
+
+signals:
+    void recentFilesChanged();
+
+private:
+    void updateRecentMenu();
+    void updateActions();
+    bool saveTo(const QString &path);
+
+    MainWindow *m_window;
+    QAction *m_open = nullptr;
+    QAction *m_save = nullptr;
+    QAction *m_saveAs = nullptr;
+    QAction *m_revert = nullptr;
+    QAction *m_quit = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QMenu *m_presetMenu = nullptr;
+};
+
+} // namespace drape

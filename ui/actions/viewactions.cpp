@@ -1,0 +1,163 @@
+#include "viewactions.h"
+
+#include "commands/setviewsettingscommand.h"
+#include "document.h"
+#include "mainwindow.h"
+#include "viewport.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QMenu>
+#include <QSignalBlocker>
+
+namespace drape {
+
+ViewActions::ViewActions(MainWindow *window)
+    : QObject(window), m_window(window), m_shading(new QActionGroup(this)), m_fullScreen(new QAction(tr("&Full Screen"), this)),
+      m_resetLayout(new QAction(tr("Reset &Layout"), this))
+{
+    const struct { Shading shading; const char *text; const char *key; } shadings[] = {
+        {Shading::Smooth, QT_TR_NOOP("&Smooth Shading"), "1"},
+        {Shading::Flat, QT_TR_NOOP("&Flat Shading"), "2"},
+        {Shading::Checker, QT_TR_NOOP("&Checker Texture"), "3"}};
+    for (const auto &s : shadings) {
+        QAction *action = m_shading->addAction(tr(s.text));
+        action->setCheckable(true);
+        action->setShortcut(QKeySequence(QString::fromLatin1(s.key)));
+        const Shading shading = s.shading;
+        connect(action, &QAction::triggered, this, [this, shading, action] {
+            edit(action->text().remove(QLatin1Char('&')), [shading](ViewSettings &v) { v.shading = shading; });
+        });
+    }
+
+    m_wireframe = addToggle(tr("&Wireframe"), QKeySequence(QStringLiteral("W")), &ViewSettings::wireframe);
+    m_particles = addToggle(tr("&Particles"), QKeySequence(QStringLiteral("Shift+P")), &ViewSettings::showParticles);
+    m_constraints = addToggle(tr("&Constraints"), QKeySequence(QStringLiteral("Shift+C")), &ViewSettings::showConstraints);
+    m_strain = addToggle(tr("&Strain Heat Map"), QKeySequence(QStringLiteral("H")), &ViewSettings::showStrain);
+    m_pins = addToggle(tr("Pi&ns"), {}, &ViewSettings::showPins);
+    m_ground = addToggle(tr("&Ground Grid"), {}, &ViewSettings::showGround);
+
+    const char *kinds[] = {QT_TR_NOOP("Structural"), QT_TR_NOOP("Shear"), QT_TR_NOOP("Bend"), QT_TR_NOOP("User (Sewn)")};
+    for (unsigned k = 0; k < 4; ++k) {
+        QAction *action = new QAction(tr(kinds[k]), this);
+        action->setCheckable(true);
+        action->setChecked(true);
+        connect(action, &QAction::toggled, this, [this, k](bool on) {
+            Viewport *vp = m_window->viewport();
+            const unsigned mask = on ? (vp->constraintKinds() | (1u << k)) : (vp->constraintKinds() & ~(1u << k));
+            vp->setConstraintKinds(mask);
+        });
+        m_kindActions << action;
+    }
+
+    const struct { CameraView view; const char *text; const char *key; } views[] = {
+        {CameraView::Front, QT_TR_NOOP("&Front View"), "Ctrl+1"},
+        {CameraView::Side, QT_TR_NOOP("&Side View"), "Ctrl+3"},
+        {CameraView::Top, QT_TR_NOOP("&Top View"), "Ctrl+7"}};
+    for (const auto &v : views) {
+        QAction *action = new QAction(tr(v.text), this);
+        action->setShortcut(QKeySequence(QString::fromLatin1(v.key)));
+        const CameraView view = v.view;
+        connect(action, &QAction::triggered, this, [this, view] {
+            m_window->viewport()->setView(view);
+            m_window->viewport()->frameAll();
+        });
+        m_cameraActions << action;
+    }
+    QAction *frameAll = new QAction(tr("Frame &All"), this);
+    frameAll->setShortcut(QKeySequence(QStringLiteral("F")));
+    connect(frameAll, &QAction::triggered, this, [this] { m_window->viewport()->frameAll(); });
+    m_cameraActions << frameAll;
+
+    // QKeySequence::FullScreen is empty on several desktops: F11 is the fallback.
+    const QList<QKeySequence> fullKeys = QKeySequence::keyBindings(QKeySequence::FullScreen);
+    m_fullScreen->setShortcuts(fullKeys.isEmpty() ? QList<QKeySequence>{QKeySequence(Qt::Key_F11)} : fullKeys);
+    m_fullScreen->setCheckable(true);
+    connect(m_fullScreen, &QAction::toggled, this, [this](bool on) {
+        if (on)
+            m_window->showFullScreen();
+        else
+            m_window->showNormal();
+    });
+    connect(m_resetLayout, &QAction::triggered, m_window, &MainWindow::resetLayout);
+
+    connect(m_window, &MainWindow::documentChanged, this, &ViewActions::setDocument);
+}
+
+QAction *ViewActions::addToggle(const QString &text, const QKeySequence &key, bool ViewSettings::*field)
+{
+    auto *action = new QAction(text, this);
+    action->setCheckable(true);
+    if (!key.isEmpty())
+        action->setShortcut(key);
+    connect(action, &QAction::triggered, this, [this, action, field](bool on) {
+        edit((on ? tr("Show %1") : tr("Hide %1")).arg(action->text().remove(QLatin1Char('&'))),
+             [field, on](ViewSettings &v) { v.*field = on; });
+    });
+    m_toggles.append({action, field});
+    return action;
+}
+
+void ViewActions::populate(QMenu *menu)
+{
+    menu->addActions(m_shading->actions());
+    menu->addSeparator();
+    menu->addAction(m_wireframe);
+    menu->addAction(m_particles);
+    menu->addAction(m_constraints);
+    QMenu *kinds = menu->addMenu(tr("Constraint &Kinds"));
+    kinds->addActions(m_kindActions);
+    menu->addAction(m_strain);
+    menu->addAction(m_pins);
+    menu->addAction(m_ground);
+    menu->addSeparator();
+    QMenu *camera = menu->addMenu(tr("&Camera"));
+    camera->addActions(m_cameraActions);
+    // Also reachable with the View menu closed, through the window.
+    m_window->addActions(m_cameraActions);
+    menu->addSeparator();
+    menu->addAction(m_fullScreen);
+    menu->addAction(m_resetLayout);
+}
+
+void ViewActions::setDocument(Document *document)
+{
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (m_document) {
+        connect(m_document, &Document::changed, this, [this](Change what) {
+            if (what & Change::View)
+                refresh();
+        });
+    }
+    refresh();
+}
+
+void ViewActions::refresh()
+{
+    const bool enabled = m_document != nullptr;
+    const ViewSettings view = m_document ? m_document->scene().view : ViewSettings{};
+    for (QAction *a : m_shading->actions())
+        a->setEnabled(enabled);
+    if (enabled)
+        m_shading->actions().at(int(view.shading))->setChecked(true);
+    for (const auto &[action, field] : m_toggles) {
+        const QSignalBlocker blocker(action);
+        action->setEnabled(enabled);
+        action->setChecked(view.*field);
+    }
+}
+
+void ViewActions::edit(const QString &text, const std::function<void(ViewSettings &)> &change)
+{
+    if (!m_document)
+        return;
+    ViewSettings view = m_document->scene().view;
+    change(view);
+    if (view == m_document->scene().view)
+        return;
+    m_document->undoStack()->push(new SetViewSettingsCommand(m_document, view, text));
+}
+
+} // namespace drape

@@ -1,0 +1,99 @@
+// The editor window. It only wires things: the viewport, the simulation loop, the docks,
+// the action groups and the status bar are each their own class; tools and the recorder add
+// themselves in createComponents().
+#pragma once
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QUndoGroup;
+
+namespace drape {
+
+class Document;
+class EditActions;
+class FileActions;
+class HelpActions;
+class HistoryDock;
+class ParametersDock;
+class SceneDock;
+class SimulationActions;
+class SimulationController;
+class StatusWidgets;
+class ViewActions;
+class Viewport;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    Viewport *viewport() const { return m_viewport; }
+    Document *document() const { return m_document.get(); }
+    SimulationController *controller() const { return m_controller; }
+
+    FileActions *fileActions() const { return m_fileActions; }
+    EditActions *editActions() const { return m_editActions; }
+    SimulationActions *simulationActions() const { return m_simulationActions; }
+    ViewActions *viewActions() const { return m_viewActions; }
+    ParametersDock *parametersDock() const { return m_parametersDock; }
+    SceneDock *sceneDock() const { return m_sceneDock; }
+    HistoryDock *historyDock() const { return m_historyDock; }
+    StatusWidgets *statusWidgets() const { return m_status; }
+    QUndoGroup *undoGroup() const { return m_undoGroup; }
+
+    QMenu *fileMenu() const { return m_fileMenu; }
+    QMenu *editMenu() const { return m_editMenu; }
+    QMenu *simulationMenu() const { return m_simulationMenu; }
+    QMenu *toolsMenu() const { return m_toolsMenu; }
+    QMenu *viewMenu() const { return m_viewMenu; }
+    QMenu *helpMenu() const { return m_helpMenu; }
+    QToolBar *mainToolBar() const { return m_toolBar; }
+
+    /// Replaces the open document (New, Open, Revert); the old one is deleted after every
+    /// component has been rebound through documentChanged().
+    void setDocument(std::unique_ptr<Document> document);
+
+    /// Puts the docks back where they start on a first run.
+    void resetLayout();
+
+signals:
+    void documentChanged(drape::Document *document);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void createMenus();
+    void createDocks();
+    /// Tools, recorder and other components add their docks, toolbars and actions here.
+    void createComponents();
+    void updateTitle();
+
+    std::unique_ptr<Document> m_document;
+    Viewport *m_viewport = nullptr;
+    SimulationController *m_controller = nullptr;
+    QUndoGroup *m_undoGroup = nullptr;
+    FileActions *m_fileActions = nullptr;
+    EditActions *m_editActions = nullptr;
+    SimulationActions *m_simulationActions = nullptr;
+    ViewActions *m_viewActions = nullptr;
+    HelpActions *m_helpActions = nullptr;
+    ParametersDock *m_parametersDock = nullptr;
+    SceneDock *m_sceneDock = nullptr;
+    HistoryDock *m_historyDock = nullptr;
+    StatusWidgets *m_status = nullptr;
+    QMenu *m_fileMenu = nullptr;
+    QMenu *m_editMenu = nullptr;
+    QMenu *m_simulationMenu = nullptr;
+    QMenu *m_toolsMenu = nullptr;
+    QMenu *m_viewMenu = nullptr;
+    QMenu *m_helpMenu = nullptr;
+    QToolBar *m_toolBar = nullptr;
+};
+
+} // namespace drape

@@ -1,0 +1,227 @@
+#include "parametersdock.h"
+
+#include "collapsiblesection.h"
+#include "commands/setmaterialcommand.h"
+#include "commands/setparametercommand.h"
+#include "document.h"
+#include "paramrow.h"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+namespace drape {
+
+namespace {
+
+constexpr ParamGroup kGroups[] = {ParamGroup::World, ParamGroup::Wind, ParamGroup::Solver,
+                                  ParamGroup::Material, ParamGroup::Cloth, ParamGroup::Collider};
+
+QString groupTitle(ParamGroup group)
+{
+    return group == ParamGroup::Collider ? QObject::tr("Colliders") : QString::fromLatin1(paramGroupName(group));
+}
+
+} // namespace
+
+ParametersDock::ParametersDock(QWidget *parent) : QDockWidget(tr("Parameters"), parent)
+{
+    setObjectName(QStringLiteral("ParametersDock"));
+    buildSections();
+}
+
+void ParametersDock::buildSections()
+{
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *body = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(2);
+
+    for (ParamGroup group : kGroups) {
+        auto *section = new CollapsibleSection(groupTitle(group), body);
+        m_sections.push_back(section);
+        QGridLayout *grid = section->grid();
+        int row = 0;
+        if (group == ParamGroup::Material) {
+            grid->addWidget(new QLabel(tr("Cloth"), section->content()), row, 0);
+            m_clothSelector = new QComboBox(section->content());
+            m_clothSelector->setToolTip(tr("The cloth whose material and properties the rows below edit"));
+            grid->addWidget(m_clothSelector, row++, 1, 1, 2);
+            connect(m_clothSelector, &QComboBox::activated, this, &ParametersDock::setCurrentCloth);
+            grid->addWidget(new QLabel(tr("Fabric"), section->content()), row, 0);
+            m_materialSelector = new QComboBox(section->content());
+            m_materialSelector->setToolTip(tr("Start from a built-in fabric; the rows below fine-tune it"));
+            for (const Material &m : materialPresets()) {
+                QString name = QString::fromStdString(m.name);
+                name[0] = name[0].toUpper();
+                m_materialSelector->addItem(name);
+            }
+            grid->addWidget(m_materialSelector, row++, 1, 1, 2);
+            connect(m_materialSelector, &QComboBox::activated, this, &ParametersDock::onMaterialChosen);
+        } else if (group == ParamGroup::Collider) {
+            grid->addWidget(new QLabel(tr("Collider"), section->content()), row, 0);
+            m_colliderSelector = new QComboBox(section->content());
+            grid->addWidget(m_colliderSelector, row++, 1, 1, 2);
+            connect(m_colliderSelector, &QComboBox::activated, this, &ParametersDock::setCurrentCollider);
+            m_noColliders = new QLabel(tr("This scene has no colliders."), section->content());
+            m_noColliders->setEnabled(false);
+            grid->addWidget(m_noColliders, row++, 0, 1, 3);
+        }
+        for (const ParamDesc &param : sceneParams()) {
+            if (param.group != group)
+                continue;
+            auto *r = new ParamRow(param, grid, row++, section->content());
+            m_rows.push_back(r);
+            connect(r, &ParamRow::valueEdited, this, [this, r](double v) { onRowEdited(r, v); });
+            connect(r, &ParamRow::editFinished, this, &ParametersDock::onRowFinished);
+        }
+        layout->addWidget(section);
+    }
+    layout->addStretch(1);
+    scroll->setWidget(body);
+    setWidget(scroll);
+    setEnabled(false);
+}
+
+void ParametersDock::setDocument(Document *document)
+{
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    m_cloth = 0;
+    m_collider = 0;
+    setEnabled(m_document != nullptr);
+    if (m_document) {
+        connect(m_document, &Document::changed, this, [this](Change what) {
+            if (what & (Change::Parameters | Change::Colliders | Change::Cloths | Change::Topology))
+                refresh();
+        });
+    }
+    refresh();
+}
+
+ParamRow *ParametersDock::row(const std::string &key) const
+{
+    for (ParamRow *r : m_rows) {
+        if (r->param().key == key)
+            return r;
+    }
+    return nullptr;
+}
+
+void ParametersDock::setCurrentCloth(int index)
+{
+    m_cloth = index;
+    refresh();
+}
+
+void ParametersDock::setCurrentCollider(int index)
+{
+    m_collider = index;
+    refresh();
+}
+
+int ParametersDock::indexFor(ParamGroup group) const
+{
+    if (group == ParamGroup::Material || group == ParamGroup::Cloth)
+        return m_cloth;
+    if (group == ParamGroup::Collider)
+        return m_collider;
+    return 0;
+}
+
+void ParametersDock::refreshSelectors()
+{
+    const Scene *scene = m_document ? &m_document->scene() : nullptr;
+    const int cloths = scene ? int(scene->cloths.size()) : 0;
+    const int colliders = scene ? int(scene->colliders.size()) : 0;
+    m_cloth = std::clamp(m_cloth, 0, std::max(cloths - 1, 0));
+    m_collider = std::clamp(m_collider, 0, std::max(colliders - 1, 0));
+
+    const QSignalBlocker b1(m_clothSelector), b2(m_colliderSelector), b3(m_materialSelector);
+    m_clothSelector->clear();
+    for (int i = 0; i < cloths; ++i)
+        m_clothSelector->addItem(QStringLiteral("%1. %2").arg(i + 1).arg(QString::fromStdString(scene->cloths[std::size_t(i)].name)));
+    m_clothSelector->setCurrentIndex(m_cloth);
+    m_clothSelector->setEnabled(cloths > 1);
+    m_colliderSelector->clear();
+    for (int i = 0; i < colliders; ++i)
+        m_colliderSelector->addItem(QStringLiteral("%1. %2").arg(i + 1).arg(QString::fromStdString(scene->colliders[std::size_t(i)].name)));
+    m_colliderSelector->setCurrentIndex(m_collider);
+    m_colliderSelector->setVisible(colliders > 0);
+    m_noColliders->setVisible(colliders == 0);
+
+    // The fabric chooser shows the preset the material came from (by name), or nothing once edited.
+    int preset = -1;
+    if (cloths > 0) {
+        const Material &current = scene->cloths[std::size_t(m_cloth)].material;
+        const auto &presets = materialPresets();
+        for (std::size_t i = 0; i < presets.size(); ++i) {
+            if (presets[i] == current)
+                preset = int(i);
+        }
+    }
+    m_materialSelector->setCurrentIndex(preset);
+    m_materialSelector->setPlaceholderText(tr("Custom"));
+    m_materialSelector->setEnabled(cloths > 0);
+}
+
+void ParametersDock::refresh()
+{
+    refreshSelectors();
+    if (!m_document)
+        return;
+    const Scene &scene = m_document->scene();
+    for (ParamRow *r : m_rows) {
+        const ParamDesc &p = r->param();
+        const int index = indexFor(p.group);
+        bool exists = true;
+        if (p.group == ParamGroup::Material || p.group == ParamGroup::Cloth)
+            exists = index < int(scene.cloths.size());
+        else if (p.group == ParamGroup::Collider)
+            exists = index < int(scene.colliders.size());
+        const bool visible = exists && p.applies(scene, index);
+        r->setVisible(visible);
+        if (visible)
+            r->setValue(p.get(scene, index));
+    }
+}
+
+void ParametersDock::onRowEdited(ParamRow *row, double value)
+{
+    if (!m_document)
+        return;
+    const ParamDesc &p = row->param();
+    m_document->undoStack()->push(new SetParameterCommand(m_document, p, indexFor(p.group), value));
+}
+
+void ParametersDock::onRowFinished()
+{
+    if (!m_document)
+        return;
+    QUndoStack *stack = m_document->undoStack();
+    const int top = stack->index() - 1;
+    if (top < 0)
+        return;
+    // The stack hands out const commands; closing only stops future merges into this one.
+    const QUndoCommand *command = stack->command(top);
+    if (command && command->id() == SetParameterCommand::kId)
+        const_cast<SetParameterCommand *>(static_cast<const SetParameterCommand *>(command))->close();
+}
+
+void ParametersDock::onMaterialChosen(int presetIndex)
+{
+    if (!m_document || presetIndex < 0 || std::size_t(presetIndex) >= materialPresets().size()
+        || m_cloth >= int(m_document->scene().cloths.size()))
+        return;
+    m_document->undoStack()->push(new SetMaterialCommand(m_document, m_cloth, materialPresets()[std::size_t(presetIndex)]));
+}
+
+} // namespace drape

@@ -1,0 +1,59 @@
+// The live parameters dock: one row per entry of the parameter table (core/params.h), in
+// collapsible sections (World, Wind, Solver, Material, Cloth, Colliders), with selectors for
+// the cloth and the collider being edited and a fabric preset chooser. Every edit is an
+// undoable SetParameterCommand applied to the running simulation at once; a slider drag is
+// one undo step. Rows follow the document (undo, redo, load) without feeding back.
+#pragma once
+
+#include "document.h"
+#include "params.h"
+
+#include <QDockWidget>
+#include <QPointer>
+
+#include <vector>
+
+class QComboBox;
+class QLabel;
+
+namespace drape {
+
+class CollapsibleSection;
+class Document;
+class ParamRow;
+
+class ParametersDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit ParametersDock(QWidget *parent = nullptr);
+
+    void setDocument(Document *document);
+
+    /// The row of parameter `key`, or null (tests drive rows through it).
+    ParamRow *row(const std::string &key) const;
+    int currentCloth() const { return m_cloth; }
+    int currentCollider() const { return m_collider; }
+    void setCurrentCloth(int index);
+    void setCurrentCollider(int index);
+
+private:
+    void buildSections();
+    void refresh();
+    void refreshSelectors();
+    int indexFor(ParamGroup group) const;
+    void onRowEdited(ParamRow *row, double value);
+    void onRowFinished();
+    void onMaterialChosen(int presetIndex);
+
+    QPointer<Document> m_document;
+    std::vector<ParamRow *> m_rows;
+    std::vector<CollapsibleSection *> m_sections;
+    QComboBox *m_clothSelector = nullptr;
+    QComboBox *m_materialSelector = nullptr;
+    QComboBox *m_colliderSelector = nullptr;
+    QLabel *m_noColliders = nullptr;
+    int m_cloth = 0;
+    int m_collider = 0;
+};
+
+} // namespace drape

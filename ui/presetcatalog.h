@@ -1,0 +1,28 @@
+// The built-in preset scenes (resources/presets/*.json, embedded in drape_core) as the editor
+// lists them: key ("curtain"), display name, description, and the parsed scene on demand.
+#pragma once
+
+#include "scene.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+namespace drape {
+
+struct PresetInfo {
+    QString key;         ///< file name without .json, used by `drape --preset KEY`
+    QString name;        ///< the scene's name
+    QString description; ///< the scene's description
+};
+
+/// Every built-in preset that parses, sorted by file name.
+const std::vector<PresetInfo> &builtinPresets();
+/// The preset's scene; nullopt with `error` set when `key` is unknown or the file is bad.
+std::optional<Scene> loadPreset(const QString &key, QString *error);
+/// The preset keys, for messages ("known presets: cloth-ball, curtain, ...").
+QStringList presetKeys();
+
+} // namespace drape

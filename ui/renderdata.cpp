@@ -1,0 +1,158 @@
+#include "renderdata.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace drape {
+
+namespace {
+
+constexpr float kPi = 3.14159265358979f;
+
+void pushVertex(MeshData &m, const Vec3 &p, const Vec3 &n)
+{
+    m.vertices.insert(m.vertices.end(), {p.x, p.y, p.z, n.x, n.y, n.z});
+}
+
+void pushLine(std::vector<LineVertex> &out, const Vec3 &a, const Vec3 &b, const Vec3 &c, float alpha)
+{
+    out.push_back({a.x, a.y, a.z, c.x, c.y, c.z, alpha});
+    out.push_back({b.x, b.y, b.z, c.x, c.y, c.z, alpha});
+}
+
+} // namespace
+
+MeshData makeSphereMesh(int slices, int stacks)
+{
+    MeshData m;
+    for (int j = 0; j <= stacks; ++j) {
+        const float theta = kPi * float(j) / float(stacks);
+        for (int i = 0; i <= slices; ++i) {
+            const float phi = 2.f * kPi * float(i) / float(slices);
+            const Vec3 n{std::sin(theta) * std::cos(phi), std::cos(theta), std::sin(theta) * std::sin(phi)};
+            pushVertex(m, n, n);
+        }
+    }
+    const std::uint32_t row = std::uint32_t(slices + 1);
+    for (int j = 0; j < stacks; ++j) {
+        for (int i = 0; i < slices; ++i) {
+            const std::uint32_t a = std::uint32_t(j) * row + std::uint32_t(i), b = a + row;
+            // Counter-clockwise seen from outside.
+            m.indices.insert(m.indices.end(), {a, a + 1, b, a + 1, b + 1, b});
+        }
+    }
+    return m;
+}
+
+MeshData makeBoxMesh()
+{
+    MeshData m;
+    const Vec3 normals[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (const Vec3 &n : normals) {
+        // Two axes spanning the face, ordered so that u × v = n (counter-clockwise from outside).
+        const Vec3 u = std::abs(n.y) > 0.5f ? Vec3{0, 0, 1} : Vec3{0, 1, 0};
+        const Vec3 v = cross(n, u);
+        const std::uint32_t base = std::uint32_t(m.vertices.size() / 6);
+        pushVertex(m, n - u - v, n);
+        pushVertex(m, n + u - v, n);
+        pushVertex(m, n + u + v, n);
+        pushVertex(m, n - u + v, n);
+        // u × v = u × (n × u) = n, so the corner order above is counter-clockwise from outside.
+        m.indices.insert(m.indices.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
+    }
+    return m;
+}
+
+MeshData makeQuadMesh()
+{
+    MeshData m;
+    const Vec3 n{0, 1, 0};
+    pushVertex(m, {-1, 0, -1}, n);
+    pushVertex(m, {-1, 0, 1}, n);
+    pushVertex(m, {1, 0, 1}, n);
+    pushVertex(m, {1, 0, -1}, n);
+    m.indices = {0, 1, 2, 0, 2, 3};
+    return m;
+}
+
+std::vector<LineVertex> makeGridLines(float halfSize, float spacing, int majorEvery)
+{
+    std::vector<LineVertex> out;
+    const int n = int(std::round(halfSize / spacing));
+    for (int i = -n; i <= n; ++i) {
+        const float t = float(i) * spacing;
+        const bool major = majorEvery > 0 && i % majorEvery == 0;
+        const Vec3 c = major ? Vec3{0.42f, 0.44f, 0.47f} : Vec3{0.30f, 0.31f, 0.33f};
+        const float alpha = major ? 0.9f : 0.55f;
+        pushLine(out, {t, 0, -halfSize}, {t, 0, halfSize}, i == 0 ? Vec3{0.25f, 0.45f, 0.85f} : c, alpha);
+        pushLine(out, {-halfSize, 0, t}, {halfSize, 0, t}, i == 0 ? Vec3{0.85f, 0.30f, 0.30f} : c, alpha);
+    }
+    return out;
+}
+
+void appendBoxEdges(const Vec3 &center, const Vec3 &h, const Vec3 &color, std::vector<LineVertex> &out)
+{
+    auto corner = [&](int k) {
+        return center + Vec3{k & 1 ? h.x : -h.x, k & 2 ? h.y : -h.y, k & 4 ? h.z : -h.z};
+    };
+    for (int k = 0; k < 8; ++k) {
+        for (int bit : {1, 2, 4}) {
+            if (!(k & bit))
+                pushLine(out, corner(k), corner(k | bit), color, 1.f);
+        }
+    }
+}
+
+Vec3 constraintKindColor(ConstraintKind kind)
+{
+    switch (kind) {
+    case ConstraintKind::Structural: return {0.35f, 0.65f, 1.00f};
+    case ConstraintKind::Shear: return {0.40f, 0.90f, 0.45f};
+    case ConstraintKind::Bend: return {0.80f, 0.50f, 1.00f};
+    case ConstraintKind::User: return {1.00f, 0.62f, 0.15f};
+    }
+    return {1.f, 1.f, 1.f};
+}
+
+float tearRisk(const Cloth &cloth, const DistanceConstraint &c)
+{
+    if (c.restLength <= 0.f)
+        return 0.f;
+    const auto &p = cloth.particles.position;
+    const float strain = (length(p[c.a] - p[c.b]) - c.restLength) / c.restLength;
+    const float limit = std::isfinite(c.tearStrain) && c.tearStrain > 0.f ? c.tearStrain : kUntearableStrainScale;
+    return std::abs(strain) / limit;
+}
+
+void computeStrainRatios(const Cloth &cloth, std::vector<float> &out)
+{
+    out.assign(cloth.particles.size(), 0.f);
+    for (const DistanceConstraint &c : cloth.constraints) {
+        const float r = tearRisk(cloth, c);
+        out[c.a] = std::max(out[c.a], r);
+        out[c.b] = std::max(out[c.b], r);
+    }
+}
+
+std::vector<std::uint32_t> triangleEdges(const Cloth &cloth)
+{
+    std::vector<std::uint64_t> keys;
+    keys.reserve(cloth.triangles.size() * 3);
+    for (const Triangle &t : cloth.triangles) {
+        for (int e = 0; e < 3; ++e) {
+            const std::uint32_t a = t.v[e], b = t.v[(e + 1) % 3];
+            keys.push_back((std::uint64_t(std::min(a, b)) << 32) | std::max(a, b));
+        }
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    std::vector<std::uint32_t> out;
+    out.reserve(keys.size() * 2);
+    for (std::uint64_t k : keys) {
+        out.push_back(std::uint32_t(k >> 32));
+        out.push_back(std::uint32_t(k & 0xffffffffu));
+    }
+    return out;
+}
+
+} // namespace drape

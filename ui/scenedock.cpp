@@ -1,0 +1,186 @@
+#include "scenedock.h"
+
+#include "actions/fileactions.h"
+#include "appsettings.h"
+#include "document.h"
+#include "mainwindow.h"
+#include "presetcatalog.h"
+
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace drape {
+
+namespace {
+
+QString colliderKindName(ColliderKind kind)
+{
+    switch (kind) {
+    case ColliderKind::Plane: return QObject::tr("plane");
+    case ColliderKind::Sphere: return QObject::tr("sphere");
+    case ColliderKind::Box: return QObject::tr("box");
+    }
+    return {};
+}
+
+QWidget *titled(const QString &title, QWidget *body, QWidget *parent)
+{
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->setSpacing(2);
+    auto *label = new QLabel(QStringLiteral("<b>%1</b>").arg(title), box);
+    layout->addWidget(label);
+    layout->addWidget(body, 1);
+    return box;
+}
+
+} // namespace
+
+SceneDock::SceneDock(MainWindow *window) : QDockWidget(tr("Scene"), window), m_window(window)
+{
+    setObjectName(QStringLiteral("SceneDock"));
+    auto *body = new QWidget(this);
+    auto *layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    m_title = new QLabel(body);
+    m_title->setWordWrap(true);
+    layout->addWidget(m_title);
+
+    FileActions *files = window->fileActions();
+    auto *buttons = new QGridLayout;
+    auto *open = new QPushButton(tr("Open…"), body);
+    auto *save = new QPushButton(tr("Save"), body);
+    auto *saveAs = new QPushButton(tr("Save As…"), body);
+    m_revert = new QPushButton(tr("Revert"), body);
+    buttons->addWidget(open, 0, 0);
+    buttons->addWidget(save, 0, 1);
+    buttons->addWidget(saveAs, 1, 0);
+    buttons->addWidget(m_revert, 1, 1);
+    layout->addLayout(buttons);
+    connect(open, &QPushButton::clicked, files, &FileActions::open);
+    connect(save, &QPushButton::clicked, files, &FileActions::save);
+    connect(saveAs, &QPushButton::clicked, files, &FileActions::saveAs);
+    connect(m_revert, &QPushButton::clicked, files, &FileActions::revert);
+
+    auto *splitter = new QSplitter(Qt::Vertical, body);
+    splitter->setChildrenCollapsible(false);
+
+    m_presets = new QListWidget(splitter);
+    m_presets->setWordWrap(true);
+    m_presets->setToolTip(tr("Double-click to start a new scene from a preset"));
+    for (const PresetInfo &p : builtinPresets()) {
+        auto *item = new QListWidgetItem(p.description.isEmpty() ? p.name : QStringLiteral("%1\n%2").arg(p.name, p.description),
+                                         m_presets);
+        item->setData(Qt::UserRole, p.key);
+        item->setToolTip(p.description);
+    }
+    connect(m_presets, &QListWidget::itemActivated, this, [files](QListWidgetItem *item) {
+        files->newFromPreset(item->data(Qt::UserRole).toString());
+    });
+    splitter->addWidget(titled(tr("Built-in presets"), m_presets, splitter));
+
+    m_recent = new QListWidget(splitter);
+    connect(m_recent, &QListWidget::itemActivated, this, [files](QListWidgetItem *item) {
+        const QString path = item->data(Qt::UserRole).toString();
+        if (!path.isEmpty())
+            files->openFile(path);
+    });
+    connect(files, &FileActions::recentFilesChanged, this, &SceneDock::refreshRecent);
+    splitter->addWidget(titled(tr("Recent files"), m_recent, splitter));
+
+    m_contents = new QTreeWidget(splitter);
+    m_contents->setColumnCount(2);
+    m_contents->setHeaderLabels({tr("Object"), tr("Details")});
+    m_contents->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_contents->setRootIsDecorated(true);
+    splitter->addWidget(titled(tr("In this scene"), m_contents, splitter));
+    splitter->setSizes({220, 90, 160});
+    layout->addWidget(splitter, 1);
+    setWidget(body);
+
+    connect(window, &MainWindow::documentChanged, this, &SceneDock::setDocument);
+    refreshRecent();
+}
+
+void SceneDock::refreshRecent()
+{
+    m_recent->clear();
+    const QStringList files = AppSettings::recentFiles();
+    for (const QString &path : files) {
+        auto *item = new QListWidgetItem(QFileInfo(path).fileName(), m_recent);
+        item->setToolTip(path);
+        item->setData(Qt::UserRole, path);
+    }
+    if (files.isEmpty()) {
+        auto *item = new QListWidgetItem(tr("No recent files"), m_recent);
+        item->setFlags(Qt::NoItemFlags);
+    }
+}
+
+void SceneDock::setDocument(Document *document)
+{
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (m_document) {
+        connect(m_document, &Document::changed, this, [this](Change what) {
+            if (what & (Change::Cloths | Change::Colliders | Change::Topology | Change::Pins))
+                refreshContents();
+        });
+        connect(m_document, &Document::modifiedChanged, this, &SceneDock::refreshContents);
+        connect(m_document, &Document::filePathChanged, this, &SceneDock::refreshContents);
+        connect(m_document, &Document::simulationReset, this, &SceneDock::refreshContents);
+    }
+    refreshContents();
+}
+
+void SceneDock::refreshContents()
+{
+    m_contents->clear();
+    if (!m_document) {
+        m_title->clear();
+        m_revert->setEnabled(false);
+        return;
+    }
+    const Scene &scene = m_document->scene();
+    QString title = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(scene.name).toHtmlEscaped());
+    if (!scene.description.empty())
+        title += QStringLiteral("<br><small>%1</small>").arg(QString::fromStdString(scene.description).toHtmlEscaped());
+    m_title->setText(title);
+    m_title->setToolTip(m_document->filePath());
+    m_revert->setEnabled(!m_document->filePath().isEmpty() && m_document->isModified());
+
+    const Simulation &sim = m_document->simulation();
+    auto *cloths = new QTreeWidgetItem(m_contents, {tr("Cloths"), QString::number(scene.cloths.size())});
+    for (std::size_t i = 0; i < scene.cloths.size(); ++i) {
+        const ClothDesc &c = scene.cloths[i];
+        QString details;
+        if (i < sim.cloths.size()) {
+            const Cloth &running = sim.cloths[i];
+            std::size_t pins = 0;
+            for (ParticleKind k : running.particles.kind)
+                pins += k == ParticleKind::Static ? 1 : 0;
+            details = tr("%1 particles, %2 constraints, %3 pins, %4")
+                          .arg(running.particles.size())
+                          .arg(running.constraints.size())
+                          .arg(pins)
+                          .arg(QString::fromStdString(c.material.name));
+        }
+        new QTreeWidgetItem(cloths, {QString::fromStdString(c.name), details});
+    }
+    auto *colliders = new QTreeWidgetItem(m_contents, {tr("Colliders"), QString::number(scene.colliders.size())});
+    for (const Collider &c : scene.colliders)
+        new QTreeWidgetItem(colliders, {QString::fromStdString(c.name), colliderKindName(c.kind)});
+    m_contents->expandAll();
+}
+
+} // namespace drape

@@ -1,0 +1,504 @@
+#include "scenerenderer.h"
+
+#include "glprogram.h"
+
+#include <epoxy/gl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+namespace drape {
+
+struct SceneRenderer::Mesh {
+    GLuint vao = 0, vbo = 0, ebo = 0;
+    GLsizei indexCount = 0;
+};
+
+struct SceneRenderer::ClothBuffers {
+    GLuint vao = 0;      ///< cloth program: position, normal, rest, strain
+    GLuint lineVao = 0;  ///< line program: position only (constant colour)
+    GLuint position = 0, normal = 0, rest = 0, strain = 0;
+    GLuint triangles = 0, edges = 0;
+    std::size_t capacity = 0; ///< particles the vertex buffers can hold
+    bool topologyValid = false;
+    std::uint64_t revision = 0;
+    std::size_t particleCount = 0, triangleCount = 0, constraintCount = 0;
+    GLsizei triangleIndices = 0, edgeIndices = 0;
+};
+
+namespace {
+
+Mat4 translation(const Vec3 &t)
+{
+    Mat4 m;
+    m.at(0, 3) = t.x;
+    m.at(1, 3) = t.y;
+    m.at(2, 3) = t.z;
+    return m;
+}
+
+Mat4 translateScale(const Vec3 &t, const Vec3 &s)
+{
+    Mat4 m = translation(t);
+    m.at(0, 0) = s.x;
+    m.at(1, 1) = s.y;
+    m.at(2, 2) = s.z;
+    return m;
+}
+
+/// Maps the XZ quad (normal +Y) onto the plane through `center` with `normal`, `halfSize` m each way.
+Mat4 planeModel(const Vec3 &center, const Vec3 &normal, float halfSize)
+{
+    const Vec3 y = normalized(normal);
+    const Vec3 helper = std::abs(y.x) < 0.9f ? Vec3{1, 0, 0} : Vec3{0, 0, 1};
+    const Vec3 z = normalized(cross(helper, y));
+    const Vec3 x = cross(y, z);
+    Mat4 m = translation(center);
+    for (int r = 0; r < 3; ++r) {
+        m.at(r, 0) = x[r] * halfSize;
+        m.at(r, 1) = y[r];
+        m.at(r, 2) = z[r] * halfSize;
+    }
+    return m;
+}
+
+Vec3 toDisplay(const Vec3 &linear)
+{
+    // The shaders output gamma-encoded colour; the clear colour must match.
+    return {std::pow(linear.x, 1.f / 2.2f), std::pow(linear.y, 1.f / 2.2f), std::pow(linear.z, 1.f / 2.2f)};
+}
+
+float groundHeight(const std::vector<Collider> &colliders)
+{
+    for (const Collider &c : colliders) {
+        if (c.kind == ColliderKind::Plane && std::abs(c.normal.y) > 0.99f)
+            return c.center.y;
+    }
+    return 0.f;
+}
+
+void setVec3(int location, const Vec3 &v) { glUniform3f(location, v.x, v.y, v.z); }
+
+} // namespace
+
+SceneRenderer::SceneRenderer() = default;
+
+SceneRenderer::~SceneRenderer() = default;
+
+bool SceneRenderer::initialize(QString *error)
+{
+    release();
+    m_clothProgram = std::make_unique<GlProgram>();
+    m_solidProgram = std::make_unique<GlProgram>();
+    m_lineProgram = std::make_unique<GlProgram>();
+    if (!m_clothProgram->load(QStringLiteral(":/shaders/cloth.vert"), QStringLiteral(":/shaders/cloth.frag"), error)
+        || !m_solidProgram->load(QStringLiteral(":/shaders/solid.vert"), QStringLiteral(":/shaders/solid.frag"), error)
+        || !m_lineProgram->load(QStringLiteral(":/shaders/line.vert"), QStringLiteral(":/shaders/line.frag"), error)) {
+        m_initialized = true; // so release() frees whatever was made
+        release();
+        return false;
+    }
+
+    m_sphere = std::make_unique<Mesh>();
+    m_box = std::make_unique<Mesh>();
+    m_quad = std::make_unique<Mesh>();
+    createMesh(*m_sphere, makeSphereMesh(48, 24));
+    createMesh(*m_box, makeBoxMesh());
+    createMesh(*m_quad, makeQuadMesh());
+
+    const std::vector<LineVertex> grid = makeGridLines(5.f, 0.25f, 4);
+    m_gridVertexCount = GLsizei(grid.size());
+    glGenVertexArrays(1, &m_gridVao);
+    glGenBuffers(1, &m_gridVbo);
+    glBindVertexArray(m_gridVao);
+    glBindBuffer(GL_ARRAY_BUFFER, m_gridVbo);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(grid.size() * sizeof(LineVertex)), grid.data(), GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex), nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(LineVertex), reinterpret_cast<void *>(offsetof(LineVertex, r)));
+
+    glGenVertexArrays(1, &m_dynamicVao);
+    glGenBuffers(1, &m_dynamicVbo);
+    glBindVertexArray(m_dynamicVao);
+    glBindBuffer(GL_ARRAY_BUFFER, m_dynamicVbo);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex), nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(LineVertex), reinterpret_cast<void *>(offsetof(LineVertex, r)));
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    m_dynamicCapacity = 0;
+    m_allocations = 0;
+    m_topologyUploads = 0;
+    m_initialized = true;
+    return true;
+}
+
+void SceneRenderer::createMesh(Mesh &mesh, const MeshData &data)
+{
+    glGenVertexArrays(1, &mesh.vao);
+    glGenBuffers(1, &mesh.vbo);
+    glGenBuffers(1, &mesh.ebo);
+    glBindVertexArray(mesh.vao);
+    glBindBuffer(GL_ARRAY_BUFFER, mesh.vbo);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(data.vertices.size() * sizeof(float)), data.vertices.data(), GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<void *>(3 * sizeof(float)));
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(data.indices.size() * sizeof(std::uint32_t)), data.indices.data(),
+                 GL_STATIC_DRAW);
+    mesh.indexCount = data.indexCount();
+    glBindVertexArray(0);
+}
+
+void SceneRenderer::releaseMesh(Mesh &mesh)
+{
+    glDeleteVertexArrays(1, &mesh.vao);
+    glDeleteBuffers(1, &mesh.vbo);
+    glDeleteBuffers(1, &mesh.ebo);
+    mesh = {};
+}
+
+void SceneRenderer::invalidate()
+{
+    for (auto &c : m_cloths)
+        c->topologyValid = false;
+}
+
+void SceneRenderer::release()
+{
+    if (!m_initialized)
+        return;
+    for (auto &c : m_cloths) {
+        glDeleteVertexArrays(1, &c->vao);
+        glDeleteVertexArrays(1, &c->lineVao);
+        const GLuint buffers[] = {c->position, c->normal, c->rest, c->strain, c->triangles, c->edges};
+        glDeleteBuffers(6, buffers);
+    }
+    m_cloths.clear();
+    for (Mesh *mesh : {m_sphere.get(), m_box.get(), m_quad.get()}) {
+        if (mesh)
+            releaseMesh(*mesh);
+    }
+    m_sphere.reset();
+    m_box.reset();
+    m_quad.reset();
+    if (m_gridVao) {
+        glDeleteVertexArrays(1, &m_gridVao);
+        glDeleteBuffers(1, &m_gridVbo);
+        glDeleteVertexArrays(1, &m_dynamicVao);
+        glDeleteBuffers(1, &m_dynamicVbo);
+    }
+    m_gridVao = m_gridVbo = m_dynamicVao = m_dynamicVbo = 0;
+    m_dynamicCapacity = 0;
+    for (auto *program : {m_clothProgram.get(), m_solidProgram.get(), m_lineProgram.get()}) {
+        if (program)
+            program->release();
+    }
+    m_clothProgram.reset();
+    m_solidProgram.reset();
+    m_lineProgram.reset();
+    m_initialized = false;
+}
+
+void SceneRenderer::uploadCloth(ClothBuffers &b, const Cloth &cloth, bool strain)
+{
+    const std::size_t n = cloth.particles.size();
+    if (!b.vao) {
+        glGenVertexArrays(1, &b.vao);
+        glGenVertexArrays(1, &b.lineVao);
+        GLuint buffers[6];
+        glGenBuffers(6, buffers);
+        b.position = buffers[0];
+        b.normal = buffers[1];
+        b.rest = buffers[2];
+        b.strain = buffers[3];
+        b.triangles = buffers[4];
+        b.edges = buffers[5];
+    }
+    bool reallocated = false;
+    if (n > b.capacity) {
+        // Grow geometrically so a tearing cloth (particles appended by splits) rarely reallocates.
+        b.capacity = std::max(n, b.capacity + b.capacity / 2);
+        for (auto [buffer, components] : {std::pair{b.position, 3}, {b.normal, 3}, {b.rest, 3}, {b.strain, 1}}) {
+            glBindBuffer(GL_ARRAY_BUFFER, buffer);
+            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(b.capacity * components * sizeof(float)), nullptr, GL_DYNAMIC_DRAW);
+        }
+        ++m_allocations;
+        reallocated = true;
+        glBindVertexArray(b.vao);
+        for (auto [location, buffer, components] :
+             {std::tuple{0u, b.position, 3}, {1u, b.normal, 3}, {2u, b.rest, 3}, {3u, b.strain, 1}}) {
+            glBindBuffer(GL_ARRAY_BUFFER, buffer);
+            glEnableVertexAttribArray(location);
+            glVertexAttribPointer(location, components, GL_FLOAT, GL_FALSE, 0, nullptr);
+        }
+        glBindVertexArray(b.lineVao);
+        glBindBuffer(GL_ARRAY_BUFFER, b.position);
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+        glBindVertexArray(0);
+    }
+
+    static_assert(sizeof(Vec3) == 3 * sizeof(float), "Vec3 arrays upload as packed xyz");
+    glBindBuffer(GL_ARRAY_BUFFER, b.position);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(Vec3)), cloth.particles.position.data());
+    computeVertexNormals(cloth, m_scratchNormals);
+    m_scratchNormals.resize(n, Vec3{0.f, 0.f, 1.f});
+    glBindBuffer(GL_ARRAY_BUFFER, b.normal);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(Vec3)), m_scratchNormals.data());
+    if (strain) {
+        computeStrainRatios(cloth, m_scratchStrain);
+        glBindBuffer(GL_ARRAY_BUFFER, b.strain);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(float)), m_scratchStrain.data());
+    }
+
+    const bool topologyChanged = !b.topologyValid || reallocated || b.revision != cloth.topologyRevision
+        || b.particleCount != n || b.triangleCount != cloth.triangles.size()
+        || b.constraintCount != cloth.constraints.size();
+    if (topologyChanged) {
+        glBindBuffer(GL_ARRAY_BUFFER, b.rest);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(Vec3)), cloth.particles.rest.data());
+        // Element buffers are VAO state: bind them with the VAO that draws them.
+        glBindVertexArray(b.vao);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, b.triangles);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(cloth.triangles.size() * sizeof(Triangle)),
+                     cloth.triangles.data(), GL_DYNAMIC_DRAW);
+        glBindVertexArray(b.lineVao);
+        const std::vector<std::uint32_t> edges = triangleEdges(cloth);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, b.edges);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(edges.size() * sizeof(std::uint32_t)), edges.data(),
+                     GL_DYNAMIC_DRAW);
+        glBindVertexArray(0);
+        b.triangleIndices = GLsizei(cloth.triangles.size() * 3);
+        b.edgeIndices = GLsizei(edges.size());
+        b.revision = cloth.topologyRevision;
+        b.particleCount = n;
+        b.triangleCount = cloth.triangles.size();
+        b.constraintCount = cloth.constraints.size();
+        b.topologyValid = true;
+        ++m_topologyUploads;
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void SceneRenderer::drawLines(const std::vector<LineVertex> &lines, const Mat4 &viewProjection, unsigned mode,
+                              float pointSize)
+{
+    if (lines.empty())
+        return;
+    glBindBuffer(GL_ARRAY_BUFFER, m_dynamicVbo);
+    if (lines.size() > m_dynamicCapacity) {
+        m_dynamicCapacity = std::max(lines.size(), m_dynamicCapacity * 2);
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m_dynamicCapacity * sizeof(LineVertex)), nullptr, GL_STREAM_DRAW);
+        ++m_allocations;
+    }
+    glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(lines.size() * sizeof(LineVertex)), lines.data());
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    m_lineProgram->use();
+    glUniformMatrix4fv(m_lineProgram->uniform("uViewProjection"), 1, GL_FALSE, viewProjection.m);
+    glUniform1f(m_lineProgram->uniform("uPointSize"), pointSize);
+    glUniform1i(m_lineProgram->uniform("uRoundPoints"), mode == GL_POINTS ? 1 : 0);
+    glBindVertexArray(m_dynamicVao);
+    glDrawArrays(mode, 0, GLsizei(lines.size()));
+    glBindVertexArray(0);
+}
+
+void SceneRenderer::drawGround(const Scene &scene, const Mat4 &viewProjection)
+{
+    // Lift the grid a millimetre above the ground plane so it never z-fights with it.
+    const Mat4 vp = viewProjection * translation({0.f, groundHeight(scene.colliders) + 0.001f, 0.f});
+    m_lineProgram->use();
+    glUniformMatrix4fv(m_lineProgram->uniform("uViewProjection"), 1, GL_FALSE, vp.m);
+    glUniform1i(m_lineProgram->uniform("uRoundPoints"), 0);
+    glBindVertexArray(m_gridVao);
+    glDrawArrays(GL_LINES, 0, m_gridVertexCount);
+    glBindVertexArray(0);
+}
+
+void SceneRenderer::drawColliders(const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye)
+{
+    m_scratchLines.clear();
+    m_solidProgram->use();
+    glUniformMatrix4fv(m_solidProgram->uniform("uViewProjection"), 1, GL_FALSE, viewProjection.m);
+    setVec3(m_solidProgram->uniform("uEye"), eye);
+    const int model = m_solidProgram->uniform("uModel");
+    const int color = m_solidProgram->uniform("uColor");
+    for (const Collider &c : sim.colliders) {
+        const Mesh *mesh = nullptr;
+        Mat4 m;
+        switch (c.kind) {
+        case ColliderKind::Sphere:
+            mesh = m_sphere.get();
+            // Drawn slightly inside the contact surface (radius + thickness) so the cloth rests visibly on it.
+            m = translateScale(c.center, Vec3{1, 1, 1} * c.radius);
+            glUniform4f(color, 0.52f, 0.56f, 0.62f, 1.f);
+            break;
+        case ColliderKind::Plane:
+            mesh = m_quad.get();
+            m = planeModel(c.center, c.normal, 6.f);
+            glUniform4f(color, 0.20f, 0.21f, 0.23f, 1.f);
+            break;
+        case ColliderKind::Box:
+            if (c.keepInside) {
+                appendBoxEdges(c.center, c.halfExtents, {0.65f, 0.70f, 0.78f}, m_scratchLines);
+                continue;
+            }
+            mesh = m_box.get();
+            m = translateScale(c.center, c.halfExtents);
+            glUniform4f(color, 0.52f, 0.56f, 0.62f, 1.f);
+            break;
+        }
+        glUniformMatrix4fv(model, 1, GL_FALSE, m.m);
+        glBindVertexArray(mesh->vao);
+        glDrawElements(GL_TRIANGLES, mesh->indexCount, GL_UNSIGNED_INT, nullptr);
+    }
+    glBindVertexArray(0);
+    drawLines(m_scratchLines, viewProjection, GL_LINES, 1.f);
+}
+
+void SceneRenderer::drawCloth(std::size_t index, const Scene &scene, const Cloth &cloth, const Mat4 &viewProjection,
+                              const Vec3 &eye, const RenderOptions &options)
+{
+    const ViewSettings &view = scene.view;
+    const bool strain = options.overlays && view.showStrain;
+    ClothBuffers &b = *m_cloths[index];
+    uploadCloth(b, cloth, strain);
+    const ClothDesc fallback;
+    const ClothDesc &desc = index < scene.cloths.size() ? scene.cloths[index] : fallback;
+    const float dpr = std::max(options.devicePixelRatio, 0.5f);
+
+    if (b.triangleIndices > 0) {
+        m_clothProgram->use();
+        glUniformMatrix4fv(m_clothProgram->uniform("uViewProjection"), 1, GL_FALSE, viewProjection.m);
+        setVec3(m_clothProgram->uniform("uEye"), eye);
+        setVec3(m_clothProgram->uniform("uFrontColor"), desc.frontColor);
+        setVec3(m_clothProgram->uniform("uBackColor"), desc.backColor);
+        glUniform1i(m_clothProgram->uniform("uShading"), int(view.shading));
+        // About eight squares across a grid cloth, whatever its size.
+        const float extent = desc.source == ClothSource::Grid ? std::max(desc.grid.width, desc.grid.height) : 1.f;
+        glUniform1f(m_clothProgram->uniform("uCheckerSize"), std::max(extent / 8.f, 0.01f));
+        glUniform1i(m_clothProgram->uniform("uShowStrain"), strain ? 1 : 0);
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(1.f, 1.f); // overlays drawn on the surface win the depth test
+        glBindVertexArray(b.vao);
+        glDrawElements(GL_TRIANGLES, b.triangleIndices, GL_UNSIGNED_INT, nullptr);
+        glDisable(GL_POLYGON_OFFSET_FILL);
+    }
+
+    m_lineProgram->use();
+    glUniformMatrix4fv(m_lineProgram->uniform("uViewProjection"), 1, GL_FALSE, viewProjection.m);
+    glUniform1i(m_lineProgram->uniform("uRoundPoints"), 0);
+    glBindVertexArray(b.lineVao);
+    if (options.overlays && view.wireframe && b.edgeIndices > 0) {
+        glVertexAttrib4f(1, 0.05f, 0.05f, 0.06f, 0.55f);
+        glDrawElements(GL_LINES, b.edgeIndices, GL_UNSIGNED_INT, nullptr);
+    }
+    if (options.overlays && view.showParticles) {
+        glUniform1f(m_lineProgram->uniform("uPointSize"), 5.f * dpr);
+        glUniform1i(m_lineProgram->uniform("uRoundPoints"), 1);
+        glVertexAttrib4f(1, 0.92f, 0.92f, 0.95f, 1.f);
+        glDrawArrays(GL_POINTS, 0, GLsizei(cloth.particles.size()));
+    }
+    glBindVertexArray(0);
+
+    // Constraint lines: the overlay (coloured by kind, or by tear risk with the heat map), and
+    // always for a cloth without triangles (a rope would otherwise be invisible).
+    const bool constraintsOverlay = options.overlays && view.showConstraints;
+    if (constraintsOverlay || b.triangleIndices == 0) {
+        m_scratchLines.clear();
+        const auto &p = cloth.particles.position;
+        for (const DistanceConstraint &c : cloth.constraints) {
+            Vec3 color = desc.frontColor;
+            if (constraintsOverlay) {
+                if (!(options.constraintKinds & (1u << unsigned(c.kind))))
+                    continue;
+                color = constraintKindColor(c.kind);
+                if (strain) {
+                    const float t = std::clamp(tearRisk(cloth, c), 0.f, 1.f);
+                    color = lerp(Vec3{0.2f, 0.75f, 0.35f}, Vec3{0.95f, 0.15f, 0.1f}, t);
+                }
+            } else if (c.kind != ConstraintKind::Structural && c.kind != ConstraintKind::User) {
+                continue;
+            }
+            m_scratchLines.push_back({p[c.a].x, p[c.a].y, p[c.a].z, color.x, color.y, color.z, 1.f});
+            m_scratchLines.push_back({p[c.b].x, p[c.b].y, p[c.b].z, color.x, color.y, color.z, 1.f});
+        }
+        drawLines(m_scratchLines, viewProjection, GL_LINES, 1.f);
+        if (b.triangleIndices == 0 && !(options.overlays && view.showParticles)) {
+            m_scratchLines.clear();
+            for (const Vec3 &q : p)
+                m_scratchLines.push_back({q.x, q.y, q.z, desc.frontColor.x, desc.frontColor.y, desc.frontColor.z, 1.f});
+            drawLines(m_scratchLines, viewProjection, GL_POINTS, 4.f * dpr);
+        }
+    }
+
+    if (view.showPins) {
+        m_scratchLines.clear();
+        const auto &kinds = cloth.particles.kind;
+        for (std::size_t i = 0; i < kinds.size(); ++i) {
+            if (kinds[i] == ParticleKind::Dynamic)
+                continue;
+            const Vec3 &q = cloth.particles.position[i];
+            const Vec3 color = kinds[i] == ParticleKind::Static ? Vec3{1.f, 0.82f, 0.2f} : Vec3{0.3f, 0.9f, 1.f};
+            m_scratchLines.push_back({q.x, q.y, q.z, color.x, color.y, color.z, 1.f});
+        }
+        glDisable(GL_DEPTH_TEST); // pins stay visible through the cloth they hold
+        drawLines(m_scratchLines, viewProjection, GL_POINTS, 9.f * dpr);
+        glEnable(GL_DEPTH_TEST);
+    }
+}
+
+void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Camera &camera, unsigned framebuffer,
+                           int widthPx, int heightPx, const RenderOptions &options)
+{
+    if (!m_initialized || widthPx <= 0 || heightPx <= 0)
+        return;
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    glViewport(0, 0, widthPx, heightPx);
+    const Vec3 bg = toDisplay(scene.view.background);
+    glClearColor(bg.x, bg.y, bg.z, options.transparentBackground ? 0.f : 1.f);
+    glDepthMask(GL_TRUE);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDisable(GL_CULL_FACE); // cloth is two-sided
+    glEnable(GL_BLEND);
+    // Premultiplied-friendly alpha so a transparent export keeps correct coverage.
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+
+    const Mat4 viewProjection = camera.projection(float(widthPx) / float(heightPx)) * camera.view();
+    const Vec3 eye = camera.eye();
+
+    drawColliders(sim, viewProjection, eye);
+    if (scene.view.showGround)
+        drawGround(scene, viewProjection);
+
+    while (m_cloths.size() > sim.cloths.size()) {
+        ClothBuffers &c = *m_cloths.back();
+        glDeleteVertexArrays(1, &c.vao);
+        glDeleteVertexArrays(1, &c.lineVao);
+        const GLuint buffers[] = {c.position, c.normal, c.rest, c.strain, c.triangles, c.edges};
+        glDeleteBuffers(6, buffers);
+        m_cloths.pop_back();
+    }
+    while (m_cloths.size() < sim.cloths.size())
+        m_cloths.push_back(std::make_unique<ClothBuffers>());
+    for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
+        if (!sim.cloths[i].particles.empty())
+            drawCloth(i, scene, sim.cloths[i], viewProjection, eye, options);
+    }
+
+    glBindVertexArray(0);
+    glUseProgram(0);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_BLEND);
+    glDisable(GL_PROGRAM_POINT_SIZE);
+}
+
+} // namespace drape

@@ -1,0 +1,92 @@
+// Draws a scene and its running simulation with OpenGL 3.3 core, through libepoxy, so the
+// same code renders in the viewport's Qt context and in a headless EGL context (`drape
+// render`, the recorder). Neither Qt's QOpenGL* headers nor epoxy appear here.
+//
+// Buffers: per cloth, positions/normals (and strain ratios when shown) are uploaded every
+// frame with glBufferSubData into buffers sized for the particle count (reallocated only when
+// the count grows); triangle and edge index buffers are rebuilt only when the cloth's
+// topologyRevision (or its particle/triangle/constraint counts) change. Same inputs give the
+// same pixels: nothing depends on wall-clock time.
+#pragma once
+
+#include "camera.h"
+#include "renderdata.h"
+#include "scene.h"
+#include "simulation.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace drape {
+
+struct RenderOptions {
+    bool overlays = true;              ///< view settings' wireframe / particles / constraints / strain
+    bool transparentBackground = false; ///< clear to alpha 0 (PNG export)
+    float devicePixelRatio = 1.f;       ///< device pixels per logical pixel (point sizes)
+    unsigned constraintKinds = 0xfu;    ///< bit (1 << ConstraintKind) shows that kind in the constraints overlay
+};
+
+class GlProgram;
+
+class SceneRenderer {
+public:
+    SceneRenderer();
+    ~SceneRenderer();
+    SceneRenderer(const SceneRenderer &) = delete;
+    SceneRenderer &operator=(const SceneRenderer &) = delete;
+
+    /// Creates programs and static buffers; a context must be current. On failure (a shader
+    /// that does not compile, a missing resource) returns false with a message naming the file.
+    bool initialize(QString *error);
+    /// Frees every GL object; the same context must be current.
+    void release();
+    bool isInitialized() const { return m_initialized; }
+
+    /// Forgets cached cloth topology (a new document or a reset), so index buffers rebuild.
+    void invalidate();
+
+    void render(const Scene &scene, const Simulation &sim, const Camera &camera, unsigned framebuffer,
+                int widthPx, int heightPx, const RenderOptions &options);
+
+    /// Buffer (re)allocations since initialize(), for tests of the upload discipline.
+    int bufferAllocations() const { return m_allocations; }
+    /// Index buffer rebuilds since initialize().
+    int topologyUploads() const { return m_topologyUploads; }
+
+private:
+    struct ClothBuffers;
+    struct Mesh;
+
+    void createMesh(Mesh &mesh, const MeshData &data);
+    void releaseMesh(Mesh &mesh);
+    void uploadCloth(ClothBuffers &buffers, const Cloth &cloth, bool strain);
+    void drawGround(const Scene &scene, const Mat4 &viewProjection);
+    void drawColliders(const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye);
+    void drawCloth(std::size_t index, const Scene &scene, const Cloth &cloth, const Mat4 &viewProjection,
+                   const Vec3 &eye, const RenderOptions &options);
+    void drawLines(const std::vector<LineVertex> &lines, const Mat4 &viewProjection, unsigned mode, float pointSize);
+
+    bool m_initialized = false;
+    std::unique_ptr<GlProgram> m_clothProgram;
+    std::unique_ptr<GlProgram> m_solidProgram;
+    std::unique_ptr<GlProgram> m_lineProgram;
+    std::unique_ptr<Mesh> m_sphere;
+    std::unique_ptr<Mesh> m_box;
+    std::unique_ptr<Mesh> m_quad;
+    unsigned m_gridVao = 0, m_gridVbo = 0;
+    int m_gridVertexCount = 0;
+    unsigned m_dynamicVao = 0, m_dynamicVbo = 0; ///< per-frame lines/points (constraints, box edges)
+    std::size_t m_dynamicCapacity = 0;           ///< vertices
+    std::vector<std::unique_ptr<ClothBuffers>> m_cloths;
+    std::vector<LineVertex> m_scratchLines;
+    std::vector<Vec3> m_scratchNormals;
+    std::vector<float> m_scratchStrain;
+    std::vector<std::uint32_t> m_scratchIndices;
+    int m_allocations = 0;
+    int m_topologyUploads = 0;
+};
+
+} // namespace drape

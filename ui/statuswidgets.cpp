@@ -1,0 +1,73 @@
+#include "statuswidgets.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QStatusBar>
+
+namespace drape {
+
+namespace {
+
+QLabel *makeField(QStatusBar *bar, const QString &tip, int minWidthChars)
+{
+    auto *label = new QLabel(bar);
+    label->setToolTip(tip);
+    label->setMinimumWidth(label->fontMetrics().horizontalAdvance(QLatin1Char('0')) * minWidthChars);
+    label->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    bar->addPermanentWidget(label);
+    return label;
+}
+
+} // namespace
+
+StatusWidgets::StatusWidgets(QStatusBar *bar) : QObject(bar), m_bar(bar)
+{
+    m_hint = new QLabel(bar);
+    m_hint->setTextFormat(Qt::PlainText);
+    bar->addWidget(m_hint, 1);
+
+    m_badge = new QPushButton(bar);
+    m_badge->setObjectName(QStringLiteral("blowUpBadge"));
+    m_badge->setText(tr("Blown up — Reset"));
+    m_badge->setCursor(Qt::PointingHandCursor);
+    m_badge->setStyleSheet(QStringLiteral("QPushButton#blowUpBadge { background: #c62828; color: white; font-weight: bold;"
+                                          " border: none; border-radius: 3px; padding: 1px 10px; }"
+                                          "QPushButton#blowUpBadge:hover { background: #e53935; }"));
+    m_badge->setVisible(false);
+    bar->addPermanentWidget(m_badge);
+    connect(m_badge, &QPushButton::clicked, this, &StatusWidgets::resetRequested);
+
+    m_time = makeField(bar, tr("Simulated time (frame)"), 16);
+    m_fps = makeField(bar, tr("Display frames per second"), 8);
+    m_step = makeField(bar, tr("Solver time per simulated frame"), 11);
+    m_realTime = makeField(bar, tr("Real-time factor: simulated seconds per wall-clock second while playing"), 8);
+    m_counts = makeField(bar, tr("Particles and constraints in the scene"), 18);
+    setHint({});
+    setStats({});
+}
+
+QString StatusWidgets::cameraHint()
+{
+    return tr("Orbit: middle drag or Alt+left · Pan: Shift+middle · Zoom: wheel · F: frame all");
+}
+
+void StatusWidgets::setHint(const QString &hint) { m_hint->setText(hint.isEmpty() ? cameraHint() : hint); }
+
+bool StatusWidgets::isBlowUpShown() const { return !m_badge->isHidden(); }
+
+void StatusWidgets::setStats(const SimulationStats &s)
+{
+    const QLocale locale;
+    m_time->setText(tr("t = %1 s (%2)").arg(s.simTime, 0, 'f', 2).arg(s.frame));
+    m_fps->setText(tr("%1 fps").arg(s.framesPerSecond, 0, 'f', 0));
+    m_step->setText(tr("%1 ms/frame").arg(s.msPerStep, 0, 'f', s.msPerStep < 10 ? 2 : 1));
+    m_realTime->setText(QStringLiteral("%1×").arg(s.realTimeFactor, 0, 'f', 2));
+    m_realTime->setStyleSheet(s.realTimeFactor > 0.0 && s.realTimeFactor < 0.9 ? QStringLiteral("color: #e0a020;") : QString());
+    m_counts->setText(tr("%1 particles · %2 constraints").arg(locale.toString(s.particles), locale.toString(s.constraints)));
+    m_badge->setVisible(s.blownUp);
+    m_badge->setToolTip(s.blownUp ? tr("The solver stopped: %1\nClick to reset the simulation.").arg(s.blowUpMessage)
+                                  : QString());
+}
+
+} // namespace drape

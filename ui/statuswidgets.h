@@ -1,0 +1,44 @@
+// The status bar's contents: simulated time, display frame rate, solver milliseconds per
+// frame, real-time factor, particle and constraint counts, the active tool's (or the
+// camera's) hint, and a red "Blown up — Reset" badge when the solver flagged a blow-up.
+#pragma once
+
+#include "simulationcontroller.h"
+
+#include <QObject>
+
+class QLabel;
+class QPushButton;
+class QStatusBar;
+
+namespace drape {
+
+class StatusWidgets : public QObject {
+    Q_OBJECT
+public:
+    explicit StatusWidgets(QStatusBar *bar);
+
+    void setStats(const SimulationStats &stats);
+    /// The hint shown at the left (tool instructions); empty shows the camera controls.
+    void setHint(const QString &hint);
+
+    QPushButton *blowUpBadge() const { return m_badge; }
+    bool isBlowUpShown() const;
+
+    static QString cameraHint();
+
+signals:
+    void resetRequested();
+
+private:
+    QStatusBar *m_bar;
+    QLabel *m_hint;
+    QLabel *m_time;
+    QLabel *m_fps;
+    QLabel *m_step;
+    QLabel *m_realTime;
+    QLabel *m_counts;
+    QPushButton *m_badge;
+};
+
+} // namespace drape

@@ -1,0 +1,376 @@
+#include "viewport.h"
+
+#include "document.h"
+#include "tool.h"
+
+#include <QKeyEvent>
+#include <QLinearGradient>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QPainter>
+#include <QSurfaceFormat>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace drape {
+
+namespace {
+
+constexpr float kOrbitDegreesPerPixel = 0.35f;
+constexpr float kZoomPerWheelStep = 0.85f; ///< distance factor per 15° wheel notch
+
+} // namespace
+
+Viewport::Viewport(QWidget *parent) : QOpenGLWidget(parent)
+{
+    setFormat(surfaceFormat());
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumSize(160, 120);
+}
+
+Viewport::~Viewport()
+{
+    // The context may still be alive (a viewport deleted before its window): free GL now.
+    cleanup();
+    // QOpenGLWidget's destructor destroys the context after this one has run; cleanup() must
+    // not be called again on a half-destroyed viewport.
+    if (context())
+        disconnect(context(), nullptr, this, nullptr);
+}
+
+QSurfaceFormat Viewport::surfaceFormat()
+{
+    QSurfaceFormat format;
+    format.setRenderableType(QSurfaceFormat::OpenGL);
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    format.setStencilBufferSize(8);
+    format.setSamples(4);
+    return format;
+}
+
+void Viewport::setDocument(Document *document)
+{
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (m_tool)
+        m_tool->reset();
+    if (m_secondaryTool)
+        m_secondaryTool->reset();
+    if (m_document) {
+        connect(m_document, &Document::changed, this, [this](Change what) { onDocumentChanged(unsigned(what)); });
+        connect(m_document, &Document::simulationStepped, this, &Viewport::requestUpdate);
+        connect(m_document, &Document::simulationReset, this, [this] {
+            m_renderer.invalidate();
+            if (m_tool)
+                m_tool->reset();
+            update();
+        });
+        syncCameraFromDocument();
+    }
+    m_renderer.invalidate();
+    update();
+}
+
+void Viewport::onDocumentChanged(unsigned what)
+{
+    if (Change(what) & Change::Camera)
+        syncCameraFromDocument();
+    if (Change(what) & (Change::Topology | Change::Cloths))
+        m_renderer.invalidate();
+    update();
+}
+
+void Viewport::syncCameraFromDocument()
+{
+    if (m_document)
+        m_camera.setDesc(m_document->scene().camera);
+}
+
+void Viewport::cameraChanged()
+{
+    if (m_document)
+        m_document->setCameraQuietly(m_camera.desc());
+    emit cameraMoved();
+    update();
+}
+
+Ray Viewport::rayAt(const QPointF &pos) const
+{
+    return m_camera.rayThrough(float(pos.x()), float(pos.y()), float(width()), float(height()));
+}
+
+bool Viewport::project(const Vec3 &world, QPointF *logicalPos, float *depth) const
+{
+    float x = 0.f, y = 0.f;
+    if (!m_camera.project(world, float(width()), float(height()), &x, &y, depth))
+        return false;
+    if (logicalPos)
+        *logicalPos = QPointF(x, y);
+    return true;
+}
+
+void Viewport::setTool(Tool *tool)
+{
+    if (tool == m_tool)
+        return;
+    if (m_tool)
+        m_tool->deactivate();
+    m_tool = tool;
+    m_pressedTool = nullptr;
+    if (m_tool) {
+        m_tool->activate(this);
+        setCursor(m_tool->cursor());
+    } else {
+        unsetCursor();
+    }
+    update();
+}
+
+void Viewport::setConstraintKinds(unsigned mask)
+{
+    m_constraintKinds = mask;
+    update();
+}
+
+void Viewport::frameAll()
+{
+    if (!m_document)
+        return;
+    const float inf = std::numeric_limits<float>::infinity();
+    Vec3 lo{inf, inf, inf}, hi{-inf, -inf, -inf};
+    auto grow = [&](const Vec3 &p) {
+        lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+        hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+    };
+    const Simulation &sim = m_document->simulation();
+    for (const Cloth &c : sim.cloths) {
+        for (const Vec3 &p : c.particles.position) {
+            if (isFinite(p))
+                grow(p);
+        }
+    }
+    for (const Collider &c : sim.colliders) {
+        if (c.kind == ColliderKind::Sphere) {
+            grow(c.center - Vec3{1, 1, 1} * c.radius);
+            grow(c.center + Vec3{1, 1, 1} * c.radius);
+        } else if (c.kind == ColliderKind::Box) {
+            grow(c.center - c.halfExtents);
+            grow(c.center + c.halfExtents);
+        }
+    }
+    if (!(lo.x <= hi.x))
+        return; // nothing to frame
+    m_camera.frameBounds(lo, hi, float(width()) / float(std::max(height(), 1)));
+    cameraChanged();
+}
+
+void Viewport::setView(CameraView view)
+{
+    m_camera.setView(view);
+    cameraChanged();
+}
+
+void Viewport::initializeGL()
+{
+    // hellogl2: the context may be recreated (reparenting to full screen); free GL objects
+    // while it is still current, then initialise again in the new one.
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &Viewport::cleanup, Qt::UniqueConnection);
+    m_glError.clear();
+    const QSurfaceFormat f = context()->format();
+    if (f.majorVersion() * 10 + f.minorVersion() < 33) {
+        m_glError = tr("OpenGL 3.3 core is required; this system provides %1.%2.").arg(f.majorVersion()).arg(f.minorVersion());
+    } else {
+        QString error;
+        if (!m_renderer.initialize(&error))
+            m_glError = error;
+    }
+    if (!m_glError.isEmpty()) {
+        qWarning("drape: %s", qPrintable(m_glError));
+        emit glErrorOccurred(m_glError);
+    }
+}
+
+void Viewport::cleanup()
+{
+    if (!m_renderer.isInitialized() || !context())
+        return;
+    makeCurrent();
+    m_renderer.release();
+    doneCurrent();
+}
+
+void Viewport::resizeGL(int, int) {}
+
+void Viewport::paintGL()
+{
+    const qreal dpr = devicePixelRatioF();
+    const int w = int(std::lround(width() * dpr)), h = int(std::lround(height() * dpr));
+    if (m_document && m_renderer.isInitialized()) {
+        RenderOptions options;
+        options.devicePixelRatio = float(dpr);
+        options.constraintKinds = m_constraintKinds;
+        m_renderer.render(m_document->scene(), m_document->simulation(), m_camera, defaultFramebufferObject(), w, h,
+                          options);
+    }
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    paintOverlays(painter);
+    painter.end();
+    emit frameRendered();
+}
+
+void Viewport::paintOverlays(QPainter &painter)
+{
+    if (!m_glError.isEmpty()) {
+        painter.fillRect(rect(), QColor(40, 20, 20));
+        painter.setPen(QColor(255, 200, 190));
+        painter.drawText(rect().adjusted(16, 16, -16, -16), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                         tr("The 3D view cannot draw:\n\n%1").arg(m_glError));
+        return;
+    }
+    if (!m_document) {
+        painter.setPen(QColor(200, 200, 200));
+        painter.drawText(rect(), Qt::AlignCenter, tr("No scene open"));
+        return;
+    }
+    if (m_document->scene().view.showStrain)
+        paintStrainLegend(painter);
+    if (m_tool)
+        m_tool->paintOverlay(painter);
+    if (m_secondaryTool && m_secondaryTool != m_tool)
+        m_secondaryTool->paintOverlay(painter);
+}
+
+void Viewport::paintStrainLegend(QPainter &painter)
+{
+    const QRectF bar(width() - 36.0, 40.0, 14.0, std::min(180.0, height() - 80.0));
+    if (bar.height() < 40)
+        return;
+    QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
+    // The same ramp as cloth.frag's heat().
+    gradient.setColorAt(0.0, QColor::fromRgbF(0.15f, 0.30f, 0.85f));
+    gradient.setColorAt(0.33, QColor::fromRgbF(0.20f, 0.75f, 0.35f));
+    gradient.setColorAt(0.66, QColor::fromRgbF(0.95f, 0.85f, 0.20f));
+    gradient.setColorAt(1.0, QColor::fromRgbF(0.90f, 0.15f, 0.10f));
+    painter.fillRect(bar.adjusted(-6, -26, 6, 22).translated(-26, 0), QColor(0, 0, 0, 120));
+    painter.fillRect(bar, gradient);
+    painter.setPen(QColor(230, 230, 230));
+    QFont font = painter.font();
+    font.setPointSizeF(font.pointSizeF() * 0.85);
+    painter.setFont(font);
+    const QRectF labels(bar.left() - 60, bar.top() - 20, 56, bar.height() + 40);
+    painter.drawText(QRectF(labels.left(), bar.top() - 6, 56, 14), Qt::AlignRight | Qt::AlignVCenter, tr("tears"));
+    painter.drawText(QRectF(labels.left(), bar.bottom() - 8, 56, 14), Qt::AlignRight | Qt::AlignVCenter, tr("slack"));
+    painter.drawText(QRectF(bar.left() - 36, bar.top() - 22, 64, 14), Qt::AlignCenter, tr("Tear risk"));
+}
+
+Viewport::Drag Viewport::cameraDragFor(const QMouseEvent *event) const
+{
+    const bool shift = event->modifiers() & Qt::ShiftModifier;
+    if (event->button() == Qt::MiddleButton)
+        return shift ? Drag::Pan : Drag::Orbit;
+    if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::AltModifier))
+        return shift ? Drag::Pan : Drag::Orbit;
+    return Drag::None;
+}
+
+void Viewport::mousePressEvent(QMouseEvent *event)
+{
+    m_lastPos = event->position();
+    const Drag drag = cameraDragFor(event);
+    if (drag != Drag::None && m_drag == Drag::None && !m_pressedTool) {
+        m_drag = drag;
+        setCursor(drag == Drag::Orbit ? Qt::SizeAllCursor : Qt::ClosedHandCursor);
+        event->accept();
+        return;
+    }
+    if (event->button() == Qt::LeftButton || event->button() == Qt::RightButton) {
+        if (m_tool && m_tool->mousePress(event)) {
+            m_pressedTool = m_tool;
+        } else if (event->button() == Qt::RightButton && m_secondaryTool && m_secondaryTool->mousePress(event)) {
+            m_pressedTool = m_secondaryTool;
+        }
+    }
+    event->accept();
+}
+
+void Viewport::mouseMoveEvent(QMouseEvent *event)
+{
+    const QPointF pos = event->position();
+    const QPointF delta = pos - m_lastPos;
+    m_lastPos = pos;
+    if (m_drag == Drag::Orbit) {
+        m_camera.orbit(-float(delta.x()) * kOrbitDegreesPerPixel, float(delta.y()) * kOrbitDegreesPerPixel);
+        cameraChanged();
+    } else if (m_drag == Drag::Pan) {
+        m_camera.pan(float(delta.x()), float(delta.y()), float(width()), float(height()));
+        cameraChanged();
+    } else if (m_pressedTool) {
+        m_pressedTool->mouseMove(event);
+    } else if (m_tool) {
+        m_tool->mouseMove(event);
+    }
+    emit hoverMoved(pos);
+}
+
+void Viewport::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (m_drag != Drag::None && (event->button() == Qt::MiddleButton || event->button() == Qt::LeftButton)) {
+        m_drag = Drag::None;
+        if (m_tool)
+            setCursor(m_tool->cursor());
+        else
+            unsetCursor();
+        return;
+    }
+    if (m_pressedTool) {
+        Tool *tool = m_pressedTool;
+        if (event->buttons() == Qt::NoButton)
+            m_pressedTool = nullptr;
+        tool->mouseRelease(event);
+    }
+}
+
+void Viewport::wheelEvent(QWheelEvent *event)
+{
+    if ((event->modifiers() & Qt::ControlModifier) && m_tool && m_tool->wheel(event))
+        return;
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0.0)
+        return;
+    const QPointF pos = event->position();
+    m_camera.zoomToward(float(pos.x()), float(pos.y()), float(width()), float(height()),
+                        float(std::pow(kZoomPerWheelStep, steps)));
+    cameraChanged();
+    event->accept();
+}
+
+void Viewport::keyPressEvent(QKeyEvent *event)
+{
+    if (m_tool && m_tool->keyPress(event))
+        return;
+    if (event->key() == Qt::Key_Escape && m_drag != Drag::None) {
+        m_drag = Drag::None;
+        return;
+    }
+    if (event->key() == Qt::Key_F && event->modifiers() == Qt::NoModifier) {
+        frameAll();
+        return;
+    }
+    QOpenGLWidget::keyPressEvent(event);
+}
+
+void Viewport::leaveEvent(QEvent *event)
+{
+    emit hoverMoved(QPointF(-1, -1));
+    QOpenGLWidget::leaveEvent(event);
+}
+
+} // namespace drape

@@ -1,0 +1,105 @@
+// The 3D view: an OpenGL 3.3 core QOpenGLWidget that draws the document with SceneRenderer,
+// owns the orbit camera, and forwards mouse and key input to the active tool.
+//
+// Buttons: the left button belongs to the tools. Camera: orbit = middle drag (or Alt+left),
+// pan = Shift+middle (or Alt+Shift+left), zoom to cursor = wheel (a tool may take Ctrl+wheel),
+// F = frame all. Right-button presses go to the active tool first, then to the secondary
+// tool (the cut tool), so right-drag cuts from any tool.
+//
+// GL discipline after Qt's hellogl2 example: GL objects are made in initializeGL() and freed
+// in cleanup(), connected to the context's aboutToBeDestroyed, with the context current.
+#pragma once
+
+#include "document.h"
+#include "tool.h"
+#include "camera.h"
+#include "scenerenderer.h"
+
+#include <QOpenGLWidget>
+#include <QPointer>
+
+namespace drape {
+
+class Document;
+class Tool;
+
+class Viewport : public QOpenGLWidget {
+    Q_OBJECT
+public:
+    explicit Viewport(QWidget *parent = nullptr);
+    ~Viewport() override;
+
+    /// The surface format every viewport asks for: 3.3 core, 24-bit depth, 4× multisampling.
+    static QSurfaceFormat surfaceFormat();
+
+    void setDocument(Document *document);
+    Document *document() const { return m_document; }
+
+    const Camera &camera() const { return m_camera; }
+    Camera &camera() { return m_camera; }
+    /// Stores the camera in the document (saved with the scene) and repaints.
+    void cameraChanged();
+
+    Ray rayAt(const QPointF &logicalPos) const;
+    bool project(const Vec3 &world, QPointF *logicalPos, float *depth = nullptr) const;
+
+    void setTool(Tool *tool);
+    Tool *tool() const { return m_tool; }
+    void setSecondaryTool(Tool *tool) { m_secondaryTool = tool; }
+    Tool *secondaryTool() const { return m_secondaryTool; }
+
+    SceneRenderer *renderer() { return &m_renderer; }
+    /// Which constraint kinds the constraints overlay shows (bit 1 << ConstraintKind).
+    void setConstraintKinds(unsigned mask);
+    unsigned constraintKinds() const { return m_constraintKinds; }
+
+    /// Empty when GL came up; otherwise the shader/context error shown in the view.
+    QString glError() const { return m_glError; }
+
+public slots:
+    void requestUpdate() { update(); }
+    void frameAll();
+    void setView(drape::CameraView view);
+
+signals:
+    void frameRendered();
+    void hoverMoved(QPointF logicalPos);
+    /// A shader failed to compile/link or the context is unusable; the message names the file.
+    void glErrorOccurred(const QString &message);
+    void cameraMoved();
+
+protected:
+    void initializeGL() override;
+    void paintGL() override;
+    void resizeGL(int w, int h) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+
+private:
+    enum class Drag { None, Orbit, Pan };
+
+    void cleanup();
+    void syncCameraFromDocument();
+    void onDocumentChanged(unsigned what);
+    void paintOverlays(QPainter &painter);
+    void paintStrainLegend(QPainter &painter);
+    Drag cameraDragFor(const QMouseEvent *event) const;
+
+    QPointer<Document> m_document;
+    QPointer<Tool> m_tool;
+    QPointer<Tool> m_secondaryTool;
+    Tool *m_pressedTool = nullptr; ///< the tool that took the current button press
+    Camera m_camera;
+    SceneRenderer m_renderer;
+    QString m_glError;
+    Drag m_drag = Drag::None;
+    QPointF m_lastPos;
+    unsigned m_constraintKinds = 0xfu;
+    bool m_framedOnce = false;
+};
+
+} // namespace drape
