@@ -158,6 +158,29 @@ private slots:
         }
     }
 
+    void clickCutsUnderTheCursor()
+    {
+        // A click (r0 == r1) cuts what lies within the knife's radius of the ray. The ray
+        // through (0, 1.6) hits the midpoint of edge (5,4)-(6,4); within 2 cm are that edge
+        // and the two row bends through it; the shear diagonals cross 5 cm higher or lower.
+        const GridSpec g = hangingGrid();
+        const Cloth cloth = makeGrid(g);
+        const Ray click{{0.f, 1.6f, 1.f}, {0.f, 0.f, -1.f}};
+        CutSettings s;
+        s.radius = 0.02f;
+        const std::vector<std::uint32_t> cut = constraintsCutByStroke(cloth, click, click, s);
+        QCOMPARE(cut.size(), std::size_t(3));
+        for (std::uint32_t k : cut) {
+            const DistanceConstraint &d = cloth.constraints[k];
+            QCOMPARE(rowOf(g, d.a), 4);
+            QCOMPARE(rowOf(g, d.b), 4);
+            const float x0 = cloth.particles.position[d.a].x, x1 = cloth.particles.position[d.b].x;
+            QVERIFY(std::min(x0, x1) < 0.f && std::max(x0, x1) > 0.f);
+        }
+        // Without radius a click is a line and cuts nothing.
+        QVERIFY(constraintsCutByStroke(cloth, click, click).empty());
+    }
+
     void cutClothFallsApart()
     {
         const GridSpec g = hangingGrid();
