@@ -5,12 +5,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 #include <unordered_map>
 
 namespace drape {
 
 namespace {
+
+// v clamped to [min, max] and rounded to a float that still lies inside the range (a bound
+// such as 2π is not a float; rounding it up would make the value fail validation on load).
+float clampedFloat(double v, double min, double max)
+{
+    float f = float(std::clamp(v, min, max));
+    if (double(f) > max)
+        f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+    if (double(f) < min)
+        f = std::nextafter(f, std::numeric_limits<float>::infinity());
+    return f;
+}
 
 template<typename T>
 double toDouble(const T &v)
@@ -22,8 +35,9 @@ double toDouble(const T &v)
 }
 
 template<typename T>
-T fromDouble(double v)
+T fromDouble(double v, double min, double max)
 {
+    v = std::clamp(v, min, max);
     if constexpr (std::is_same_v<T, bool>)
         return v != 0.0;
     else if constexpr (std::is_enum_v<T>)
@@ -31,7 +45,7 @@ T fromDouble(double v)
     else if constexpr (std::is_integral_v<T>)
         return T(std::llround(v));
     else
-        return T(v);
+        return T(clampedFloat(v, min, max));
 }
 
 struct Range {
@@ -60,7 +74,7 @@ ParamDesc sceneParam(std::string key, std::string label, std::string unit, Param
     p.get = [ref](const Scene &s, int) { return toDouble(ref(s)); };
     p.set = [ref, r](Scene &s, int, double v) {
         using T = std::remove_cvref_t<decltype(ref(s))>;
-        ref(s) = fromDouble<T>(std::clamp(v, r.min, r.max));
+        ref(s) = fromDouble<T>(v, r.min, r.max);
     };
     return p;
 }
@@ -78,7 +92,7 @@ ParamDesc clothParam(std::string key, std::string label, std::string unit, Param
             return;
         ClothDesc &c = s.cloths[std::size_t(i)];
         using T = std::remove_cvref_t<decltype(ref(c))>;
-        ref(c) = fromDouble<T>(std::clamp(v, r.min, r.max));
+        ref(c) = fromDouble<T>(v, r.min, r.max);
     };
     return p;
 }
@@ -95,7 +109,7 @@ ParamDesc colliderParam(std::string key, std::string label, std::string unit, Ra
             return;
         Collider &c = s.colliders[std::size_t(i)];
         using T = std::remove_cvref_t<decltype(ref(c))>;
-        ref(c) = fromDouble<T>(std::clamp(v, r.min, r.max));
+        ref(c) = fromDouble<T>(v, r.min, r.max);
     };
     return p;
 }
@@ -130,7 +144,7 @@ ParamDesc materialParam(std::string key, std::string label, std::string unit, Ra
             return;
         ClothDesc &c = s.cloths[std::size_t(i)];
         const float oldValue = c.material.*field;
-        const float newValue = float(std::clamp(v, r.min, r.max));
+        const float newValue = clampedFloat(v, r.min, r.max);
         c.material.*field = newValue;
         if (c.source != ClothSource::Explicit || oldValue == newValue)
             return;
@@ -304,7 +318,7 @@ std::vector<ParamDesc> makeTable()
             if (i < 0 || std::size_t(i) >= s.colliders.size())
                 return;
             Collider &c = s.colliders[std::size_t(i)];
-            const float f = float(std::clamp(v, -10000.0, 10000.0));
+            const float f = clampedFloat(v, -10000.0, 10000.0);
             (a == 0 ? c.baseCenter.x : a == 1 ? c.baseCenter.y : c.baseCenter.z) = f;
             (a == 0 ? c.center.x : a == 1 ? c.center.y : c.center.z) = f;
         };
