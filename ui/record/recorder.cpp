@@ -1,0 +1,195 @@
+#include "recorder.h"
+
+#include "document.h"
+#include "simulationcontroller.h"
+#include "viewport.h"
+
+#include <QDir>
+
+namespace drape {
+
+Recorder::Recorder(QObject *parent) : QObject(parent)
+{
+    // One frame per event-loop turn: input, repaints and the Cancel button stay live.
+    m_tick.setInterval(0);
+    connect(&m_tick, &QTimer::timeout, this, &Recorder::recordNext);
+}
+
+Recorder::~Recorder()
+{
+    if (m_session)
+        end(false, QString());
+}
+
+bool Recorder::start(Document *document, const QString &output, bool restart, QString *error)
+{
+    if (m_session) {
+        *error = tr("A recording is already running.");
+        return false;
+    }
+    if (!document) {
+        *error = tr("No scene is open.");
+        return false;
+    }
+    const RecordSettings &settings = document->scene().record;
+    const bool needsGl = settings.format != RecordFormat::ObjSequence;
+    if (needsGl && (!m_viewport || !m_viewport->renderer()->isInitialized())) {
+        *error = m_viewport && !m_viewport->glError().isEmpty()
+                     ? tr("Cannot record: %1").arg(m_viewport->glError())
+                     : tr("Cannot record: the 3D view has no OpenGL context yet.");
+        return false;
+    }
+    QSize viewportSize(0, 0);
+    if (m_viewport)
+        viewportSize = (QSizeF(m_viewport->size()) * m_viewport->devicePixelRatioF()).toSize();
+
+    RecordPlan plan;
+    if (!makeRecordPlan(settings, document->simulation().solver.frameRate, viewportSize, output, &plan, error))
+        return false;
+    std::unique_ptr<FrameSink> sink = makeFrameSink(plan, m_ffmpegProgram);
+    if (!sink) {
+        *error = tr("No writer for this format.");
+        return false;
+    }
+    if (m_controller) {
+        m_wasPlaying = m_controller->isPlaying();
+        m_controller->setPlaying(false);
+    }
+    if (restart)
+        document->resetSimulation();
+    auto session = std::make_unique<RecordSession>(plan, std::move(sink));
+    if (!session->open(document->simulation(), error)) {
+        if (m_controller && m_wasPlaying)
+            m_controller->setPlaying(true);
+        return false;
+    }
+    m_document = document;
+    m_session = std::move(session);
+    m_stopRequested = false;
+    m_clock.start();
+    emit started(m_session->plan());
+    m_tick.start();
+    return true;
+}
+
+void Recorder::stop()
+{
+    if (m_session)
+        m_stopRequested = true;
+}
+
+void Recorder::cancel()
+{
+    if (m_session)
+        end(false, QString());
+}
+
+void Recorder::recordNext()
+{
+    if (!m_session)
+        return;
+    if (!m_document) {
+        end(false, tr("The scene was closed during the recording."));
+        return;
+    }
+    if (m_stopRequested) {
+        end(true, QString());
+        return;
+    }
+    Simulation &sim = m_document->simulation();
+    const RecordPlan &plan = m_session->plan();
+    QString error;
+    QImage image;
+    if (m_session->wantsImages()) {
+        if (!m_viewport) {
+            end(false, tr("The 3D view was closed during the recording."));
+            return;
+        }
+        // The same path as `drape render`: offscreen at the plan's size, same samples, same
+        // options; only the context differs (the viewport's).
+        RenderOptions options = recordRenderOptions(plan.settings);
+        if (plan.settings.width <= 0 || plan.settings.height <= 0)
+            options.devicePixelRatio = float(m_viewport->devicePixelRatioF());
+        options.constraintKinds = m_viewport->constraintKinds();
+        m_viewport->makeCurrent();
+        const bool rendered = m_frames.render(*m_viewport->renderer(), m_document->scene(), sim, m_viewport->camera(),
+                                              plan.frameSize, options, &image, &error);
+        m_viewport->doneCurrent();
+        if (!rendered) {
+            end(false, error);
+            return;
+        }
+    }
+    if (!m_session->addFrame(image, sim, &error)) {
+        end(false, error);
+        return;
+    }
+    const int done = m_session->framesDone();
+    double left = -1.0;
+    if (plan.frames > 0 && done > 0)
+        left = double(m_clock.elapsed()) / 1000.0 / done * (plan.frames - done);
+    emit progress(done, plan.frames, left);
+    if (done % kRepaintEvery == 0 || m_session->isComplete())
+        m_document->notifyStepped();
+    if (m_session->isComplete()) {
+        end(true, QString());
+    } else if (m_session->simulationFailed()) {
+        end(true, tr("The simulation blew up after frame %1 (%2), so the recording stopped there.")
+                      .arg(done - 1)
+                      .arg(m_session->simulationError()));
+    }
+}
+
+void Recorder::end(bool keep, const QString &failure)
+{
+    m_tick.stop();
+    std::unique_ptr<RecordSession> session = std::move(m_session);
+    Simulation *sim = m_document ? &m_document->simulation() : nullptr;
+    Simulation scratch;
+    Simulation &target = sim ? *sim : scratch;
+    const QString output = QDir::toNativeSeparators(session->plan().output);
+    const bool sequence = recordFormatIsSequence(session->plan().settings.format);
+    const int done = session->framesDone();
+
+    bool ok = false;      // everything asked for was written
+    bool written = false; // the sink finished (a video is in place)
+    QString message;
+    QString error;
+    if (keep) {
+        written = session->finish(target, &error);
+        ok = written && failure.isEmpty();
+        if (!written)
+            message = error;
+        else if (!failure.isEmpty()) // stopped by a blow-up: the frames before it are kept
+            message = failure + tr(" The %1 frames before it were saved to %2.").arg(done).arg(output);
+        else
+            message = tr("Recorded %1 frames (%2×%3, %4 fps) to %5.")
+                          .arg(done)
+                          .arg(session->plan().frameSize.width())
+                          .arg(session->plan().frameSize.height())
+                          .arg(session->plan().settings.fps)
+                          .arg(output);
+    } else {
+        session->cancel(target);
+        message = failure.isEmpty() ? tr("Recording cancelled after %1 frames.").arg(done) : failure;
+    }
+    if (!written) {
+        if (sequence)
+            message += tr(" The %1 files written so far stay in %2.").arg(session->sink().filesWritten()).arg(output);
+        else
+            message += tr(" No video file was left behind.");
+    }
+    if (m_viewport && m_frames.target().isValid()) {
+        m_viewport->makeCurrent();
+        m_frames.release();
+        m_viewport->doneCurrent();
+    }
+    if (m_document)
+        m_document->notifyStepped();
+    if (m_controller && m_wasPlaying)
+        m_controller->setPlaying(true);
+    m_wasPlaying = false;
+    emit finished(ok, message);
+}
+
+} // namespace drape
