@@ -140,6 +140,7 @@ class TestVertexSplit : public QObject {
     Q_OBJECT
 
 private slots:
+    void splitsOneParticleAlongTheTensionPlane_data();
     void splitsOneParticleAlongTheTensionPlane();
     void underTheLimitNothingSplits();
     void pinnedParticlesNeverSplit();
@@ -159,12 +160,25 @@ private slots:
 // plane through p is horizontal, so the triangles below p (centroid lower than p) go to the
 // new particle, the horizontal edges (one triangle above, one below) are duplicated, the bend
 // from the particle above p to the one below it is removed, and p's mass is shared by area.
+// The grid's diagonals alternate, so (2, 2) has eight triangles (every neighbouring quad's
+// diagonal runs through it) and (2, 1) four; the bend across p is then caught by different
+// rules (the neighbours above and below share a neighbour only in the second case).
+void TestVertexSplit::splitsOneParticleAlongTheTensionPlane_data()
+{
+    QTest::addColumn<int>("row");
+    QTest::addColumn<int>("triangles");
+    QTest::newRow("eight triangles") << 2 << 8;
+    QTest::newRow("four triangles") << 1 << 4;
+}
+
 void TestVertexSplit::splitsOneParticleAlongTheTensionPlane()
 {
+    QFETCH(int, row);
+    QFETCH(int, triangles);
     Cloth c = sheet(kAcross, kDown, kNeverTear);
     const GridSpec g = sheetSpec(kAcross, kDown, kNeverTear);
-    const std::uint32_t p = gridIndex(g, 2, 2), q = gridIndex(g, 2, 3);
-    const std::uint32_t up = gridIndex(g, 2, 1), left = gridIndex(g, 1, 2), right = gridIndex(g, 3, 2);
+    const std::uint32_t p = gridIndex(g, 2, row), q = gridIndex(g, 2, row + 1);
+    const std::uint32_t up = gridIndex(g, 2, row - 1), left = gridIndex(g, 1, row), right = gridIndex(g, 3, row);
     const int pq = findConstraint(c, p, q, ConstraintKind::Structural);
     QVERIFY(pq >= 0);
     c.constraints[std::size_t(pq)].tearStrain = 0.1f;
@@ -183,6 +197,10 @@ void TestVertexSplit::splitsOneParticleAlongTheTensionPlane()
         (below[t] ? areaBelow : areaAbove) += triangleArea(c.particles.rest, tri);
     }
     QVERIFY(areaAbove > 0.f && areaBelow > 0.f);
+    QCOMPARE(int(std::count_if(c.triangles.begin(), c.triangles.end(), [&](const Triangle &t) {
+                 return t.v[0] == p || t.v[1] == p || t.v[2] == p;
+             })),
+             triangles);
     const float massBefore = c.particles.mass[p];
     const Cloth before = c;
     const std::size_t constraintsBefore = c.constraints.size();
