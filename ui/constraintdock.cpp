@@ -141,6 +141,7 @@ ConstraintDock::ConstraintDock(ToolManager *tools, QWidget *parent)
             m_document, v, on ? tr("Show Constraints") : tr("Hide Constraints")));
     });
     connect(tools->selection(), &Selection::changed, this, &ConstraintDock::refresh);
+    connect(tools, &ToolManager::clothsTornWhileRunning, this, &ConstraintDock::refresh);
     connect(tools, &ToolManager::visibleKindsChanged, this, [this](unsigned mask) {
         for (int k = 0; k < 4; ++k) {
             const QSignalBlocker block(m_kinds[std::size_t(k)]);

@@ -3,6 +3,7 @@
 // paused, so every particle's screen position is known from Viewport::project and every
 // expected result follows from the grid's geometry, not from a previous run.
 #include "commands/clotheditcommand.h"
+#include "constraintdock.h"
 #include "document.h"
 #include "resources.h"
 #include "scene.h"
@@ -13,9 +14,12 @@
 #include "tools/dragtool.h"
 #include "tools/pintool.h"
 #include "tools/toolmanager.h"
+#include "toolsdock.h"
 #include "viewport.h"
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QMouseEvent>
 #include <QTemporaryDir>
 #include <QTest>
@@ -104,6 +108,9 @@ private slots:
     void draggingPinMovesIt();
     void pinActions();
     void editedSceneSavesAndReopens();
+    void constraintDockEditsSelection();
+    void undoAfterSelfTearRebuildsFromScene();
+    void tearingToggleIsOneParameterStep();
 
 private:
     QPointF at(std::uint32_t particle) const;
@@ -505,6 +512,96 @@ void TestTools::editedSceneSavesAndReopens()
     QVERIFY(again.constraints == cloth().constraints);
     QVERIFY(again.triangles == cloth().triangles);
     QVERIFY(again.particles.kind == cloth().particles.kind);
+}
+
+void TestTools::constraintDockEditsSelection()
+{
+    ConstraintDock dock(m_tools.get());
+    dock.setDocument(m_doc.get());
+    m_tools->setActiveTool(m_tools->constraintTool());
+    const Scene before = m_doc->scene();
+    const Cloth clothBefore = cloth();
+    // A box around particles (2..6, 8) only: it holds their 4 structural edges and the 3 bend
+    // constraints that skip one particle along the row, and nothing else.
+    drag((at(idx(1, 7)) + at(idx(2, 8))) / 2, (at(idx(6, 8)) + at(idx(7, 9))) / 2);
+    Selection *sel = m_tools->selection();
+    QCOMPARE(sel->constraints().size(), std::size_t(7));
+    for (std::uint32_t k : sel->constraints()) {
+        const DistanceConstraint &c = cloth().constraints[k];
+        QCOMPARE(c.a / kAcross, 8u);
+        QCOMPARE(c.b / kAcross, 8u);
+    }
+    QVERIFY(dock.restLengthBox()->isEnabled());
+    // Two edits of the same property merge into one undo step (a scrubbed spin box).
+    QVERIFY(dock.setProperty(SetConstraintPropsCommand::Property::RestLength, 0.05));
+    QVERIFY(dock.setProperty(SetConstraintPropsCommand::Property::RestLength, 0.06));
+    QCOMPARE(m_doc->undoStack()->count(), 1);
+    for (std::uint32_t k = 0; k < cloth().constraints.size(); ++k) {
+        const bool selected = sel->containsConstraint(0, k);
+        QCOMPARE(cloth().constraints[k].restLength == 0.06f, selected);
+        if (!selected)
+            QVERIFY(cloth().constraints[k] == clothBefore.constraints[k]);
+    }
+    QVERIFY(m_doc->scene().cloths[0].explicitData.constraints == cloth().constraints);
+    QCOMPARE(dock.restLengthBox()->value(), 0.06);
+    // A different property is a new step; a bad value is refused with nothing changed.
+    QVERIFY(dock.setProperty(SetConstraintPropsCommand::Property::Compliance, 1e-4));
+    QCOMPARE(m_doc->undoStack()->count(), 2);
+    QVERIFY(!dock.setProperty(SetConstraintPropsCommand::Property::RestLength, -1.0));
+    QCOMPARE(m_doc->undoStack()->count(), 2);
+    m_doc->undoStack()->undo();
+    m_doc->undoStack()->undo();
+    QVERIFY(m_doc->scene() == before);
+    QVERIFY(cloth().constraints == clothBefore.constraints);
+}
+
+void TestTools::undoAfterSelfTearRebuildsFromScene()
+{
+    m_tools->setActiveTool(m_tools->cutTool());
+    const Scene before = m_doc->scene();
+    const double y = (at(idx(0, 4)).y() + at(idx(0, 5)).y()) / 2;
+    drag(QPointF(at(idx(0, 4)).x() - 40, y), QPointF(at(idx(kAcross - 1, 4)).x() + 40, y));
+    QCOMPARE(m_doc->undoStack()->count(), 1);
+    m_doc->simulation().run(5);
+    // The cloth tears by itself after the cut (not an undo step): its topology no longer is
+    // the one the cut left, so undo cannot revert the cut record by record.
+    const ClothEditResult tear = makeRemoveConstraints(cloth(), std::vector<std::uint32_t>{0u}, true);
+    QVERIFY(tear.ok());
+    QVERIFY(apply(cloth(), tear.edit).empty());
+    const Particles moving = cloth().particles;
+    m_doc->undoStack()->undo();
+    // The scene is exactly as before; the running cloth is rebuilt from it and keeps playing
+    // from where its particles were.
+    QVERIFY(m_doc->scene() == before);
+    const Cloth built = buildCloth(before.cloths[0]);
+    QVERIFY(cloth().constraints == built.constraints);
+    QVERIFY(cloth().triangles == built.triangles);
+    QVERIFY(cloth().particles.kind == built.particles.kind);
+    for (std::uint32_t i = 0; i < cloth().particles.size(); ++i) {
+        if (cloth().particles.kind[i] == ParticleKind::Static)
+            QVERIFY(cloth().particles.position[i] == built.particles.position[i]);
+        else
+            QVERIFY(cloth().particles.position[i] == moving.position[i]);
+    }
+    // Redo cuts again from the scene after the cut.
+    m_doc->undoStack()->redo();
+    QCOMPARE(componentCount(cloth()), std::size_t(2));
+    QVERIFY(m_doc->scene().cloths[0].explicitData.constraints == cloth().constraints);
+}
+
+void TestTools::tearingToggleIsOneParameterStep()
+{
+    ToolsDock dock(m_tools.get());
+    dock.setDocument(m_doc.get());
+    QVERIFY(!dock.tearingBox()->isChecked());
+    dock.tearingBox()->setChecked(true);
+    QCOMPARE(m_doc->undoStack()->count(), 1);
+    QVERIFY(m_doc->scene().cloths[0].tearMode != TearMode::None);
+    QCOMPARE(cloth().tearMode, m_doc->scene().cloths[0].tearMode);
+    m_doc->undoStack()->undo();
+    QCOMPARE(m_doc->scene().cloths[0].tearMode, TearMode::None);
+    QCOMPARE(cloth().tearMode, TearMode::None);
+    QVERIFY(!dock.tearingBox()->isChecked());
 }
 
 QTEST_MAIN(TestTools)

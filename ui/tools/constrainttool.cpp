@@ -110,6 +110,14 @@ bool ConstraintTool::mouseRelease(QMouseEvent *event)
 
 void ConstraintTool::clickAt(const QPointF &pos, Qt::KeyboardModifiers modifiers)
 {
+    const bool stitching = m_first.valid();
+    clickAtImpl(pos, modifiers);
+    if (m_first.valid() != stitching)
+        emit statusHintChanged(statusHint());
+}
+
+void ConstraintTool::clickAtImpl(const QPointF &pos, Qt::KeyboardModifiers modifiers)
+{
     Document *doc = m_manager->document();
     Selection *sel = m_manager->selection();
     const ScreenProjection projection(*m_manager->viewport(), doc->simulation());

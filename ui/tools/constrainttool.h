@@ -43,6 +43,7 @@ public:
 private:
     enum class State { Idle, Pressed, Box };
     void clickAt(const QPointF &pos, Qt::KeyboardModifiers modifiers);
+    void clickAtImpl(const QPointF &pos, Qt::KeyboardModifiers modifiers);
 
     ToolManager *m_manager;
     State m_state = State::Idle;

@@ -240,6 +240,7 @@ void ToolManager::setDocument(Document *document)
         return;
     m_documentConnections.push_back(
         connect(document, &Document::changed, this, [this](Change what) { onDocumentChanged(unsigned(what)); }));
+    m_documentConnections.push_back(connect(document, &Document::simulationStepped, this, &ToolManager::onStepped));
     m_documentConnections.push_back(connect(document, &Document::simulationReset, this, [this] {
         resetTools();
         if (m_document)
@@ -254,6 +255,23 @@ void ToolManager::onDocumentChanged(unsigned what)
     const Change w = Change(what);
     if (w & (Change::Topology | Change::Cloths))
         m_selection->revalidate(m_document->simulation().cloths);
+}
+
+void ToolManager::onStepped()
+{
+    if (!m_document)
+        return;
+    const std::vector<Cloth> &cloths = m_document->simulation().cloths;
+    bool changed = cloths.size() != m_revisions.size();
+    m_revisions.resize(cloths.size());
+    for (std::size_t i = 0; i < cloths.size(); ++i) {
+        changed = changed || m_revisions[i] != cloths[i].topologyRevision;
+        m_revisions[i] = cloths[i].topologyRevision;
+    }
+    if (!changed)
+        return;
+    m_selection->revalidate(cloths);
+    emit clothsTornWhileRunning();
 }
 
 void ToolManager::resetTools()

@@ -94,10 +94,13 @@ signals:
     void visibleKindsChanged(unsigned kinds);
     /// A hint or an error for the status bar (timeout in ms, 0 = until replaced).
     void statusMessage(const QString &text, int timeoutMs);
+    /// A cloth tore by itself while the simulation ran (the selection was re-resolved).
+    void clothsTornWhileRunning();
 
 private:
     void addTool(Tool *tool, const QString &shortcut, const QString &tip);
     void onDocumentChanged(unsigned what);
+    void onStepped();
     void resetTools();
 
     Viewport *m_viewport;
@@ -120,6 +123,7 @@ private:
     float m_pushStrength = 1.f;
     ConstraintKindMask m_visibleKinds = kAllConstraintKinds;
     std::vector<QMetaObject::Connection> m_documentConnections;
+    std::vector<std::uint64_t> m_revisions; // topology revision of each running cloth after the last step
 };
 
 } // namespace drape
