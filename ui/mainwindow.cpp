@@ -10,7 +10,9 @@
 #include "historydock.h"
 #include "icons.h"
 #include "parametersdock.h"
+#include "recorddock.h"
 #include "scenedock.h"
+#include "screenshot.h"
 #include "simulationcontroller.h"
 #include "statuswidgets.h"
 #include "tool.h"
@@ -132,6 +134,20 @@ void MainWindow::createComponents()
     connect(this, &MainWindow::documentChanged, toolsDock, &ToolsDock::setDocument);
     connect(this, &MainWindow::documentChanged, constraintDock, &ConstraintDock::setDocument);
     connect(tools, &ToolManager::statusMessage, statusBar(), &QStatusBar::showMessage);
+
+    // Recording: the Record dock (video, PNG and OBJ sequences) and F12 screenshots.
+    auto *recordDock = new RecordDock(this);
+    recordDock->setViewport(m_viewport);
+    recordDock->setController(m_controller);
+    recordDock->setDocument(m_document.get());
+    addDockWidget(Qt::RightDockWidgetArea, recordDock);
+    connect(this, &MainWindow::documentChanged, recordDock, &RecordDock::setDocument);
+    connect(recordDock, &RecordDock::message, statusBar(), [this](const QString &text) { statusBar()->showMessage(text, 10000); });
+    auto *screenshot = new ScreenshotAction(m_viewport, statusBar(), this);
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(screenshot->action());
+    m_viewMenu->addAction(recordDock->toggleViewAction());
+    addAction(screenshot->action());
 
     // ---- end of components ----
 }
