@@ -74,7 +74,12 @@ std::string Cloth::validate() const
     if (p.previous.size() != n || p.velocity.size() != n || p.force.size() != n || p.rest.size() != n
         || p.mass.size() != n || p.invMass.size() != n || p.kind.size() != n)
         return "particle arrays have different lengths (position has " + std::to_string(n) + ")";
+    // Messages are only built for the first problem found: this runs before every step.
     for (std::size_t i = 0; i < n; ++i) {
+        const bool massOk = p.mass[i] > 0.f && std::isfinite(p.mass[i]);
+        if (isFinite(p.position[i]) && isFinite(p.previous[i]) && isFinite(p.velocity[i]) && isFinite(p.rest[i]) && massOk
+            && std::uint8_t(p.kind[i]) <= std::uint8_t(ParticleKind::Static))
+            continue;
         const std::string where = "particle " + std::to_string(i) + ": ";
         if (!isFinite(p.position[i]))
             return where + "position " + vecText(p.position[i]) + " is not finite";
@@ -82,13 +87,15 @@ std::string Cloth::validate() const
             return where + "previous position or velocity is not finite";
         if (!isFinite(p.rest[i]))
             return where + "rest position " + vecText(p.rest[i]) + " is not finite";
-        if (!(p.mass[i] > 0.f) || !std::isfinite(p.mass[i]))
+        if (!massOk)
             return where + "mass " + std::to_string(p.mass[i]) + " kg is out of range, allowed > 0";
-        if (std::uint8_t(p.kind[i]) > std::uint8_t(ParticleKind::Static))
-            return where + "kind " + std::to_string(int(p.kind[i])) + " is unknown";
+        return where + "kind " + std::to_string(int(p.kind[i])) + " is unknown";
     }
     for (std::size_t c = 0; c < constraints.size(); ++c) {
         const DistanceConstraint &k = constraints[c];
+        if (k.a < n && k.b < n && k.a != k.b && k.restLength >= 0.f && std::isfinite(k.restLength) && k.compliance >= 0.f
+            && std::isfinite(k.compliance) && k.damping >= 0.f && std::isfinite(k.damping) && k.tearStrain > 0.f)
+            continue;
         const std::string where = "constraint " + std::to_string(c) + ": ";
         if (k.a >= n || k.b >= n)
             return where + "particle " + std::to_string(k.a >= n ? k.a : k.b) + " out of range, cloth has "
@@ -101,8 +108,7 @@ std::string Cloth::validate() const
             return where + "compliance " + std::to_string(k.compliance) + " m/N is out of range, allowed >= 0";
         if (!(k.damping >= 0.f) || !std::isfinite(k.damping))
             return where + "damping " + std::to_string(k.damping) + " N·s/m is out of range, allowed >= 0";
-        if (!(k.tearStrain > 0.f)) // also rejects NaN; +inf means never
-            return where + "tear strain " + std::to_string(k.tearStrain) + " is out of range, allowed > 0";
+        return where + "tear strain " + std::to_string(k.tearStrain) + " is out of range, allowed > 0"; // NaN too; +inf = never
     }
     for (std::size_t t = 0; t < triangles.size(); ++t) {
         for (std::uint32_t v : triangles[t].v) {

@@ -29,10 +29,10 @@ void checkVec(std::vector<SettingsError> &out, const char *field, const Vec3 &v,
     const float c[3] = {v.x, v.y, v.z};
     const char *axis[3] = {".x", ".y", ".z"};
     for (int i = 0; i < 3; ++i) {
+        if (std::isfinite(c[i]) && std::fabs(c[i]) <= limit)
+            continue;
         const std::string name = std::string(field) + axis[i];
-        if (!std::isfinite(c[i]) || std::fabs(c[i]) > limit)
-            out.push_back({name, name + ": " + number(c[i]) + " is out of range, allowed -" + number(limit)
-                                     + ".." + number(limit)});
+        out.push_back({name, name + ": " + number(c[i]) + " is out of range, allowed -" + number(limit) + ".." + number(limit)});
     }
 }
 

@@ -120,14 +120,15 @@ bool Simulation::detectBlowUp()
         for (std::size_t i = 0; i < p.size(); ++i) {
             const Vec3 &x = p.position[i];
             const Vec3 &v = p.velocity[i];
+            const bool finite = isFinite(x) && isFinite(v) && isFinite(p.previous[i]);
+            if (finite && lengthSquared(v) <= maxSpeed2)
+                continue;
             std::ostringstream msg;
-            if (!isFinite(x) || !isFinite(v) || !isFinite(p.previous[i])) {
+            if (!finite) {
                 msg << "cloth " << c << ", particle " << i << ": position or velocity is not finite";
-            } else if (lengthSquared(v) > maxSpeed2) {
+            } else {
                 msg << "cloth " << c << ", particle " << i << ": speed " << length(v) << " m/s exceeds solver.maxSpeed "
                     << solver.maxSpeed << " m/s";
-            } else {
-                continue;
             }
             m_status.blownUp = true;
             m_status.message = msg.str() + "; restored the last good frame (lower the time step or soften the material)";
