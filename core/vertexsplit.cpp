@@ -157,11 +157,15 @@ void Splitter::run(std::vector<Candidate> &candidates, int maxSplits, SplitRepor
         // edge, so an existing tear runs on instead of a parallel one starting a row over and
         // cutting a sliver loose), then the one with more triangles, then the lower index.
         std::uint32_t ends[2] = {c.a, c.b};
-        const bool boundaryA = onBoundary(c.a), boundaryB = onBoundary(c.b);
-        const std::size_t trianglesA = m_trianglesOf[c.a].size(), trianglesB = m_trianglesOf[c.b].size();
-        if (boundaryA != boundaryB ? boundaryB
-                                   : (trianglesA != trianglesB ? trianglesB > trianglesA : c.b < c.a))
+        if (pa.kind[c.a] != ParticleKind::Dynamic) {
             std::swap(ends[0], ends[1]);
+        } else if (pa.kind[c.b] == ParticleKind::Dynamic) {
+            const bool boundaryA = onBoundary(c.a), boundaryB = onBoundary(c.b);
+            const std::size_t trianglesA = m_trianglesOf[c.a].size(), trianglesB = m_trianglesOf[c.b].size();
+            if (boundaryA != boundaryB ? boundaryB
+                                       : (trianglesA != trianglesB ? trianglesB > trianglesA : c.b < c.a))
+                std::swap(ends[0], ends[1]);
+        }
         for (int e = 0; e < 2; ++e) {
             const std::uint32_t p = ends[e];
             if (pa.kind[p] == ParticleKind::Dynamic && trySplit(p, ends[1 - e], report))
@@ -170,8 +174,9 @@ void Splitter::run(std::vector<Candidate> &candidates, int maxSplits, SplitRepor
     }
     if (m_removedCount > 0)
         compact(report);
-    report.appendedConstraints = std::uint32_t(m_cloth.constraints.size() + report.removedConstraints
-                                               - m_originalConstraints);
+    // Constraints that existed before the call and survive, then the appended survivors.
+    report.appendedConstraints = std::uint32_t(m_cloth.constraints.size()
+                                               - (m_originalConstraints - report.removedConstraints));
 }
 
 std::uint8_t Splitter::ringFlags(std::uint32_t v) const
@@ -470,8 +475,8 @@ void Splitter::compact(SplitReport &report)
     }
     cs.resize(next);
     map.resize(m_originalConstraints);
+    report.removedConstraints = std::uint32_t(std::count(map.begin(), map.end(), kRemovedIndex));
     report.constraintMap = std::move(map);
-    report.removedConstraints = m_removedCount;
 }
 
 // Whether splitting p with the plane towards o would leave something on both sides, decided

@@ -31,8 +31,10 @@ struct SplitReport {
     /// follow the survivors. Triangles are never added, removed or reordered (a split only
     /// re-points some of their corners to the created particle).
     std::vector<std::uint32_t> constraintMap;
-    std::uint32_t appendedConstraints = 0; ///< constraints added by the call (they are at the end)
-    std::uint32_t removedConstraints = 0;  ///< constraints removed by the call
+    /// Constraints added by the call and still present (the last ones of the array). A copy
+    /// made and removed again within the call is counted nowhere.
+    std::uint32_t appendedConstraints = 0;
+    std::uint32_t removedConstraints = 0; ///< constraints of before the call that it removed
 
     bool empty() const { return splits.empty() && constraintMap.empty(); }
 };
