@@ -1,16 +1,288 @@
-// `drape simulate`: placeholder until the mode is implemented.
+// `drape simulate`: steps a scene headlessly at its fixed frame rate and writes the result
+// (a resumable scene file, an OBJ mesh, or an OBJ sequence). Needs no display.
+//
+// Exit codes: 0 success, 1 bad input or unwritable output, 2 bad command line,
+// 3 the simulation blew up (the outputs then hold the last good frame).
 #include "commands.h"
 
+#include "objexport.h"
+#include "presets.h"
+#include "scenefile.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+#include <cmath>
 #include <cstdio>
+#include <unistd.h>
 
 namespace drape::app {
 
-const char *simulateUsage() { return "  drape simulate ...      (not available in this build)\n"; }
+namespace {
 
-int runSimulate(int, char **)
+constexpr int kExitInput = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitBlowUp = 3;
+
+const char *kDetails = R"(Steps SCENE at its own fixed frame rate without a display and writes the result.
+
+SCENE is a scene file (.json) or preset:NAME for a built-in preset.
+Built-in presets: %1
+
+Outputs:
+  --out FILE.json       the final scene with its state (positions, velocities, time),
+                        so the editor resumes exactly where the run stopped; a cloth that
+                        tore is saved with its torn topology
+  --out FILE.obj        the final mesh as Wavefront OBJ (positions, normals, UVs, faces)
+  --obj-sequence DIR    one OBJ per frame, DIR/frame_0001.obj ... (a mesh cache for 3D packages)
+
+Exit codes: 0 success, 1 bad scene or unwritable output, 2 bad command line,
+3 the simulation blew up (outputs then hold the last good frame).
+
+Examples:
+  drape simulate preset:curtain --frames 120 --out curtain.json
+  drape simulate flag.json --obj-sequence flag-cache
+)";
+
+void printError(const QString &message)
 {
-    std::fprintf(stderr, "drape simulate: not available in this build\n");
-    return 2;
+    std::fprintf(stderr, "drape simulate: %s\n", qPrintable(message));
+}
+
+QString presetNames()
+{
+    QStringList names;
+    for (const PresetDesc &p : presetList())
+        names << QString::fromStdString(p.id);
+    return names.join(", ");
+}
+
+// Checks early (before a long run) that `path` can be created: its directory must exist.
+bool outputDirectoryExists(const QString &path, QString *error)
+{
+    const QFileInfo info(path);
+    const QFileInfo dir(info.absolutePath());
+    if (!dir.exists() || !dir.isDir()) {
+        *error = QStringLiteral("cannot write %1: directory %2 does not exist").arg(path, dir.filePath());
+        return false;
+    }
+    if (info.exists() && info.isDir()) {
+        *error = QStringLiteral("cannot write %1: it is a directory").arg(path);
+        return false;
+    }
+    return true;
+}
+
+class Progress {
+public:
+    explicit Progress(int total) : m_total(total), m_tty(::isatty(STDERR_FILENO) == 1) {}
+
+    void update(int frame)
+    {
+        const int percent = m_total > 0 ? frame * 100 / m_total : 100;
+        if (m_tty) {
+            if (percent != m_lastPercent || frame == m_total)
+                std::fprintf(stderr, "\rsimulating: frame %d/%d (%d%%)", frame, m_total, percent);
+        } else if (percent / 10 != m_lastPercent / 10 && percent % 10 == 0 && frame < m_total) {
+            std::fprintf(stderr, "simulating: frame %d/%d (%d%%)\n", frame, m_total, percent);
+        }
+        m_lastPercent = percent;
+    }
+    void finish()
+    {
+        if (m_tty)
+            std::fprintf(stderr, "\n");
+    }
+
+private:
+    int m_total;
+    bool m_tty;
+    int m_lastPercent = -1;
+};
+
+QString objFrameName(const QString &dir, int frame, int total)
+{
+    const int width = std::max(4, int(QString::number(total).size()));
+    return QDir(dir).filePath(QStringLiteral("frame_%1.obj").arg(frame, width, 10, QLatin1Char('0')));
+}
+
+} // namespace
+
+const char *simulateUsage()
+{
+    return "  drape simulate SCENE [--frames N] [--out FILE.json|FILE.obj] [--obj-sequence DIR]\n"
+           "                          step a scene (file or preset:NAME) without a display and\n"
+           "                          write the final state or a mesh cache (see drape simulate --help)\n";
+}
+
+int runSimulate(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("drape"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDetails).arg(presetNames()));
+    parser.addPositionalArgument(QStringLiteral("simulate"), QStringLiteral("The batch simulation mode."), QStringLiteral("simulate"));
+    parser.addPositionalArgument(QStringLiteral("SCENE"), QStringLiteral("Scene file or preset:NAME."));
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    const QCommandLineOption framesOption(QStringLiteral("frames"),
+                                          QStringLiteral("Frames to simulate (default: one second at the scene's frame rate)."),
+                                          QStringLiteral("N"));
+    const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("Write the final state to FILE (.json scene or .obj mesh)."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption objSequenceOption(QStringLiteral("obj-sequence"),
+                                               QStringLiteral("Write DIR/frame_0001.obj ... one mesh per frame."), QStringLiteral("DIR"));
+    const QCommandLineOption withStateOption(QStringLiteral("with-state"),
+                                             QStringLiteral("Include the simulation state in a .json output (the default)."));
+    const QCommandLineOption noStateOption(QStringLiteral("no-state"),
+                                           QStringLiteral("Write a .json output without state (topology and settings only)."));
+    parser.addOptions({helpOption, framesOption, outOption, objSequenceOption, withStateOption, noStateOption});
+
+    if (!parser.parse(QCoreApplication::arguments())) {
+        printError(parser.errorText() + QStringLiteral(" (see drape simulate --help)"));
+        return kExitUsage;
+    }
+    if (parser.isSet(helpOption)) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return 0;
+    }
+    QStringList positional = parser.positionalArguments();
+    if (!positional.isEmpty() && positional.front() == QLatin1String("simulate"))
+        positional.removeFirst();
+    if (positional.size() != 1) {
+        printError(positional.isEmpty() ? QStringLiteral("no scene given (usage: drape simulate SCENE [options]; see --help)")
+                                        : QStringLiteral("expected one scene, got %1: %2").arg(positional.size()).arg(positional.join(' ')));
+        return kExitUsage;
+    }
+    if (parser.isSet(withStateOption) && parser.isSet(noStateOption)) {
+        printError(QStringLiteral("--with-state and --no-state contradict each other"));
+        return kExitUsage;
+    }
+
+    // Outputs are checked before the (possibly long) run.
+    const QString out = parser.value(outOption);
+    const QString objDir = parser.value(objSequenceOption);
+    const QString outSuffix = QFileInfo(out).suffix().toLower();
+    if (!out.isEmpty() && outSuffix != QLatin1String("json") && outSuffix != QLatin1String("obj")) {
+        printError(QStringLiteral("--out %1: unknown file type \"%2\" (use .json for a scene or .obj for a mesh)").arg(out, outSuffix));
+        return kExitUsage;
+    }
+    QString error;
+    if (!out.isEmpty() && !outputDirectoryExists(out, &error)) {
+        printError(error);
+        return kExitInput;
+    }
+    if (!objDir.isEmpty()) {
+        const QFileInfo info(objDir);
+        if (info.exists() && !info.isDir()) {
+            printError(QStringLiteral("--obj-sequence %1: exists and is not a directory").arg(objDir));
+            return kExitInput;
+        }
+        if (!QDir().mkpath(objDir)) {
+            printError(QStringLiteral("--obj-sequence %1: cannot create the directory").arg(objDir));
+            return kExitInput;
+        }
+    }
+
+    const std::string sceneArg = positional.front().toStdString();
+    const SceneLoadResult loaded = loadSceneOrPreset(sceneArg);
+    for (const std::string &w : loaded.warnings)
+        std::fprintf(stderr, "drape simulate: warning: %s\n", w.c_str());
+    if (!loaded.ok()) {
+        printError(QString::fromStdString(loaded.error));
+        return kExitInput;
+    }
+    const Scene &scene = *loaded.scene;
+
+    int frames = int(std::lround(scene.solver.frameRate));
+    if (parser.isSet(framesOption)) {
+        bool ok = false;
+        const QString text = parser.value(framesOption);
+        frames = text.toInt(&ok);
+        if (!ok || frames < 0) {
+            printError(QStringLiteral("--frames: expected a whole number of frames >= 0, got \"%1\"").arg(text));
+            return kExitUsage;
+        }
+    }
+
+    Simulation sim = buildSimulation(scene);
+    const std::vector<std::string> problems = sim.validate();
+    if (!problems.empty()) {
+        printError(QStringLiteral("%1: cannot simulate: %2").arg(QString::fromStdString(sceneArg), QString::fromStdString(problems.front())));
+        return kExitInput;
+    }
+
+    std::size_t constraintsAtStart = 0;
+    for (const Cloth &c : sim.cloths)
+        constraintsAtStart += c.constraints.size();
+    std::uint64_t torn = 0, splits = 0;
+    QElapsedTimer wall;
+    wall.start();
+    Progress progress(frames);
+    const std::uint64_t startFrame = sim.frame();
+    int stepped = 0;
+    for (int f = 1; f <= frames; ++f) {
+        sim.step();
+        if (sim.status().blownUp)
+            break;
+        ++stepped;
+        torn += sim.lastStepStats().tornConstraints;
+        splits += sim.lastStepStats().splitParticles;
+        if (!objDir.isEmpty()) {
+            std::string writeError;
+            if (!writeObjFile(objFrameName(objDir, f, frames).toStdString(), sim, &writeError)) {
+                progress.finish();
+                printError(QString::fromStdString(writeError));
+                return kExitInput;
+            }
+        }
+        progress.update(f);
+    }
+    progress.finish();
+    const double wallSeconds = double(wall.nsecsElapsed()) * 1e-9;
+
+    int exitCode = 0;
+    if (sim.status().blownUp) {
+        printError(QStringLiteral("the simulation blew up at frame %1: %2 (outputs hold the last good frame)")
+                       .arg(qulonglong(sim.frame() + 1))
+                       .arg(QString::fromStdString(sim.status().message)));
+        exitCode = kExitBlowUp;
+    }
+
+    if (!out.isEmpty()) {
+        std::string writeError;
+        bool ok = false;
+        if (outSuffix == QLatin1String("obj")) {
+            ok = writeObjFile(out.toStdString(), sim, &writeError);
+        } else {
+            const bool withState = !parser.isSet(noStateOption);
+            const Scene result = snapshotScene(scene, sim, withState);
+            ok = saveSceneFile(out.toStdString(), result, SaveOptions{withState}, &writeError);
+        }
+        if (!ok) {
+            printError(QString::fromStdString(writeError));
+            return kExitInput;
+        }
+    }
+
+    std::size_t particles = 0, constraints = 0;
+    for (const Cloth &c : sim.cloths) {
+        particles += c.particles.size();
+        constraints += c.constraints.size();
+    }
+    std::printf("%s: %d frame%s (%llu..%llu), %.3f s simulated in %.2f s wall (%.1f frames/s)\n", sceneArg.c_str(), stepped,
+                stepped == 1 ? "" : "s", (unsigned long long)startFrame, (unsigned long long)sim.frame(), double(stepped) / double(scene.solver.frameRate),
+                wallSeconds, wallSeconds > 0.0 ? double(stepped) / wallSeconds : 0.0);
+    std::printf("  %zu particles, %zu constraints (%zu at start), %llu torn, %llu particle splits\n", particles, constraints,
+                constraintsAtStart, (unsigned long long)torn, (unsigned long long)splits);
+    if (!out.isEmpty())
+        std::printf("  wrote %s\n", qPrintable(out));
+    if (!objDir.isEmpty())
+        std::printf("  wrote %d meshes to %s\n", stepped, qPrintable(objDir));
+    return exitCode;
 }
 
 } // namespace drape::app

@@ -25,10 +25,10 @@ const EmbeddedFile *findPresetFile(const std::string &id)
 
 } // namespace
 
-const std::vector<PresetInfo> &presetList()
+const std::vector<PresetDesc> &presetList()
 {
-    static const std::vector<PresetInfo> list = [] {
-        std::vector<PresetInfo> out;
+    static const std::vector<PresetDesc> list = [] {
+        std::vector<PresetDesc> out;
         for (const EmbeddedFile &f : embeddedPresetFiles()) {
             const SceneLoadResult r = parseScene(f.data, f.name);
             if (!r.ok())

@@ -10,14 +10,16 @@
 
 namespace drape {
 
-struct PresetInfo {
+/// A built-in preset as listed in menus and `drape simulate --help`. (The editor keeps its
+/// own Qt-string PresetInfo list in ui/presetcatalog.h.)
+struct PresetDesc {
     std::string id;          ///< file base name, used as `preset:<id>` ("curtain")
     std::string displayName; ///< the scene's name ("Curtain")
     std::string description; ///< the scene's description (one or two sentences)
 };
 
 /// Every built-in preset that loads, sorted by id.
-const std::vector<PresetInfo> &presetList();
+const std::vector<PresetDesc> &presetList();
 /// Loads preset `id` ("curtain"); an unknown id is an error listing the known ones.
 SceneLoadResult loadPreset(const std::string &id);
 /// Loads a scene given as a file path or as `preset:<id>`.

@@ -40,7 +40,7 @@ Scene TestPresets::load(const QString &id)
 void TestPresets::listHasTheBuiltIns()
 {
     QStringList ids;
-    for (const PresetInfo &p : presetList()) {
+    for (const PresetDesc &p : presetList()) {
         ids << QString::fromStdString(p.id);
         QVERIFY2(!p.displayName.empty(), p.id.c_str());
         QVERIFY2(!p.description.empty(), p.id.c_str());
@@ -53,7 +53,7 @@ void TestPresets::listHasTheBuiltIns()
 
 void TestPresets::loadsCleanly()
 {
-    for (const PresetInfo &p : presetList()) {
+    for (const PresetDesc &p : presetList()) {
         const SceneLoadResult r = loadPreset(p.id);
         QVERIFY2(r.ok(), r.error.c_str());
         QVERIFY2(r.warnings.empty(), (p.id + ": " + (r.warnings.empty() ? "" : r.warnings.front())).c_str());
@@ -63,7 +63,7 @@ void TestPresets::loadsCleanly()
 
 void TestPresets::roundTripsByteIdentical()
 {
-    for (const PresetInfo &p : presetList()) {
+    for (const PresetDesc &p : presetList()) {
         const Scene first = load(QString::fromStdString(p.id));
         const std::string text1 = serializeScene(first);
         const SceneLoadResult r2 = parseScene(text1, p.id + " (saved)");
@@ -77,7 +77,7 @@ void TestPresets::roundTripsByteIdentical()
 
 void TestPresets::usesGenerators()
 {
-    for (const PresetInfo &p : presetList()) {
+    for (const PresetDesc &p : presetList()) {
         const Scene s = load(QString::fromStdString(p.id));
         for (const ClothDesc &c : s.cloths)
             QVERIFY2(c.source != ClothSource::Explicit, p.id.c_str());
@@ -91,7 +91,7 @@ void TestPresets::usesGenerators()
 
 void TestPresets::simulatesStably()
 {
-    for (const PresetInfo &p : presetList()) {
+    for (const PresetDesc &p : presetList()) {
         const Scene s = load(QString::fromStdString(p.id));
         Simulation sim = buildSimulation(s);
         const std::vector<std::string> problems = sim.validate();
