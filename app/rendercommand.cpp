@@ -211,6 +211,21 @@ int runRender(int argc, char **argv)
     EglHeadlessContext context;
     SceneRenderer renderer;
     FrameRenderer frames;
+    // GL objects must be freed with their context current, on every way out of this function.
+    struct GlCleanup {
+        EglHeadlessContext &context;
+        SceneRenderer &renderer;
+        FrameRenderer &frames;
+        ~GlCleanup()
+        {
+            if (!context.makeCurrent())
+                return;
+            frames.release();
+            if (renderer.isInitialized())
+                renderer.release();
+            context.destroy();
+        }
+    } cleanup{context, renderer, frames};
     if (needsGl) {
         if (!context.create(&error)) {
             printLine(stderr, QStringLiteral("drape render: %1").arg(error));
@@ -268,11 +283,6 @@ int runRender(int argc, char **argv)
         session.cancel(sim);
     } else if (!session.finish(sim, &error)) {
         failed = true;
-    }
-    if (needsGl) {
-        frames.release();
-        renderer.release();
-        context.destroy();
     }
     if (failed) {
         printLine(stderr, QStringLiteral("drape render: %1").arg(error));
