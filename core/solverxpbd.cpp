@@ -66,7 +66,8 @@ std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache, fl
         const double lenD = std::sqrt(dx * dx + dy * dy + dz * dz);
         if (lenD < 1e-9)
             continue; // direction undefined; neighbours will separate the pair
-        const Vec3 n{float(dx / lenD), float(dy / lenD), float(dz / lenD)};
+        const double invLen = 1.0 / lenD;
+        const Vec3 n{float(dx * invLen), float(dy * invLen), float(dz * invLen)};
         const float C = float(lenD - double(c.restLength));
         const float alphaTilde = c.compliance * invDt2;
         const float gamma = c.compliance * c.damping * invDt; // α̃ β̃ / dt (Macklin 2016 §3.5)
