@@ -1,6 +1,8 @@
 #include "icons.h"
 
+#include <QGuiApplication>
 #include <QImageReader>
+#include <QPalette>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPixmap>
@@ -24,7 +26,8 @@ QString resourcePath(IconId id)
 /// The SVG shapes, painted on a 24-unit canvas (the viewBox of the files).
 void paintShape(QPainter &p, IconId id)
 {
-    const QColor ink(0xe8, 0xea, 0xed);
+    // The theme's text colour, so the glyphs read on light and dark palettes alike.
+    const QColor ink = QGuiApplication::palette().color(QPalette::WindowText);
     p.setRenderHint(QPainter::Antialiasing);
     p.setPen(Qt::NoPen);
     p.setBrush(ink);

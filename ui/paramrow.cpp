@@ -18,6 +18,21 @@ namespace drape {
 
 namespace {
 
+/// "semi-implicit-euler" → "Semi-implicit Euler"-like display text: dashes become spaces,
+/// the first letter is capitalised and solver acronyms are upper case.
+QString displayName(const std::string &name)
+{
+    QString text = QString::fromStdString(name).replace(QLatin1Char('-'), QLatin1Char(' '));
+    for (const char *acronym : {"xpbd", "pbd"}) {
+        if (text == QLatin1String(acronym))
+            return text.toUpper();
+    }
+    text.replace(QLatin1String("euler"), QLatin1String("Euler"));
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
+}
+
 bool usesLog(const ParamDesc &p) { return p.logScale && p.min > 0.0 && p.max > p.min; }
 
 /// A spin box that shows 4 significant digits in plain or scientific notation as the
@@ -101,12 +116,8 @@ ParamRow::ParamRow(const ParamDesc &param, QGridLayout *grid, int row, QWidget *
 
     if (!param.enumNames.empty()) {
         m_combo = new QComboBox(parent);
-        for (const std::string &name : param.enumNames) {
-            QString text = QString::fromStdString(name);
-            if (!text.isEmpty())
-                text[0] = text[0].toUpper();
-            m_combo->addItem(text);
-        }
+        for (const std::string &name : param.enumNames)
+            m_combo->addItem(displayName(name));
         m_combo->setToolTip(tip);
         grid->addWidget(m_combo, row, 1, 1, 2);
         connect(m_combo, &QComboBox::activated, this, [this](int index) {

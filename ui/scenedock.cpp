@@ -74,19 +74,31 @@ SceneDock::SceneDock(MainWindow *window) : QDockWidget(tr("Scene"), window), m_w
     auto *splitter = new QSplitter(Qt::Vertical, body);
     splitter->setChildrenCollapsible(false);
 
-    m_presets = new QListWidget(splitter);
-    m_presets->setWordWrap(true);
+    auto *presetBox = new QWidget(splitter);
+    auto *presetLayout = new QVBoxLayout(presetBox);
+    presetLayout->setContentsMargins(0, 0, 0, 0);
+    m_presets = new QListWidget(presetBox);
     m_presets->setToolTip(tr("Double-click to start a new scene from a preset"));
+    auto *description = new QLabel(presetBox);
+    description->setWordWrap(true);
+    description->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    description->setMinimumHeight(description->fontMetrics().lineSpacing() * 4);
+    description->setForegroundRole(QPalette::PlaceholderText);
+    presetLayout->addWidget(m_presets, 1);
+    presetLayout->addWidget(description);
     for (const PresetInfo &p : builtinPresets()) {
-        auto *item = new QListWidgetItem(p.description.isEmpty() ? p.name : QStringLiteral("%1\n%2").arg(p.name, p.description),
-                                         m_presets);
+        auto *item = new QListWidgetItem(p.name, m_presets);
         item->setData(Qt::UserRole, p.key);
+        item->setData(Qt::UserRole + 1, p.description);
         item->setToolTip(p.description);
     }
+    connect(m_presets, &QListWidget::currentItemChanged, description, [description](QListWidgetItem *item) {
+        description->setText(item ? item->data(Qt::UserRole + 1).toString() : QString());
+    });
     connect(m_presets, &QListWidget::itemActivated, this, [files](QListWidgetItem *item) {
         files->newFromPreset(item->data(Qt::UserRole).toString());
     });
-    splitter->addWidget(titled(tr("Built-in presets"), m_presets, splitter));
+    splitter->addWidget(titled(tr("Built-in presets"), presetBox, splitter));
 
     m_recent = new QListWidget(splitter);
     connect(m_recent, &QListWidget::itemActivated, this, [files](QListWidgetItem *item) {

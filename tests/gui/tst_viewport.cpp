@@ -1,0 +1,165 @@
+// The OpenGL viewport on every built-in preset: the picture shows the cloth in its own front
+// or back colour, changes as the simulation runs, and the renderer keeps its upload
+// discipline (no buffer reallocation or index rebuild while the topology stays the same).
+#include "document.h"
+#include "presetcatalog.h"
+#include "resources.h"
+#include "scenerenderer.h"
+#include "viewport.h"
+
+#include <QColor>
+#include <QDir>
+#include <QImage>
+#include <QSet>
+#include <QSurfaceFormat>
+#include <QTest>
+
+#include <cmath>
+
+using namespace drape;
+
+namespace {
+
+/// The colour the shader writes for a linear-RGB albedo under full light (gamma 2.2).
+QColor displayColor(const Vec3 &linear)
+{
+    return QColor::fromRgbF(std::pow(linear.x, 1.f / 2.2f), std::pow(linear.y, 1.f / 2.2f), std::pow(linear.z, 1.f / 2.2f));
+}
+
+/// Pixels whose hue is within `hueTolerance` degrees of `reference` and that are clearly
+/// coloured (lighting changes brightness, not hue, so hue identifies the cloth's side).
+int pixelsWithHueOf(const QImage &image, const QColor &reference, int hueTolerance)
+{
+    const int refHue = reference.hsvHue();
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        const QRgb *line = reinterpret_cast<const QRgb *>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = QColor::fromRgb(line[x]);
+            if (c.hsvSaturation() < 40 || c.value() < 40)
+                continue;
+            int d = std::abs(c.hsvHue() - refHue);
+            d = std::min(d, 360 - d);
+            if (d <= hueTolerance)
+                ++count;
+        }
+    }
+    return count;
+}
+
+int distinctColors(const QImage &image)
+{
+    QSet<QRgb> colors;
+    for (int y = 0; y < image.height(); y += 2) {
+        for (int x = 0; x < image.width(); x += 2)
+            colors.insert(image.pixel(x, y));
+    }
+    return int(colors.size());
+}
+
+} // namespace
+
+class TestViewport : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void presetRenders_data();
+    void presetRenders();
+    void rayAtMatchesProject();
+};
+
+void TestViewport::initTestCase()
+{
+    initResources();
+    QVERIFY2(!builtinPresets().empty(), "no built-in presets to render");
+}
+
+void TestViewport::presetRenders_data()
+{
+    QTest::addColumn<QString>("key");
+    for (const PresetInfo &p : builtinPresets())
+        QTest::newRow(qPrintable(p.key)) << p.key;
+}
+
+void TestViewport::presetRenders()
+{
+    QFETCH(QString, key);
+    QString error;
+    std::optional<Scene> scene = loadPreset(key, &error);
+    QVERIFY2(scene, qPrintable(error));
+    // Only the shading: overlays could hide the cloth's own colour.
+    scene->view.wireframe = scene->view.showParticles = scene->view.showConstraints = scene->view.showStrain = false;
+    // Vivid colours no preset, ground or collider uses, so the cloth is told apart by hue
+    // (presets may use white or grey cloth, which lighting alone cannot separate from the floor).
+    for (ClothDesc &c : scene->cloths) {
+        c.frontColor = {0.10f, 0.75f, 0.15f};
+        c.backColor = {0.75f, 0.10f, 0.70f};
+    }
+    Document document(std::move(*scene));
+
+    Viewport viewport;
+    viewport.resize(320, 240);
+    viewport.setDocument(&document);
+    viewport.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&viewport));
+    QVERIFY2(viewport.glError().isEmpty(), qPrintable(viewport.glError()));
+    viewport.frameAll();
+
+    for (int i = 0; i < 3; ++i)
+        document.simulation().step();
+    const QImage first = viewport.grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+    QVERIFY(!first.isNull());
+    QVERIFY2(distinctColors(first) > 1, "the picture is one flat colour");
+
+    // The cloth shows in its front or back colour on a good share of the pixels of its view.
+    const ClothDesc &cloth = document.scene().cloths.at(0);
+    const int front = pixelsWithHueOf(first, displayColor(cloth.frontColor), 12);
+    const int back = pixelsWithHueOf(first, displayColor(cloth.backColor), 12);
+    const int total = first.width() * first.height();
+    if (front + back <= total / 100)
+        first.save(QDir::temp().filePath(QStringLiteral("drape-viewport-%1.png").arg(key)));
+    QVERIFY2(front + back > total / 100,
+             qPrintable(QStringLiteral("cloth colour on %1 + %2 of %3 pixels").arg(front).arg(back).arg(total)));
+
+    const int allocations = viewport.renderer()->bufferAllocations();
+    const int topologyUploads = viewport.renderer()->topologyUploads();
+    const std::uint64_t revision = document.simulation().cloths.at(0).topologyRevision;
+    for (int i = 0; i < 20; ++i)
+        document.simulation().step();
+    const QImage later = viewport.grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+    QVERIFY2(later != first, "the picture did not change while the cloth moved");
+    if (document.simulation().cloths.at(0).topologyRevision == revision) {
+        QCOMPARE(viewport.renderer()->bufferAllocations(), allocations);
+        QCOMPARE(viewport.renderer()->topologyUploads(), topologyUploads);
+    }
+    QVERIFY(!document.simulation().status().blownUp);
+}
+
+void TestViewport::rayAtMatchesProject()
+{
+    QString error;
+    std::optional<Scene> scene = loadPreset(builtinPresets().front().key, &error);
+    QVERIFY2(scene, qPrintable(error));
+    Document document(std::move(*scene));
+    Viewport viewport;
+    viewport.resize(300, 200);
+    viewport.setDocument(&document);
+    viewport.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&viewport));
+    // Logical coordinates both ways, whatever the device pixel ratio.
+    const QPointF pos(210.5, 44.0);
+    const Ray ray = viewport.rayAt(pos);
+    QPointF back;
+    QVERIFY(viewport.project(ray.at(2.f), &back));
+    QVERIFY(std::abs(back.x() - pos.x()) < 0.05 && std::abs(back.y() - pos.y()) < 0.05);
+}
+
+int main(int argc, char **argv)
+{
+    QSurfaceFormat::setDefaultFormat(Viewport::surfaceFormat());
+    QApplication app(argc, argv);
+    TestViewport test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_viewport.moc"
