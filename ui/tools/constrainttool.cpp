@@ -270,7 +270,7 @@ void ConstraintTool::paintOverlay(QPainter &painter)
 QString ConstraintTool::statusHint() const
 {
     if (m_first.valid())
-        return tr("Click a second particle to sew (Alt or Ctrl: sew together, rest length 0). Esc: cancel.");
+        return tr("Click a second particle to sew (Ctrl+click: sew together, rest length 0). Esc: cancel.");
     return tr("Constraint: click a constraint to select it (Shift toggles), drag a box to select, Delete removes. "
               "Click two particles to add a constraint between them.");
 }

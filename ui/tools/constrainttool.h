@@ -2,7 +2,8 @@
 // selection), a drag on empty space selects the constraints inside the rectangle, Delete
 // removes the selection. A click on a particle starts a stitch and a click on a second
 // particle of the same cloth adds a constraint between them: rest length = their current
-// distance, or 0 with Alt (or Ctrl) to sew them together. The constraint dock edits the
+// distance, or 0 with Ctrl to sew them together (the viewport keeps Alt+left for orbiting,
+// so Alt cannot be the modifier here). The constraint dock edits the
 // selection's properties.
 #pragma once
 
