@@ -207,7 +207,10 @@ std::uint32_t cellHash(std::int32_t x, std::int32_t y, std::int32_t z, std::uint
 
 std::int32_t cellCoord(float v, float inv)
 {
-    return std::int32_t(std::floor(v * inv));
+    // Clamped (and NaN mapped to a cell) so a particle that ran away within the frame, before
+    // the runaway check catches it, cannot overflow the integer conversion.
+    const double c = std::floor(double(v) * double(inv));
+    return std::isnan(c) ? 0 : std::int32_t(std::clamp(c, -1e9, 1e9));
 }
 
 } // namespace
