@@ -1,0 +1,173 @@
+// The main window end to end: Space toggles play, the window title carries the file name and
+// the modified marker, a blow-up pauses and shows the reset badge (and the badge resets),
+// the scene can be replaced from a preset and the docks follow.
+#include "actions/fileactions.h"
+#include "actions/simulationactions.h"
+#include "commands/setparametercommand.h"
+#include "document.h"
+#include "mainwindow.h"
+#include "params.h"
+#include "parametersdock.h"
+#include "paramrow.h"
+#include "presetcatalog.h"
+#include "resources.h"
+#include "simulationcontroller.h"
+#include "statuswidgets.h"
+#include "viewport.h"
+
+#include <QAction>
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QSurfaceFormat>
+#include <QTest>
+
+using namespace drape;
+
+namespace {
+
+std::unique_ptr<Document> preset(const QString &key)
+{
+    QString error;
+    std::optional<Scene> scene = loadPreset(key, &error);
+    if (!scene)
+        qFatal("%s: %s", qPrintable(key), qPrintable(error));
+    return std::make_unique<Document>(std::move(*scene));
+}
+
+} // namespace
+
+class TestEditor : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void spaceTogglesPlay();
+    void playingAdvancesInFixedFrames();
+    void titleShowsModifiedMarker();
+    void blowUpShowsBadgeAndResets();
+    void replacingDocumentRebindsDocks();
+};
+
+void TestEditor::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true); // window state and recent files stay out of the user's settings
+    initResources();
+}
+
+void TestEditor::spaceTogglesPlay()
+{
+    MainWindow window;
+    window.setDocument(preset(QStringLiteral("curtain")));
+    window.resize(640, 480);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // Xvfb has no window manager to activate windows: activate it ourselves, as a WM would,
+    // so the window's shortcuts are live.
+    window.activateWindow();
+    QApplication::setActiveWindow(&window);
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QVERIFY(!window.controller()->isPlaying());
+    QTest::keyClick(&window, Qt::Key_Space);
+    QVERIFY(window.controller()->isPlaying());
+    QVERIFY(window.simulationActions()->playAction()->isChecked());
+    QTest::keyClick(&window, Qt::Key_Space);
+    QVERIFY(!window.controller()->isPlaying());
+}
+
+void TestEditor::playingAdvancesInFixedFrames()
+{
+    MainWindow window;
+    window.setDocument(preset(QStringLiteral("curtain")));
+    window.resize(480, 360);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const Simulation &sim = window.document()->simulation();
+    window.controller()->setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(sim.frame() >= 3, 10000);
+    window.controller()->setPlaying(false);
+    // Whatever the display did, time is a whole number of fixed frames.
+    QVERIFY(std::abs(sim.time() - double(sim.frame()) * sim.solver.frameDt()) < 1e-9 * double(sim.frame() + 1));
+    const std::uint64_t frame = sim.frame();
+    window.controller()->stepFrames(2);
+    QCOMPARE(sim.frame(), frame + 2);
+    window.controller()->reset();
+    QCOMPARE(window.document()->simulation().frame(), std::uint64_t(0));
+}
+
+void TestEditor::titleShowsModifiedMarker()
+{
+    MainWindow window;
+    window.setDocument(preset(QStringLiteral("curtain")));
+    QVERIFY(window.windowTitle().contains(QStringLiteral("[*]")));
+    QVERIFY(window.windowTitle().contains(window.document()->displayName()));
+    QVERIFY(!window.isWindowModified());
+    window.document()->undoStack()->push(
+        new SetParameterCommand(window.document(), *findParam("world.airDamping"), 0, 0.3));
+    QVERIFY(window.isWindowModified());
+    window.document()->undoStack()->undo();
+    QVERIFY(!window.isWindowModified());
+}
+
+void TestEditor::blowUpShowsBadgeAndResets()
+{
+    MainWindow window;
+    // Explicit Euler springs with an absurd stiffness and one substep: k dt² / m is far past
+    // the stability limit (it must stay below ~1), so the state grows without bound.
+    std::unique_ptr<Document> doc = preset(QStringLiteral("curtain"));
+    Scene &scene = doc->sceneForEdit();
+    scene.solver.kind = SolverKind::Springs;
+    scene.solver.integrator = SpringIntegrator::ExplicitEuler;
+    scene.solver.substeps = 1;
+    scene.cloths[0].material.stretchStiffness = 1e8f;
+    scene.cloths[0].material.shearStiffness = 1e8f;
+    doc->resetSimulation();
+    window.setDocument(std::move(doc));
+    window.resize(480, 360);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    QPushButton *badge = window.statusWidgets()->blowUpBadge();
+    QVERIFY(badge->isHidden());
+    window.controller()->setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->simulation().status().blownUp, 10000);
+    QTRY_VERIFY(!window.controller()->isPlaying());
+    QTRY_VERIFY(!badge->isHidden());
+    QVERIFY(!window.document()->simulation().status().message.empty());
+    // No NaN reaches the renderer: the view still draws.
+    window.viewport()->grabFramebuffer();
+    // Playing is refused while blown up.
+    window.controller()->setPlaying(true);
+    QVERIFY(!window.controller()->isPlaying());
+
+    QTest::mouseClick(badge, Qt::LeftButton);
+    QVERIFY(!window.document()->simulation().status().blownUp);
+    QCOMPARE(window.document()->simulation().frame(), std::uint64_t(0));
+    QTRY_VERIFY(badge->isHidden());
+}
+
+void TestEditor::replacingDocumentRebindsDocks()
+{
+    MainWindow window;
+    window.setDocument(preset(QStringLiteral("curtain")));
+    const QString tablecloth = QStringLiteral("tablecloth");
+    QVERIFY(window.fileActions()->newFromPreset(tablecloth));
+    QCOMPARE(QString::fromStdString(window.document()->scene().name),
+             QString::fromStdString(loadPreset(tablecloth, nullptr)->name));
+    // The dock edits the new document, not the deleted one.
+    ParamRow *row = window.parametersDock()->row("world.airDamping");
+    row->spinBox()->setValue(0.9);
+    QCOMPARE(window.document()->scene().world.airDamping, 0.9f);
+    QCOMPARE(window.document()->undoStack()->count(), 1);
+    QVERIFY(window.viewport()->document() == window.document());
+    QVERIFY(window.controller()->document() == window.document());
+}
+
+int main(int argc, char **argv)
+{
+    QSurfaceFormat::setDefaultFormat(Viewport::surfaceFormat());
+    QApplication app(argc, argv);
+    TestEditor test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_editor.moc"
