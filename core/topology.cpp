@@ -29,10 +29,14 @@ void unite(std::vector<std::uint32_t> &parent, std::uint32_t a, std::uint32_t b)
 const char *kindName(ConstraintKind k)
 {
     switch (k) {
-    case ConstraintKind::Structural: return "structural";
-    case ConstraintKind::Shear: return "shear";
-    case ConstraintKind::Bend: return "bend";
-    case ConstraintKind::User: return "user";
+    case ConstraintKind::Structural:
+        return "structural";
+    case ConstraintKind::Shear:
+        return "shear";
+    case ConstraintKind::Bend:
+        return "bend";
+    case ConstraintKind::User:
+        return "user";
     }
     return "unknown";
 }
@@ -95,7 +99,8 @@ std::string validateTopology(const Cloth &cloth)
         const std::string where = "triangle " + std::to_string(i) + ": ";
         for (std::uint32_t v : t.v)
             if (v >= n)
-                return where + "particle " + std::to_string(v) + " out of range, cloth has " + std::to_string(n);
+                return where + "particle " + std::to_string(v) + " out of range, cloth has "
+                    + std::to_string(n);
         if (t.v[0] == t.v[1] || t.v[1] == t.v[2] || t.v[0] == t.v[2])
             return where + "repeated corner (" + std::to_string(t.v[0]) + ", " + std::to_string(t.v[1]) + ", "
                 + std::to_string(t.v[2]) + ")";

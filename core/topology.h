@@ -18,7 +18,7 @@ constexpr std::uint32_t kNoPiece = 0xffffffffu;
 /// of triangles sharing corners joins them (union-find over the triangles' corners).
 struct ClothPieces {
     std::vector<std::uint32_t> label; ///< per particle: piece 0..count-1, or kNoPiece
-    std::uint32_t count = 0;          ///< number of pieces, numbered in order of their lowest particle
+    std::uint32_t count = 0; ///< number of pieces, numbered in order of their lowest particle
 };
 
 ClothPieces connectedPieces(const Cloth &cloth);

@@ -59,7 +59,7 @@ namespace drape {
 
 namespace {
 
-constexpr std::uint8_t kKept = 1;  // reached through a triangle that stays with p
+constexpr std::uint8_t kKept = 1; // reached through a triangle that stays with p
 constexpr std::uint8_t kMoved = 2; // reached through a triangle that moves to p'
 
 float strainOf(const Cloth &cloth, const DistanceConstraint &c)
@@ -74,7 +74,10 @@ float restArea(const Cloth &cloth, const Triangle &t)
     return 0.5f * length(cross(r[t.v[1]] - r[t.v[0]], r[t.v[2]] - r[t.v[0]]));
 }
 
-bool hasCorner(const Triangle &t, std::uint32_t v) { return t.v[0] == v || t.v[1] == v || t.v[2] == v; }
+bool hasCorner(const Triangle &t, std::uint32_t v)
+{
+    return t.v[0] == v || t.v[1] == v || t.v[2] == v;
+}
 
 struct Candidate {
     float strain = 0.f;
@@ -83,7 +86,10 @@ struct Candidate {
 
 class Splitter {
 public:
-    explicit Splitter(Cloth &cloth) : m_cloth(cloth), m_originalConstraints(cloth.constraints.size()) {}
+    explicit Splitter(Cloth &cloth)
+        : m_cloth(cloth)
+        , m_originalConstraints(cloth.constraints.size())
+    { }
 
     void run(std::vector<Candidate> &candidates, int maxSplits, SplitReport &report);
 
@@ -105,13 +111,13 @@ private:
 
     Cloth &m_cloth;
     std::size_t m_originalConstraints;
-    std::vector<std::vector<std::uint32_t>> m_trianglesOf;   // per particle
+    std::vector<std::vector<std::uint32_t>> m_trianglesOf; // per particle
     std::vector<std::vector<std::uint32_t>> m_constraintsOf; // per particle
-    std::vector<bool> m_removed;                             // per constraint
-    std::vector<bool> m_locked;                              // per particle: split in this call
+    std::vector<bool> m_removed; // per constraint
+    std::vector<bool> m_locked; // per particle: split in this call
     std::uint32_t m_removedCount = 0;
     // Scratch of the split in progress.
-    std::vector<std::uint8_t> m_side;                         // per triangle (or constraint) of p
+    std::vector<std::uint8_t> m_side; // per triangle (or constraint) of p
     std::vector<std::pair<std::uint32_t, std::uint8_t>> m_ring; // neighbour -> kKept | kMoved
     std::vector<std::uint32_t> m_work;
 };
@@ -156,7 +162,7 @@ void Splitter::run(std::vector<Candidate> &candidates, int maxSplits, SplitRepor
         // Dynamic ends in order of preference: one on a boundary first (a crack tip or a free
         // edge, so an existing tear runs on instead of a parallel one starting a row over and
         // cutting a sliver loose), then the one with more triangles, then the lower index.
-        std::uint32_t ends[2] = {c.a, c.b};
+        std::uint32_t ends[2] = { c.a, c.b };
         if (pa.kind[c.a] != ParticleKind::Dynamic) {
             std::swap(ends[0], ends[1]);
         } else if (pa.kind[c.b] == ParticleKind::Dynamic) {
@@ -175,8 +181,8 @@ void Splitter::run(std::vector<Candidate> &candidates, int maxSplits, SplitRepor
     if (m_removedCount > 0)
         compact(report);
     // Constraints that existed before the call and survive, then the appended survivors.
-    report.appendedConstraints = std::uint32_t(m_cloth.constraints.size()
-                                               - (m_originalConstraints - report.removedConstraints));
+    report.appendedConstraints
+        = std::uint32_t(m_cloth.constraints.size() - (m_originalConstraints - report.removedConstraints));
 }
 
 std::uint8_t Splitter::ringFlags(std::uint32_t v) const
@@ -306,7 +312,7 @@ void Splitter::removeCrossing(const Vec3 &xp, const Vec3 &n)
             if (c.kind == ConstraintKind::User || ringFlags(w) != kMoved)
                 continue;
             const bool joined = std::any_of(m_trianglesOf[v].begin(), m_trianglesOf[v].end(),
-                                            [&](std::uint32_t t) { return hasCorner(m_cloth.triangles[t], w); });
+                [&](std::uint32_t t) { return hasCorner(m_cloth.triangles[t], w); });
             if (!joined && crossesSlit(v, w, xp, n))
                 remove(ci);
         }
@@ -323,7 +329,7 @@ bool Splitter::onBoundary(std::uint32_t v) const
             if (m == v)
                 continue;
             const auto uses = std::count_if(tris.begin(), tris.end(),
-                                            [&](std::uint32_t u) { return hasCorner(m_cloth.triangles[u], m); });
+                [&](std::uint32_t u) { return hasCorner(m_cloth.triangles[u], m); });
             if (uses == 1)
                 return true;
         }
@@ -458,7 +464,7 @@ bool Splitter::trySplit(std::uint32_t p, std::uint32_t o, SplitReport &report)
     removeUnjoined(q);
     for (std::size_t i = 0; i < m_ring.size(); ++i)
         removeUnjoined(m_ring[i].first);
-    report.splits.push_back({p, q});
+    report.splits.push_back({ p, q });
     return true;
 }
 
@@ -537,7 +543,7 @@ SplitReport splitOverstretched(Cloth &cloth, int maxSplits)
             continue;
         if (pa.kind[c.a] != ParticleKind::Dynamic && pa.kind[c.b] != ParticleKind::Dynamic)
             continue; // pinned at both ends: nothing may split
-        candidates.push_back({strainOf(cloth, c), i});
+        candidates.push_back({ strainOf(cloth, c), i });
     }
     if (candidates.empty())
         return report;

@@ -32,8 +32,8 @@ GridSpec sheetSpec(int across, int down, float tearStrain)
     g.width = 1.f;
     g.height = 1.f;
     g.orientation = GridOrientation::Vertical;
-    g.origin = {0.f, 0.f, 0.f};
-    g.structuralParams = {0.f, 0.f, tearStrain};
+    g.origin = { 0.f, 0.f, 0.f };
+    g.structuralParams = { 0.f, 0.f, tearStrain };
     return g;
 }
 
@@ -81,13 +81,16 @@ QString topologyProblem(const Cloth &c)
     for (const Triangle &t : c.triangles)
         for (int k = 0; k < 3; ++k) {
             const std::uint32_t a = t.v[k], b = t.v[(k + 1) % 3];
-            edges.insert({std::min(a, b), std::max(a, b)});
+            edges.insert({ std::min(a, b), std::max(a, b) });
             used[a] = true;
         }
     for (std::size_t i = 0; i < c.constraints.size(); ++i) {
         const DistanceConstraint &k = c.constraints[i];
-        if (k.kind == ConstraintKind::Structural && !edges.count({std::min(k.a, k.b), std::max(k.a, k.b)}))
-            return QStringLiteral("structural constraint %1 (%2-%3) is no triangle edge").arg(i).arg(k.a).arg(k.b);
+        if (k.kind == ConstraintKind::Structural && !edges.count({ std::min(k.a, k.b), std::max(k.a, k.b) }))
+            return QStringLiteral("structural constraint %1 (%2-%3) is no triangle edge")
+                .arg(i)
+                .arg(k.a)
+                .arg(k.b);
     }
     for (std::size_t i = 0; i < used.size(); ++i)
         if (!used[i])
@@ -111,7 +114,7 @@ Simulation violentBannerScene()
     GridSpec g = sheetSpec(16, 12, 0.2f);
     g.width = 1.2f;
     g.height = 0.9f;
-    g.origin = {-0.6f, 1.5f, 0.f};
+    g.origin = { -0.6f, 1.5f, 0.f };
     g.structuralParams.compliance = 1e-5f;
     Cloth c = makeGrid(g);
     c.tearMode = TearMode::SplitVertex;
@@ -122,14 +125,14 @@ Simulation violentBannerScene()
     Collider ball;
     ball.kind = ColliderKind::Sphere;
     ball.radius = 0.2f;
-    ball.baseCenter = {0.f, 1.1f, 0.f};
+    ball.baseCenter = { 0.f, 1.1f, 0.f };
     ball.center = ball.baseCenter;
-    ball.motion.amplitude = {0.4f, 0.f, 1.2f};
+    ball.motion.amplitude = { 0.4f, 0.f, 1.2f };
     ball.motion.frequency = 0.8f; // peak speed 2π · 0.8 · 1.26 ≈ 6.3 m/s
     sim.colliders.push_back(ball);
     Collider ground;
     ground.kind = ColliderKind::Plane;
-    ground.center = {0.f, 0.f, 0.f};
+    ground.center = { 0.f, 0.f, 0.f };
     sim.colliders.push_back(ground);
     return sim;
 }
@@ -178,7 +181,8 @@ void TestVertexSplit::splitsOneParticleAlongTheTensionPlane()
     Cloth c = sheet(kAcross, kDown, kNeverTear);
     const GridSpec g = sheetSpec(kAcross, kDown, kNeverTear);
     const std::uint32_t p = gridIndex(g, 2, row), q = gridIndex(g, 2, row + 1);
-    const std::uint32_t up = gridIndex(g, 2, row - 1), left = gridIndex(g, 1, row), right = gridIndex(g, 3, row);
+    const std::uint32_t up = gridIndex(g, 2, row - 1), left = gridIndex(g, 1, row),
+                        right = gridIndex(g, 3, row);
     const int pq = findConstraint(c, p, q, ConstraintKind::Structural);
     QVERIFY(pq >= 0);
     c.constraints[std::size_t(pq)].tearStrain = 0.1f;
@@ -197,10 +201,9 @@ void TestVertexSplit::splitsOneParticleAlongTheTensionPlane()
         (below[t] ? areaBelow : areaAbove) += triangleArea(c.particles.rest, tri);
     }
     QVERIFY(areaAbove > 0.f && areaBelow > 0.f);
-    QCOMPARE(int(std::count_if(c.triangles.begin(), c.triangles.end(), [&](const Triangle &t) {
-                 return t.v[0] == p || t.v[1] == p || t.v[2] == p;
-             })),
-             triangles);
+    QCOMPARE(int(std::count_if(c.triangles.begin(), c.triangles.end(),
+                 [&](const Triangle &t) { return t.v[0] == p || t.v[1] == p || t.v[2] == p; })),
+        triangles);
     const float massBefore = c.particles.mass[p];
     const Cloth before = c;
     const std::size_t constraintsBefore = c.constraints.size();
@@ -276,7 +279,7 @@ void TestVertexSplit::underTheLimitNothingSplits()
 {
     const float tear = 0.5f;
     Cloth c = sheet(8, 8, tear);
-    stretch(c, {0.5f, -0.5f, 0.f}, 1.f + 0.8f * tear);
+    stretch(c, { 0.5f, -0.5f, 0.f }, 1.f + 0.8f * tear);
     const Cloth before = c;
     const SplitReport r = splitOverstretched(c, 1000);
     QVERIFY(r.empty());
@@ -287,7 +290,7 @@ void TestVertexSplit::underTheLimitNothingSplits()
     QVERIFY(c.particles.mass == before.particles.mass);
 
     Cloth over = sheet(8, 8, tear);
-    stretch(over, {0.5f, -0.5f, 0.f}, 1.f + 1.2f * tear);
+    stretch(over, { 0.5f, -0.5f, 0.f }, 1.f + 1.2f * tear);
     QVERIFY(!splitOverstretched(over, 1000).splits.empty());
 }
 
@@ -313,7 +316,7 @@ void TestVertexSplit::pinnedParticlesNeverSplit()
             pins.push_back(gridIndex(g, i, j));
             c.particles.setKind(pins.back(), j == 0 ? ParticleKind::Static : ParticleKind::Kinematic);
         }
-    stretch(c, {0.5f, -0.5f, 0.f}, 1.6f);
+    stretch(c, { 0.5f, -0.5f, 0.f }, 1.6f);
     const Cloth before = c;
     int total = 0;
     for (int call = 0; call < 50; ++call) {
@@ -342,7 +345,7 @@ void TestVertexSplit::pinnedParticlesNeverSplit()
 void TestVertexSplit::oneSidedParticleDoesNotSplit()
 {
     Cloth c = sheet(2, 2, 0.1f);
-    stretch(c, {0.5f, -0.5f, 0.f}, 2.f);
+    stretch(c, { 0.5f, -0.5f, 0.f }, 2.f);
     const Cloth before = c;
     const SplitReport r = splitOverstretched(c, 1000);
     QVERIFY(r.empty());
@@ -354,7 +357,7 @@ void TestVertexSplit::oneSidedParticleDoesNotSplit()
 void TestVertexSplit::capStopsAndSaysSo()
 {
     Cloth c = sheet(10, 10, 0.1f);
-    stretch(c, {0.5f, -0.5f, 0.f}, 2.f);
+    stretch(c, { 0.5f, -0.5f, 0.f }, 2.f);
     Cloth copy = c;
     const SplitReport r = splitOverstretched(c, 3);
     QCOMPARE(r.splits.size(), std::size_t(3));
@@ -381,7 +384,7 @@ void TestVertexSplit::massIsConservedAndTopologyStaysValid()
     for (Vec3 &x : c.particles.position) {
         seed = seed * 1664525u + 1013904223u;
         const float jitter = float(seed >> 8) / float(1u << 24) - 0.5f;
-        x = {x.x * (1.f + 0.6f * x.x), x.y * (1.f - 0.6f * x.y) , 0.05f * jitter};
+        x = { x.x * (1.f + 0.6f * x.x), x.y * (1.f - 0.6f * x.y), 0.05f * jitter };
     }
     const double massBefore = c.totalMass();
     const std::size_t trianglesBefore = c.triangles.size();
@@ -416,9 +419,9 @@ void TestVertexSplit::ropeSplitsIntoTwo()
     RopeSpec spec;
     spec.count = 5;
     spec.length = 0.4f;
-    spec.start = {0.f, 0.f, 0.f};
-    spec.direction = {1.f, 0.f, 0.f};
-    spec.params = {0.f, 0.f, 0.2f};
+    spec.start = { 0.f, 0.f, 0.f };
+    spec.direction = { 1.f, 0.f, 0.f };
+    spec.params = { 0.f, 0.f, 0.2f };
     spec.bend = true;
     Cloth c = makeRope(spec);
     c.tearMode = TearMode::SplitVertex;
@@ -435,13 +438,14 @@ void TestVertexSplit::ropeSplitsIntoTwo()
     QVERIFY(joined(c, created, 3));
     QVERIFY(!joined(c, 2, 3));
     QVERIFY(!joined(c, 1, 3)); // the bend across the split
-    QVERIFY(std::abs(c.particles.mass[created] + c.particles.mass[2] - spec.linkMass) <= 1e-6f * spec.linkMass);
+    QVERIFY(
+        std::abs(c.particles.mass[created] + c.particles.mass[2] - spec.linkMass) <= 1e-6f * spec.linkMass);
     QVERIFY(std::abs(c.totalMass() - mass) < 1e-6 * mass);
 }
 
 void TestVertexSplit::otherTearModesDoNothing()
 {
-    for (TearMode mode : {TearMode::None, TearMode::RemoveConstraint}) {
+    for (TearMode mode : { TearMode::None, TearMode::RemoveConstraint }) {
         Cloth c = sheet(6, 6, 0.1f);
         c.tearMode = mode;
         stretch(c, {}, 2.f);
@@ -468,17 +472,18 @@ struct PullApart {
         spec.down = down;
         spec.width = 0.8f;
         spec.height = 0.3f;
-        spec.origin = {0.f, 0.f, 0.f};
-        spec.structuralParams = {1e-4f, 0.f, otherStrain};
+        spec.origin = { 0.f, 0.f, 0.f };
+        spec.structuralParams = { 1e-4f, 0.f, otherStrain };
         Cloth c = makeGrid(spec);
         c.tearMode = TearMode::SplitVertex;
         for (int j = 0; j < down; ++j) {
             c.particles.setKind(gridIndex(spec, 0, j), ParticleKind::Kinematic);
             c.particles.setKind(gridIndex(spec, across - 1, j), ParticleKind::Kinematic);
-            const int k = findConstraint(c, gridIndex(spec, seam, j), gridIndex(spec, seam + 1, j), ConstraintKind::Structural);
+            const int k = findConstraint(
+                c, gridIndex(spec, seam, j), gridIndex(spec, seam + 1, j), ConstraintKind::Structural);
             c.constraints[std::size_t(k)].tearStrain = seamStrain;
         }
-        sim.world.gravity = {0.f, 0.f, 0.f};
+        sim.world.gravity = { 0.f, 0.f, 0.f };
         sim.world.airDamping = 0.5f;
         sim.cloths.push_back(std::move(c));
     }
@@ -610,7 +615,7 @@ void TestVertexSplit::bannerPresetTearsAndReloadsIdentically()
 
     const Scene saved = snapshotScene(scene, sim, true);
     QCOMPARE(saved.cloths[0].source, ClothSource::Explicit);
-    const std::string text = serializeScene(saved, SaveOptions{true});
+    const std::string text = serializeScene(saved, SaveOptions { true });
     const SceneLoadResult reread = parseScene(text, "torn.json");
     QVERIFY2(reread.ok(), reread.error.c_str());
     const Simulation back = buildSimulation(*reread.scene);

@@ -17,8 +17,8 @@ namespace {
 
 struct Round {
     SolverKind solver = SolverKind::Xpbd;
-    float tearStrain = 0.2f;   // structural constraints
-    int maxSplits = 64;        // per substep
+    float tearStrain = 0.2f; // structural constraints
+    int maxSplits = 64; // per substep
     float ballFrequency = 0.8f; // Hz
 };
 
@@ -31,8 +31,8 @@ Simulation banner(const Round &r)
     g.down = 12;
     g.width = 1.2f;
     g.height = 0.9f;
-    g.origin = {-0.6f, 1.5f, 0.f};
-    g.structuralParams = {1e-5f, 0.f, r.tearStrain};
+    g.origin = { -0.6f, 1.5f, 0.f };
+    g.structuralParams = { 1e-5f, 0.f, r.tearStrain };
     g.shearParams.tearStrain = 2.f * r.tearStrain;
     Cloth c = makeGrid(g);
     c.tearMode = TearMode::SplitVertex;
@@ -49,9 +49,9 @@ Simulation banner(const Round &r)
     Collider ball;
     ball.kind = ColliderKind::Sphere;
     ball.radius = 0.2f;
-    ball.baseCenter = {0.05f, 1.1f, 0.f};
+    ball.baseCenter = { 0.05f, 1.1f, 0.f };
     ball.center = ball.baseCenter;
-    ball.motion.amplitude = {0.4f, 0.2f, 1.2f};
+    ball.motion.amplitude = { 0.4f, 0.2f, 1.2f };
     ball.motion.frequency = r.ballFrequency;
     sim.colliders.push_back(ball);
     Collider ground;
@@ -72,11 +72,11 @@ private slots:
 void TestTearSoak::tenThousandFramesOfTearing()
 {
     const Round rounds[] = {
-        {SolverKind::Xpbd, 0.2f, 64, 0.8f},
-        {SolverKind::Xpbd, 0.05f, 4, 1.5f},
-        {SolverKind::Verlet, 0.2f, 64, 0.8f},
-        {SolverKind::Xpbd, 0.1f, 1000, 2.0f},
-        {SolverKind::Verlet, 0.08f, 8, 1.2f},
+        { SolverKind::Xpbd, 0.2f, 64, 0.8f },
+        { SolverKind::Xpbd, 0.05f, 4, 1.5f },
+        { SolverKind::Verlet, 0.2f, 64, 0.8f },
+        { SolverKind::Xpbd, 0.1f, 1000, 2.0f },
+        { SolverKind::Verlet, 0.08f, 8, 1.2f },
     };
     std::size_t totalSplits = 0;
     for (std::size_t k = 0; k < std::size(rounds); ++k) {
@@ -86,18 +86,25 @@ void TestTearSoak::tenThousandFramesOfTearing()
         for (int f = 0; f < 2000; ++f) {
             sim.step();
             if (sim.status().blownUp)
-                QFAIL(qPrintable(QStringLiteral("round %1, frame %2: %3").arg(k).arg(f).arg(QString::fromStdString(sim.status().message))));
+                QFAIL(qPrintable(QStringLiteral("round %1, frame %2: %3")
+                                     .arg(k)
+                                     .arg(f)
+                                     .arg(QString::fromStdString(sim.status().message))));
             const Cloth &c = sim.cloths[0];
             for (const Vec3 &x : c.particles.position)
                 QVERIFY(isFinite(x));
             if (f % 100 == 99) {
                 const std::string problem = validateTopology(c);
                 if (!problem.empty())
-                    QFAIL(qPrintable(QStringLiteral("round %1, frame %2: %3").arg(k).arg(f).arg(QString::fromStdString(problem))));
+                    QFAIL(qPrintable(QStringLiteral("round %1, frame %2: %3")
+                                         .arg(k)
+                                         .arg(f)
+                                         .arg(QString::fromStdString(problem))));
                 QVERIFY(std::abs(c.totalMass() - mass) <= 1e-4 * mass);
             }
         }
-        QVERIFY2(sim.cloths[0].particles.size() > particles, qPrintable(QStringLiteral("round %1 never tore").arg(k)));
+        QVERIFY2(sim.cloths[0].particles.size() > particles,
+            qPrintable(QStringLiteral("round %1 never tore").arg(k)));
         totalSplits += sim.cloths[0].particles.size() - particles;
     }
     qInfo("%zu particles split over 10,000 frames", totalSplits);
