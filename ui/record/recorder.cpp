@@ -21,6 +21,10 @@ Recorder::~Recorder()
         end(false, QString());
 }
 
+void Recorder::setViewport(Viewport *viewport) { m_viewport = viewport; }
+
+void Recorder::setController(SimulationController *controller) { m_controller = controller; }
+
 bool Recorder::start(Document *document, const QString &output, bool restart, QString *error)
 {
     if (m_session) {

@@ -28,9 +28,9 @@ public:
     explicit Recorder(QObject *parent = nullptr);
     ~Recorder() override;
 
-    void setViewport(Viewport *viewport) { m_viewport = viewport; }
+    void setViewport(Viewport *viewport);
     /// Optional: the interactive loop to pause while recording (and resume afterwards).
-    void setController(SimulationController *controller) { m_controller = controller; }
+    void setController(SimulationController *controller);
     /// Overrides the ffmpeg executable (empty: found on PATH).
     void setFfmpegProgram(const QString &program) { m_ffmpegProgram = program; }
 
