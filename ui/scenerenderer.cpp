@@ -461,7 +461,12 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
     glViewport(0, 0, widthPx, heightPx);
     const Vec3 bg = toDisplay(scene.view.background);
-    glClearColor(bg.x, bg.y, bg.z, options.transparentBackground ? 0.f : 1.f);
+    // Transparent: clear to zero so the framebuffer holds premultiplied colour (the blend
+    // below keeps it so), and multisample edges resolve without a halo of the background.
+    if (options.transparentBackground)
+        glClearColor(0.f, 0.f, 0.f, 0.f);
+    else
+        glClearColor(bg.x, bg.y, bg.z, 1.f);
     glDepthMask(GL_TRUE);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
