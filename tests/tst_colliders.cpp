@@ -85,7 +85,7 @@ void TestColliders::clothOnSphereNeverPenetrates()
 {
     QFETCH(int, solver);
     const bool springs = solver == int(SolverKind::Springs);
-    Simulation sim = makeSim(SolverKind(solver), springs ? 20 : 10);
+    Simulation sim = makeSim(SolverKind(solver), springs ? 30 : 10);
     sim.world.airDamping = 0.2f;
     Collider ball;
     ball.kind = ColliderKind::Sphere;
@@ -120,7 +120,7 @@ void TestColliders::clothOnGroundNeverPenetrates()
 {
     QFETCH(int, solver);
     const bool springs = solver == int(SolverKind::Springs);
-    Simulation sim = makeSim(SolverKind(solver), springs ? 20 : 10);
+    Simulation sim = makeSim(SolverKind(solver), springs ? 30 : 10);
     Collider ground;
     ground.kind = ColliderKind::Plane;
     ground.center = ground.baseCenter = {0.f, 0.f, 0.f};
