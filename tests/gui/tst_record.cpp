@@ -145,6 +145,7 @@ private slots:
     void cancelLeavesNoVideo();
     void missingFfmpeg();
     void matchesHeadlessRender();
+    void transparentPng();
     void screenshot();
     void dockEditsAreUndoable();
 
@@ -394,6 +395,32 @@ void TestRecord::matchesHeadlessRender()
     // documented tolerance (docs/recording.md) is 2/255 per channel on at most 0.5% of pixels.
     QVERIFY(worst.maxAbs <= 2);
     QVERIFY(worst.fractionDiffering <= 0.005);
+}
+
+void TestRecord::transparentPng()
+{
+    std::unique_ptr<Document> doc = flagDocument(RecordFormat::PngSequence, 2);
+    QVERIFY(doc);
+    doc->sceneForEdit().record.transparent = true;
+    doc->sceneForEdit().view.showGround = false;
+    QTemporaryDir dir;
+    QString message;
+    QVERIFY2(record(doc.get(), dir.path(), &message), qPrintable(message));
+    const QImage frame = QImage(dir.filePath(QStringLiteral("frame_0001.png"))).convertToFormat(QImage::Format_RGBA8888);
+    QCOMPARE(frame.size(), QSize(160, 120));
+    QVERIFY(frame.hasAlphaChannel());
+    int clear = 0, opaque = 0;
+    for (int y = 0; y < frame.height(); ++y) {
+        for (int x = 0; x < frame.width(); ++x) {
+            const int a = frame.constScanLine(y)[x * 4 + 3];
+            clear += a == 0;
+            opaque += a == 255;
+        }
+    }
+    // Background transparent, cloth and pole opaque.
+    QCOMPARE(frame.constScanLine(0)[3], uchar(0));
+    QVERIFY(clear > frame.width() * frame.height() / 4);
+    QVERIFY(opaque > 100);
 }
 
 void TestRecord::screenshot()
