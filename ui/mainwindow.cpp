@@ -23,6 +23,10 @@
 
 #include <QActionGroup>
 #include <QCloseEvent>
+#include <QLayout>
+#include <QPointer>
+#include <QDockWidget>
+#include <QScreen>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -65,8 +69,12 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_status, &StatusWidgets::resetRequested, m_controller, &SimulationController::reset);
 
     createComponents();
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        m_defaultAreas.insert(dock, dockWidgetArea(dock));
 
-    resize(1400, 900);
+    // A first run fills most of the screen, never more than it.
+    const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
+    resize(std::min(1500, available.width() * 9 / 10), std::min(950, available.height() * 9 / 10));
     resetLayout();
     AppSettings::restoreWindow(this);
     m_viewport->setFocus();
@@ -78,6 +86,17 @@ MainWindow::~MainWindow()
     emit documentChanged(nullptr);
     m_viewport->setDocument(nullptr);
     m_controller->setDocument(nullptr);
+    // Components made after the viewport (tools, recorder, docks) may talk to it while they
+    // are destroyed: delete them newest first, and the viewport last, instead of Qt's
+    // oldest-first order of children.
+    QList<QPointer<QObject>> components;
+    for (QObject *child : children()) {
+        if (child != m_viewport && !qobject_cast<QLayout *>(child))
+            components.append(child);
+    }
+    for (auto it = components.crbegin(); it != components.crend(); ++it)
+        delete it->data();
+    delete m_viewport;
 }
 
 void MainWindow::createMenus()
@@ -154,22 +173,37 @@ void MainWindow::createComponents()
 
 void MainWindow::resetLayout()
 {
-    for (QDockWidget *dock : findChildren<QDockWidget *>())
+    // Every dock goes back to the area it was created in, tabbed behind the scene dock (left)
+    // or the parameters dock (right), so the window fits on a laptop screen.
+    const QList<QDockWidget *> docks = findChildren<QDockWidget *>();
+    for (QDockWidget *dock : docks) {
+        if (!m_defaultAreas.contains(dock))
+            m_defaultAreas.insert(dock, dock == m_sceneDock ? Qt::LeftDockWidgetArea : Qt::RightDockWidgetArea);
         removeDockWidget(dock);
+    }
     addDockWidget(Qt::LeftDockWidgetArea, m_sceneDock);
     addDockWidget(Qt::RightDockWidgetArea, m_parametersDock);
-    addDockWidget(Qt::RightDockWidgetArea, m_historyDock);
-    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
-        if (dock != m_sceneDock && dock != m_parametersDock && dock != m_historyDock
-            && dockWidgetArea(dock) == Qt::NoDockWidgetArea)
+    QDockWidget *lastLeft = nullptr;
+    for (QDockWidget *dock : docks) {
+        if (dock == m_sceneDock || dock == m_parametersDock)
+            continue;
+        if (m_defaultAreas.value(dock) == Qt::LeftDockWidgetArea) {
+            tabifyDockWidget(lastLeft ? lastLeft : m_sceneDock, dock);
+            lastLeft = dock;
+        } else {
             addDockWidget(Qt::RightDockWidgetArea, dock);
+            tabifyDockWidget(m_parametersDock, dock);
+        }
+    }
+    for (QDockWidget *dock : docks) {
         dock->setFloating(false);
         dock->show();
     }
-    tabifyDockWidget(m_parametersDock, m_historyDock);
     m_parametersDock->raise();
-    resizeDocks({m_sceneDock, m_parametersDock}, {270, 400}, Qt::Horizontal);
-    m_toolBar->show();
+    m_sceneDock->raise();
+    resizeDocks({m_sceneDock, m_parametersDock}, {280, 400}, Qt::Horizontal);
+    for (QToolBar *bar : findChildren<QToolBar *>())
+        bar->show();
 }
 
 void MainWindow::setDocument(std::unique_ptr<Document> document)

@@ -3,6 +3,7 @@
 // themselves in createComponents().
 #pragma once
 
+#include <QHash>
 #include <QMainWindow>
 
 #include <memory>
@@ -94,6 +95,7 @@ private:
     QMenu *m_viewMenu = nullptr;
     QMenu *m_helpMenu = nullptr;
     QToolBar *m_toolBar = nullptr;
+    QHash<QDockWidget *, Qt::DockWidgetArea> m_defaultAreas; ///< where each dock was created (Reset Layout)
 };
 
 } // namespace drape
