@@ -110,12 +110,14 @@ void RecordDock::buildUi()
         box->setRange(16, 8192);
         box->setSuffix(tr(" px"));
     }
-    auto *custom = new QHBoxLayout;
+    m_customSize = new QWidget(body);
+    auto *custom = new QHBoxLayout(m_customSize);
+    custom->setContentsMargins(0, 0, 0, 0);
     custom->addWidget(m_width);
-    custom->addWidget(new QLabel(QStringLiteral("×"), body));
+    custom->addWidget(new QLabel(QStringLiteral("×"), m_customSize));
     custom->addWidget(m_height);
     form->addRow(tr("Size"), m_size);
-    form->addRow(QString(), custom);
+    form->addRow(QString(), m_customSize);
 
     m_fps = new QSpinBox(body);
     m_fps->setRange(1, 240);
@@ -354,8 +356,7 @@ void RecordDock::updateEnabled()
     const bool custom = m_size->currentIndex() == kCustomSize;
     m_width->setEnabled(editable && custom);
     m_height->setEnabled(editable && custom);
-    m_width->setVisible(custom);
-    m_height->setVisible(custom);
+    m_customSize->setVisible(custom);
     m_quality->setEnabled(editable && video);
     m_length->setEnabled(editable && m_lengthUnit->currentIndex() != UntilStopped);
     m_overlays->setEnabled(editable && format != RecordFormat::ObjSequence);

@@ -69,6 +69,7 @@ private:
 
     QComboBox *m_format = nullptr;
     QComboBox *m_size = nullptr;
+    QWidget *m_customSize = nullptr; ///< the width × height row, shown for a custom size
     QSpinBox *m_width = nullptr;
     QSpinBox *m_height = nullptr;
     QSpinBox *m_fps = nullptr;
