@@ -107,6 +107,8 @@ private slots:
     void escapeAbortsDrag();
     void draggingPinMovesIt();
     void pinActions();
+    void brushPinsAlongStroke();
+    void pushGivesMouseMotion();
     void editedSceneSavesAndReopens();
     void constraintDockEditsSelection();
     void undoAfterSelfTearRebuildsFromScene();
@@ -484,6 +486,49 @@ void TestTools::pinActions()
     m_doc->undoStack()->undo();
     m_doc->undoStack()->undo();
     QVERIFY(m_doc->scene() == makeScene());
+}
+
+void TestTools::brushPinsAlongStroke()
+{
+    m_tools->setActiveTool(m_tools->pinTool());
+    m_tools->setRadius(0.05f); // under half the spacing (1/18 m): one particle per dab
+    const Scene before = m_doc->scene();
+    const Cloth clothBefore = cloth();
+    // Steps of a quarter of the spacing, so the cursor passes over every particle of the row.
+    drag(at(idx(1, 7)), at(idx(8, 7)), Qt::LeftButton, Qt::NoModifier, 28);
+    for (int j = 0; j < kDown; ++j)
+        for (int i = 0; i < kAcross; ++i)
+            QCOMPARE(cloth().particles.kind[idx(i, j)] == ParticleKind::Static, j == 0 || (j == 7 && i >= 1 && i <= 8));
+    QCOMPARE(m_doc->undoStack()->count(), 1); // the whole stroke is one step
+    checkUndoRedo(before, clothBefore);
+    // Ctrl brushes pins off again.
+    drag(at(idx(1, 7)), at(idx(8, 7)), Qt::LeftButton, Qt::ControlModifier, 28);
+    QVERIFY(cloth().particles.kind == clothBefore.particles.kind);
+    QCOMPARE(m_doc->scene().cloths[0].pins, before.cloths[0].pins);
+}
+
+void TestTools::pushGivesMouseMotion()
+{
+    m_tools->setActiveTool(m_tools->pushTool());
+    m_tools->setRadius(0.05f);
+    m_tools->setPushStrength(1.f);
+    const Scene before = m_doc->scene();
+    const std::uint32_t p = idx(5, 6);
+    QCOMPARE(cloth().particles.velocity[p].x, 0.f);
+    // One move of 8 px (0.032 m) to the right ending on the particle: it takes that motion over
+    // one frame as its velocity, 0.032 m × 60 Hz = 1.92 m/s along +x (XPBD reads the velocity).
+    const QPointF to = at(p);
+    const QPointF from = to - QPointF(8, 0); // near enough that the press finds the cloth
+    mouse(QEvent::MouseMove, from, Qt::NoButton);
+    mouse(QEvent::MouseButtonPress, from, Qt::LeftButton);
+    mouse(QEvent::MouseMove, to, Qt::LeftButton);
+    mouse(QEvent::MouseButtonRelease, to, Qt::LeftButton);
+    const float expected = 8.f * (kOrthoHeight / kView) * m_doc->simulation().solver.frameRate;
+    QVERIFY2(std::abs(cloth().particles.velocity[p].x - expected) < 1e-2f,
+             qPrintable(QString::number(cloth().particles.velocity[p].x)));
+    QCOMPARE(cloth().particles.velocity[idx(2, 2)].x, 0.f); // far from the cursor
+    QCOMPARE(m_doc->undoStack()->count(), 0);
+    QVERIFY(m_doc->scene() == before);
 }
 
 void TestTools::editedSceneSavesAndReopens()

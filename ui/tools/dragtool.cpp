@@ -57,8 +57,10 @@ bool DragTool::mousePress(QMouseEvent *event)
     const Viewport *vp = m_manager->viewport();
     updateHover(event->position());
     if (m_mode == Mode::Push) {
+        // The plane goes through the cloth under the cursor; the push follows the cursor on it.
         m_planePoint = m_hover.found ? m_hover.point : toolbrush::fallbackCentre(*vp, event->position());
         m_lastPush = m_planePoint;
+        toolbrush::pointOnViewPlane(*vp, event->position(), m_planePoint, &m_lastPush);
         m_dragging = true;
         return true;
     }
