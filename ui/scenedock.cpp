@@ -170,6 +170,11 @@ void SceneDock::refreshContents()
     m_title->setText(title);
     m_title->setToolTip(m_document->filePath());
     m_revert->setEnabled(!m_document->filePath().isEmpty() && m_document->isModified());
+    // Show the description of the preset this scene came from (matched by name).
+    for (int i = 0; i < m_presets->count(); ++i) {
+        if (m_presets->item(i)->text() == QString::fromStdString(scene.name) && !m_presets->currentItem())
+            m_presets->setCurrentRow(i);
+    }
 
     const Simulation &sim = m_document->simulation();
     auto *cloths = new QTreeWidgetItem(m_contents, {tr("Cloths"), QString::number(scene.cloths.size())});

@@ -4,6 +4,7 @@
 #include "tool.h"
 
 #include <QKeyEvent>
+#include <QFontMetricsF>
 #include <QLinearGradient>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -250,25 +251,36 @@ void Viewport::paintOverlays(QPainter &painter)
 
 void Viewport::paintStrainLegend(QPainter &painter)
 {
-    const QRectF bar(width() - 36.0, 40.0, 14.0, std::min(180.0, height() - 80.0));
-    if (bar.height() < 40)
+    // A small panel at the top right: title, the colour ramp, and what its ends mean.
+    const qreal barHeight = std::min(160.0, height() - 90.0);
+    if (barHeight < 40)
         return;
+    QFont font = painter.font();
+    font.setPointSizeF(font.pointSizeF() * 0.9);
+    painter.setFont(font);
+    const QFontMetricsF metrics(font);
+    const qreal panelWidth = std::max(metrics.horizontalAdvance(tr("Tear risk")),
+                                      metrics.horizontalAdvance(tr("at tear strain")) + 26.0) + 20.0;
+    const QRectF panel(width() - panelWidth - 12.0, 12.0, panelWidth, barHeight + metrics.height() * 2 + 20.0);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(QColor(20, 22, 26, 170));
+    painter.drawRoundedRect(panel, 5, 5);
+
+    const QRectF bar(panel.right() - 22.0, panel.top() + metrics.height() + 12.0, 12.0, barHeight);
     QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
     // The same ramp as cloth.frag's heat().
     gradient.setColorAt(0.0, QColor::fromRgbF(0.15f, 0.30f, 0.85f));
     gradient.setColorAt(0.33, QColor::fromRgbF(0.20f, 0.75f, 0.35f));
     gradient.setColorAt(0.66, QColor::fromRgbF(0.95f, 0.85f, 0.20f));
     gradient.setColorAt(1.0, QColor::fromRgbF(0.90f, 0.15f, 0.10f));
-    painter.fillRect(bar.adjusted(-6, -26, 6, 22).translated(-26, 0), QColor(0, 0, 0, 120));
     painter.fillRect(bar, gradient);
-    painter.setPen(QColor(230, 230, 230));
-    QFont font = painter.font();
-    font.setPointSizeF(font.pointSizeF() * 0.85);
-    painter.setFont(font);
-    const QRectF labels(bar.left() - 60, bar.top() - 20, 56, bar.height() + 40);
-    painter.drawText(QRectF(labels.left(), bar.top() - 6, 56, 14), Qt::AlignRight | Qt::AlignVCenter, tr("tears"));
-    painter.drawText(QRectF(labels.left(), bar.bottom() - 8, 56, 14), Qt::AlignRight | Qt::AlignVCenter, tr("slack"));
-    painter.drawText(QRectF(bar.left() - 36, bar.top() - 22, 64, 14), Qt::AlignCenter, tr("Tear risk"));
+
+    painter.setPen(QColor(235, 235, 235));
+    painter.drawText(QRectF(panel.left() + 8, panel.top() + 6, panel.width() - 16, metrics.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter, tr("Tear risk"));
+    const QRectF labels(panel.left() + 8, bar.top(), bar.left() - panel.left() - 14, bar.height());
+    painter.drawText(labels, Qt::AlignRight | Qt::AlignTop, tr("at tear strain"));
+    painter.drawText(labels, Qt::AlignRight | Qt::AlignBottom, tr("slack"));
 }
 
 Viewport::Drag Viewport::cameraDragFor(const QMouseEvent *event) const
