@@ -8,6 +8,7 @@
 #include "presetcatalog.h"
 #include "record/ffmpegencoder.h"
 #include "record/objsequencewriter.h"
+#include "record/pngsequencewriter.h"
 #include "record/recorder.h"
 #include "record/recordplan.h"
 #include "record/recordsession.h"
@@ -146,6 +147,7 @@ private slots:
     void missingFfmpeg();
     void matchesHeadlessRender();
     void transparentPng();
+    void sinkErrors();
     void screenshot();
     void dockEditsAreUndoable();
 
@@ -421,6 +423,67 @@ void TestRecord::transparentPng()
     QCOMPARE(frame.constScanLine(0)[3], uchar(0));
     QVERIFY(clear > frame.width() * frame.height() / 4);
     QVERIFY(opaque > 100);
+}
+
+void TestRecord::sinkErrors()
+{
+    QTemporaryDir dir;
+    Simulation sim;
+    QImage frame(32, 32, QImage::Format_RGBA8888);
+    frame.fill(Qt::red);
+    QString error;
+
+    // A PNG that cannot be written (a folder is in the way) stops the sequence with the path.
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("png/frame_0001.png")));
+    PngSequenceSettings png;
+    png.folder = dir.filePath(QStringLiteral("png"));
+    PngSequenceWriter writer(png);
+    QVERIFY2(writer.open(&error), qPrintable(error));
+    bool ok = true;
+    for (int i = 0; i < 6 && ok; ++i)
+        ok = writer.writeFrame(i, frame, sim, &error);
+    if (ok)
+        ok = writer.finish(&error);
+    QVERIFY(!ok);
+    QVERIFY2(error.contains(QStringLiteral("frame_0001.png")), qPrintable(error));
+    QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("png/frame_0000.png")))); // written frames stay
+
+    // Bad patterns are refused up front.
+    QVERIFY(!PngSequenceWriter::validatePattern(QStringLiteral("frame.png")).isEmpty());
+    QVERIFY(!PngSequenceWriter::validatePattern(QStringLiteral("a/%04d.png")).isEmpty());
+    QCOMPARE(PngSequenceWriter::fileName(QStringLiteral("f_%04d.png"), 7), QStringLiteral("f_0007.png"));
+
+    // An encoder that fails shows its own message and leaves no file.
+    const QString fake = dir.filePath(QStringLiteral("fake-ffmpeg"));
+    {
+        QFile script(fake);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\necho 'Unknown encoder libx264 (test)' >&2\nexit 1\n");
+    }
+    QFile::setPermissions(fake, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    VideoSettings video;
+    video.path = dir.filePath(QStringLiteral("clip.mp4"));
+    video.size = QSize(32, 32);
+    video.ffmpegProgram = fake;
+    FfmpegEncoder encoder(video);
+    QVERIFY2(encoder.open(&error), qPrintable(error));
+    ok = true;
+    for (int i = 0; i < 50 && ok; ++i)
+        ok = encoder.writeFrame(i, frame, sim, &error);
+    if (ok)
+        ok = encoder.finish(&error);
+    QVERIFY(!ok);
+    QVERIFY2(error.contains(QStringLiteral("Unknown encoder libx264 (test)")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("clip.mp4")), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(video.path));
+    QVERIFY(!QFileInfo::exists(encoder.temporaryPath()));
+
+    // Odd sizes are refused by the encoder itself for yuv420p formats.
+    video.size = QSize(33, 32);
+    video.ffmpegProgram = fake;
+    FfmpegEncoder odd(video);
+    QVERIFY(!odd.open(&error));
+    QVERIFY2(error.contains(QStringLiteral("even")), qPrintable(error));
 }
 
 void TestRecord::screenshot()
