@@ -10,7 +10,8 @@ namespace drape {
 
 namespace {
 
-void addConstraint(Cloth &cloth, std::uint32_t a, std::uint32_t b, ConstraintKind kind, const ConstraintParams &p)
+void addConstraint(
+    Cloth &cloth, std::uint32_t a, std::uint32_t b, ConstraintKind kind, const ConstraintParams &p)
 {
     DistanceConstraint c;
     c.a = a;
@@ -40,8 +41,9 @@ Cloth makeGrid(const GridSpec &spec)
     cloth.particles.position.reserve(std::size_t(nx) * std::size_t(ny));
     for (int j = 0; j < ny; ++j) {
         for (int i = 0; i < nx; ++i) {
-            const Vec3 offset = spec.orientation == GridOrientation::Vertical ? Vec3{float(i) * dx, -float(j) * dy, 0.f}
-                                                                              : Vec3{float(i) * dx, 0.f, float(j) * dy};
+            const Vec3 offset = spec.orientation == GridOrientation::Vertical
+                ? Vec3 { float(i) * dx, -float(j) * dy, 0.f }
+                : Vec3 { float(i) * dx, 0.f, float(j) * dy };
             cloth.particles.add(spec.origin + offset, 1.f);
         }
     }
@@ -54,11 +56,11 @@ Cloth makeGrid(const GridSpec &spec)
             const std::uint32_t a = gridIndex(g, i, j), b = gridIndex(g, i + 1, j);
             const std::uint32_t c = gridIndex(g, i, j + 1), d = gridIndex(g, i + 1, j + 1);
             if ((i + j) % 2 == 0) {
-                cloth.triangles.push_back({{a, c, d}});
-                cloth.triangles.push_back({{a, d, b}});
+                cloth.triangles.push_back({ { a, c, d } });
+                cloth.triangles.push_back({ { a, d, b } });
             } else {
-                cloth.triangles.push_back({{a, c, b}});
-                cloth.triangles.push_back({{b, c, d}});
+                cloth.triangles.push_back({ { a, c, b } });
+                cloth.triangles.push_back({ { b, c, d } });
             }
         }
     }
@@ -66,26 +68,32 @@ Cloth makeGrid(const GridSpec &spec)
     if (spec.structural) {
         for (int j = 0; j < ny; ++j)
             for (int i = 0; i + 1 < nx; ++i)
-                addConstraint(cloth, gridIndex(g, i, j), gridIndex(g, i + 1, j), ConstraintKind::Structural, spec.structuralParams);
+                addConstraint(cloth, gridIndex(g, i, j), gridIndex(g, i + 1, j), ConstraintKind::Structural,
+                    spec.structuralParams);
         for (int j = 0; j + 1 < ny; ++j)
             for (int i = 0; i < nx; ++i)
-                addConstraint(cloth, gridIndex(g, i, j), gridIndex(g, i, j + 1), ConstraintKind::Structural, spec.structuralParams);
+                addConstraint(cloth, gridIndex(g, i, j), gridIndex(g, i, j + 1), ConstraintKind::Structural,
+                    spec.structuralParams);
     }
     if (spec.shear) {
         for (int j = 0; j + 1 < ny; ++j) {
             for (int i = 0; i + 1 < nx; ++i) {
-                addConstraint(cloth, gridIndex(g, i, j), gridIndex(g, i + 1, j + 1), ConstraintKind::Shear, spec.shearParams);
-                addConstraint(cloth, gridIndex(g, i + 1, j), gridIndex(g, i, j + 1), ConstraintKind::Shear, spec.shearParams);
+                addConstraint(cloth, gridIndex(g, i, j), gridIndex(g, i + 1, j + 1), ConstraintKind::Shear,
+                    spec.shearParams);
+                addConstraint(cloth, gridIndex(g, i + 1, j), gridIndex(g, i, j + 1), ConstraintKind::Shear,
+                    spec.shearParams);
             }
         }
     }
     if (spec.bend) {
         for (int j = 0; j < ny; ++j)
             for (int i = 0; i + 2 < nx; ++i)
-                addConstraint(cloth, gridIndex(g, i, j), gridIndex(g, i + 2, j), ConstraintKind::Bend, spec.bendParams);
+                addConstraint(
+                    cloth, gridIndex(g, i, j), gridIndex(g, i + 2, j), ConstraintKind::Bend, spec.bendParams);
         for (int j = 0; j + 2 < ny; ++j)
             for (int i = 0; i < nx; ++i)
-                addConstraint(cloth, gridIndex(g, i, j), gridIndex(g, i, j + 2), ConstraintKind::Bend, spec.bendParams);
+                addConstraint(
+                    cloth, gridIndex(g, i, j), gridIndex(g, i, j + 2), ConstraintKind::Bend, spec.bendParams);
     }
 
     // Mass: each quad's area (both of its triangles) shared equally by its four corners, so
@@ -95,7 +103,8 @@ Cloth makeGrid(const GridSpec &spec)
     const float quarterCell = 0.25f * spec.arealDensity * dx * dy; // kg
     for (int j = 0; j < ny; ++j) {
         for (int i = 0; i < nx; ++i) {
-            const int cells = (i > 0 && j > 0) + (i + 1 < nx && j > 0) + (i > 0 && j + 1 < ny) + (i + 1 < nx && j + 1 < ny);
+            const int cells = (i > 0 && j > 0) + (i + 1 < nx && j > 0) + (i > 0 && j + 1 < ny)
+                + (i + 1 < nx && j + 1 < ny);
             cloth.particles.setMass(gridIndex(g, i, j), quarterCell * float(cells));
         }
     }
@@ -108,7 +117,7 @@ Cloth makeRope(const RopeSpec &spec)
     Cloth cloth;
     cloth.name = "rope";
     const int n = std::max(spec.count, 2);
-    const Vec3 dir = normalized(spec.direction, {0.f, -1.f, 0.f});
+    const Vec3 dir = normalized(spec.direction, { 0.f, -1.f, 0.f });
     const float link = spec.length / float(n - 1);
     for (int i = 0; i < n; ++i)
         cloth.particles.add(spec.start + dir * (float(i) * link), spec.linkMass);
@@ -116,7 +125,8 @@ Cloth makeRope(const RopeSpec &spec)
         addConstraint(cloth, std::uint32_t(i), std::uint32_t(i + 1), ConstraintKind::Structural, spec.params);
     if (spec.bend) {
         for (int i = 0; i + 2 < n; ++i)
-            addConstraint(cloth, std::uint32_t(i), std::uint32_t(i + 2), ConstraintKind::Bend, spec.bendParams);
+            addConstraint(
+                cloth, std::uint32_t(i), std::uint32_t(i + 2), ConstraintKind::Bend, spec.bendParams);
     }
     cloth.touchTopology();
     return cloth;
@@ -166,7 +176,8 @@ void assignMassFromArea(Cloth &cloth, float arealDensity, float fallbackMass)
     for (const Triangle &t : cloth.triangles) {
         if (t.v[0] >= p.size() || t.v[1] >= p.size() || t.v[2] >= p.size())
             continue; // reported by Cloth::validate()
-        const double area = 0.5 * double(length(cross(p.rest[t.v[1]] - p.rest[t.v[0]], p.rest[t.v[2]] - p.rest[t.v[0]])));
+        const double area
+            = 0.5 * double(length(cross(p.rest[t.v[1]] - p.rest[t.v[0]], p.rest[t.v[2]] - p.rest[t.v[0]])));
         for (std::uint32_t v : t.v)
             mass[v] += double(arealDensity) * area / 3.0;
     }

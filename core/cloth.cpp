@@ -77,8 +77,8 @@ std::string Cloth::validate() const
     // Messages are only built for the first problem found: this runs before every step.
     for (std::size_t i = 0; i < n; ++i) {
         const bool massOk = p.mass[i] > 0.f && std::isfinite(p.mass[i]);
-        if (isFinite(p.position[i]) && isFinite(p.previous[i]) && isFinite(p.velocity[i]) && isFinite(p.rest[i]) && massOk
-            && std::uint8_t(p.kind[i]) <= std::uint8_t(ParticleKind::Static))
+        if (isFinite(p.position[i]) && isFinite(p.previous[i]) && isFinite(p.velocity[i])
+            && isFinite(p.rest[i]) && massOk && std::uint8_t(p.kind[i]) <= std::uint8_t(ParticleKind::Static))
             continue;
         const std::string where = "particle " + std::to_string(i) + ": ";
         if (!isFinite(p.position[i]))
@@ -93,8 +93,9 @@ std::string Cloth::validate() const
     }
     for (std::size_t c = 0; c < constraints.size(); ++c) {
         const DistanceConstraint &k = constraints[c];
-        if (k.a < n && k.b < n && k.a != k.b && k.restLength >= 0.f && std::isfinite(k.restLength) && k.compliance >= 0.f
-            && std::isfinite(k.compliance) && k.damping >= 0.f && std::isfinite(k.damping) && k.tearStrain > 0.f)
+        if (k.a < n && k.b < n && k.a != k.b && k.restLength >= 0.f && std::isfinite(k.restLength)
+            && k.compliance >= 0.f && std::isfinite(k.compliance) && k.damping >= 0.f
+            && std::isfinite(k.damping) && k.tearStrain > 0.f)
             continue;
         const std::string where = "constraint " + std::to_string(c) + ": ";
         if (k.a >= n || k.b >= n)
@@ -105,10 +106,12 @@ std::string Cloth::validate() const
         if (!(k.restLength >= 0.f) || !std::isfinite(k.restLength))
             return where + "rest length " + std::to_string(k.restLength) + " m is out of range, allowed >= 0";
         if (!(k.compliance >= 0.f) || !std::isfinite(k.compliance))
-            return where + "compliance " + std::to_string(k.compliance) + " m/N is out of range, allowed >= 0";
+            return where + "compliance " + std::to_string(k.compliance)
+                + " m/N is out of range, allowed >= 0";
         if (!(k.damping >= 0.f) || !std::isfinite(k.damping))
             return where + "damping " + std::to_string(k.damping) + " N·s/m is out of range, allowed >= 0";
-        return where + "tear strain " + std::to_string(k.tearStrain) + " is out of range, allowed > 0"; // NaN too; +inf = never
+        return where + "tear strain " + std::to_string(k.tearStrain)
+            + " is out of range, allowed > 0"; // NaN too; +inf = never
     }
     for (std::size_t t = 0; t < triangles.size(); ++t) {
         for (std::uint32_t v : triangles[t].v) {
@@ -125,7 +128,7 @@ std::string Cloth::validate() const
 void computeVertexNormals(const Cloth &cloth, std::vector<Vec3> &normals)
 {
     const std::vector<Vec3> &x = cloth.particles.position;
-    normals.assign(x.size(), Vec3{});
+    normals.assign(x.size(), Vec3 {});
     for (const Triangle &t : cloth.triangles) {
         // The unnormalised cross product is twice the area times the unit normal: summing it
         // weights each face by its area.
@@ -134,7 +137,7 @@ void computeVertexNormals(const Cloth &cloth, std::vector<Vec3> &normals)
             normals[v] += n;
     }
     for (Vec3 &n : normals)
-        n = normalized(n, {0.f, 0.f, 1.f});
+        n = normalized(n, { 0.f, 0.f, 1.f });
 }
 
 } // namespace drape

@@ -24,7 +24,7 @@ ColliderState colliderStateAt(const Collider &collider, double t)
     s.kind = c.kind;
     s.center = c.center;
     s.normal = normalized(c.normal);
-    s.halfExtents = {std::fabs(c.halfExtents.x), std::fabs(c.halfExtents.y), std::fabs(c.halfExtents.z)};
+    s.halfExtents = { std::fabs(c.halfExtents.x), std::fabs(c.halfExtents.y), std::fabs(c.halfExtents.z) };
     s.velocity = c.velocity;
     s.radius = std::max(0.f, c.radius);
     s.margin = std::max(0.f, c.thickness);
@@ -50,7 +50,7 @@ int findContacts(const ColliderState &c, const Vec3 &x, float clothMargin, Conta
         const float s = dot(x - c.center, c.normal) - margin;
         if (s >= 0.f)
             return 0;
-        out[0] = {c.normal, -s};
+        out[0] = { c.normal, -s };
         return 1;
     }
     case ColliderKind::Sphere: {
@@ -60,13 +60,13 @@ int findContacts(const ColliderState &c, const Vec3 &x, float clothMargin, Conta
         if (l2 >= r * r)
             return 0;
         const float l = std::sqrt(l2);
-        out[0] = {l > 1e-9f ? d / l : Vec3{0.f, 1.f, 0.f}, r - l};
+        out[0] = { l > 1e-9f ? d / l : Vec3 { 0.f, 1.f, 0.f }, r - l };
         return 1;
     }
     case ColliderKind::Box: {
         const Vec3 q = x - c.center;
-        const float qa[3] = {q.x, q.y, q.z};
-        const float ha[3] = {c.halfExtents.x, c.halfExtents.y, c.halfExtents.z};
+        const float qa[3] = { q.x, q.y, q.z };
+        const float ha[3] = { c.halfExtents.x, c.halfExtents.y, c.halfExtents.z };
         if (c.keepInside) {
             int count = 0;
             for (int axis = 0; axis < 3; ++axis) {
@@ -74,10 +74,10 @@ int findContacts(const ColliderState &c, const Vec3 &x, float clothMargin, Conta
                 Vec3 n;
                 if (qa[axis] > limit) {
                     (axis == 0 ? n.x : axis == 1 ? n.y : n.z) = -1.f;
-                    out[count++] = {n, qa[axis] - limit};
+                    out[count++] = { n, qa[axis] - limit };
                 } else if (qa[axis] < -limit) {
                     (axis == 0 ? n.x : axis == 1 ? n.y : n.z) = 1.f;
-                    out[count++] = {n, -limit - qa[axis]};
+                    out[count++] = { n, -limit - qa[axis] };
                 }
             }
             return count;
@@ -96,7 +96,7 @@ int findContacts(const ColliderState &c, const Vec3 &x, float clothMargin, Conta
         }
         Vec3 n;
         (best == 0 ? n.x : best == 1 ? n.y : n.z) = qa[best] >= 0.f ? 1.f : -1.f;
-        out[0] = {n, bestDepth};
+        out[0] = { n, bestDepth };
         return 1;
     }
     }
@@ -105,8 +105,8 @@ int findContacts(const ColliderState &c, const Vec3 &x, float clothMargin, Conta
 
 } // namespace
 
-void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, std::size_t colliderCount,
-                      double dt, bool friction)
+void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders,
+    std::size_t colliderCount, double dt, bool friction)
 {
     Particles &p = cloth.particles;
     const std::size_t n = p.size();
@@ -140,7 +140,7 @@ void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState
 }
 
 void applyRestitution(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, double dt,
-                      float restingSpeed, bool keepPrevious)
+    float restingSpeed, bool keepPrevious)
 {
     Particles &p = cloth.particles;
     const std::size_t n = p.size();
@@ -164,7 +164,8 @@ void applyRestitution(Cloth &cloth, ClothSolverCache &cache, const ColliderState
     }
 }
 
-void applyContactVelocities(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, float restingSpeed)
+void applyContactVelocities(
+    Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, float restingSpeed)
 {
     Particles &p = cloth.particles;
     const std::size_t n = p.size();
@@ -182,7 +183,7 @@ void applyContactVelocities(Cloth &cloth, ClothSolverCache &cache, const Collide
         const float lt = length(vt);
         // Coulomb: the normal impulse m|v_n| limits the tangential one to μ m |v_n|.
         const float reduce = c.friction * -vn;
-        vt = lt <= reduce ? Vec3{} : vt * ((lt - reduce) / lt);
+        vt = lt <= reduce ? Vec3 {} : vt * ((lt - reduce) / lt);
         const float bounce = -vn > restingSpeed ? -c.restitution * vn : 0.f;
         p.velocity[i] = c.velocity + vt + nrm * bounce;
     }
@@ -201,7 +202,8 @@ namespace {
 std::uint32_t cellHash(std::int32_t x, std::int32_t y, std::int32_t z, std::uint32_t tableSize)
 {
     // Teschner et al. 2003, "Optimized Spatial Hashing for Collision Detection of Deformable Objects".
-    const std::uint32_t h = (std::uint32_t(x) * 73856093u) ^ (std::uint32_t(y) * 19349663u) ^ (std::uint32_t(z) * 83492791u);
+    const std::uint32_t h
+        = (std::uint32_t(x) * 73856093u) ^ (std::uint32_t(y) * 19349663u) ^ (std::uint32_t(z) * 83492791u);
     return h % tableSize;
 }
 
@@ -228,7 +230,8 @@ std::uint32_t solveSelfCollision(Cloth &cloth, ClothSolverCache &cache, float mi
     cache.cellEntries.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Vec3 &x = p.position[i];
-        const std::uint32_t h = cellHash(cellCoord(x.x, inv), cellCoord(x.y, inv), cellCoord(x.z, inv), tableSize);
+        const std::uint32_t h
+            = cellHash(cellCoord(x.x, inv), cellCoord(x.y, inv), cellCoord(x.z, inv), tableSize);
         cache.cellOf[i] = h;
         ++cache.cellStart[h + 1];
     }
@@ -260,7 +263,7 @@ std::uint32_t solveSelfCollision(Cloth &cloth, ClothSolverCache &cache, float mi
                         if (l2 >= d2 || cache.adjacent(i, j))
                             continue;
                         const float l = std::sqrt(l2);
-                        const Vec3 nrm = l > 1e-9f ? d / l : Vec3{0.f, 1.f, 0.f};
+                        const Vec3 nrm = l > 1e-9f ? d / l : Vec3 { 0.f, 1.f, 0.f };
                         const float push = (minDistance - l) / (wi + wj);
                         p.position[i] -= nrm * (push * wi);
                         p.position[j] += nrm * (push * wj);

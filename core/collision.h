@@ -18,19 +18,20 @@ ColliderState colliderStateAt(const Collider &collider, double t);
 /// keeping cloth.thickness + collider thickness clear of the surface. When `friction` is
 /// true the tangential displacement over the substep (relative to the collider) is reduced by
 /// Coulomb friction, μ × penetration depth. Records contacts in the cache.
-void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, std::size_t colliderCount,
-                      double dt, bool friction);
+void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders,
+    std::size_t colliderCount, double dt, bool friction);
 
 /// After velocities were derived from positions: the normal velocity of each particle in
 /// contact becomes -restitution × its approach speed (relative to the collider), and a
 /// separating speed beyond that (from pushing out of a deep overlap) is removed. `previous`
 /// is rewritten as x - v dt for the particles it changed when `keepPrevious`.
 void applyRestitution(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, double dt,
-                      float restingSpeed, bool keepPrevious);
+    float restingSpeed, bool keepPrevious);
 
 /// Velocity-level contact for the springs solver: removes approaching normal velocity,
 /// applies Coulomb friction on the tangential velocity and restitution.
-void applyContactVelocities(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, float restingSpeed);
+void applyContactVelocities(
+    Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, float restingSpeed);
 
 /// Particle-particle self-collision: particles closer than `minDistance` that share no
 /// constraint are pushed apart, weighted by inverse mass. Uses a spatial hash with cells of

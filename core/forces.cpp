@@ -18,7 +18,8 @@ namespace {
 // Integer hash (a variant of the "lowbias32" finaliser) → uniform float in [-1, 1].
 float hashUnit(std::uint32_t seed, std::int64_t i)
 {
-    std::uint32_t x = seed * 0x9E3779B9u ^ std::uint32_t(i) ^ (std::uint32_t(std::uint64_t(i) >> 32) * 0x85EBCA6Bu);
+    std::uint32_t x
+        = seed * 0x9E3779B9u ^ std::uint32_t(i) ^ (std::uint32_t(std::uint64_t(i) >> 32) * 0x85EBCA6Bu);
     x ^= x >> 16;
     x *= 0x7FEB352Du;
     x ^= x >> 15;
@@ -40,7 +41,7 @@ float gustNoise(std::uint32_t seed, double x)
 
 Vec3 windVelocity(const WindSettings &wind, double t)
 {
-    const Vec3 base = normalized(wind.direction, {1.f, 0.f, 0.f});
+    const Vec3 base = normalized(wind.direction, { 1.f, 0.f, 0.f });
     if (wind.speed <= 0.f)
         return {};
     if (wind.gustStrength <= 0.f || wind.gustFrequency <= 0.f)
@@ -48,7 +49,8 @@ Vec3 windVelocity(const WindSettings &wind, double t)
     const double x = t * double(wind.gustFrequency);
     // Speed varies by ±gustStrength; the direction wanders by up to ~0.3 rad at full strength.
     const float speed = wind.speed * std::max(0.f, 1.f + wind.gustStrength * gustNoise(wind.seed, x));
-    const Vec3 wobble{gustNoise(wind.seed + 1u, x), gustNoise(wind.seed + 2u, x), gustNoise(wind.seed + 3u, x)};
+    const Vec3 wobble { gustNoise(wind.seed + 1u, x), gustNoise(wind.seed + 2u, x),
+        gustNoise(wind.seed + 3u, x) };
     const Vec3 dir = normalized(base + wobble * (0.3f * wind.gustStrength), base);
     return dir * speed;
 }

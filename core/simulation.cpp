@@ -26,8 +26,7 @@ void fnv(std::uint64_t &h, const void *data, std::size_t bytes)
     }
 }
 
-template <typename T>
-void fnvArray(std::uint64_t &h, const std::vector<T> &v)
+template <typename T> void fnvArray(std::uint64_t &h, const std::vector<T> &v)
 {
     const std::uint64_t n = v.size();
     fnv(h, &n, sizeof n);
@@ -72,15 +71,20 @@ std::vector<std::string> Simulation::validate() const
         if (k.kind == ColliderKind::Plane && !(lengthSquared(k.normal) > 0.f && isFinite(k.normal)))
             out.push_back(where + "normal must be a finite non-zero vector");
         if (k.kind == ColliderKind::Box
-            && !(k.halfExtents.x > 0.f && k.halfExtents.y > 0.f && k.halfExtents.z > 0.f && isFinite(k.halfExtents)))
+            && !(k.halfExtents.x > 0.f && k.halfExtents.y > 0.f && k.halfExtents.z > 0.f
+                && isFinite(k.halfExtents)))
             out.push_back(where + "half extents must be finite and > 0 m");
         if (!(k.thickness >= 0.f && std::isfinite(k.thickness)))
-            out.push_back(where + "thickness " + std::to_string(k.thickness) + " m is out of range, allowed >= 0");
+            out.push_back(
+                where + "thickness " + std::to_string(k.thickness) + " m is out of range, allowed >= 0");
         if (!(k.friction >= 0.f && std::isfinite(k.friction)))
-            out.push_back(where + "friction " + std::to_string(k.friction) + " is out of range, allowed >= 0");
+            out.push_back(
+                where + "friction " + std::to_string(k.friction) + " is out of range, allowed >= 0");
         if (!(k.restitution >= 0.f && k.restitution <= 1.f))
-            out.push_back(where + "restitution " + std::to_string(k.restitution) + " is out of range, allowed 0..1");
-        if (!std::isfinite(k.motion.frequency) || !isFinite(k.motion.amplitude) || !std::isfinite(k.motion.phase))
+            out.push_back(
+                where + "restitution " + std::to_string(k.restitution) + " is out of range, allowed 0..1");
+        if (!std::isfinite(k.motion.frequency) || !isFinite(k.motion.amplitude)
+            || !std::isfinite(k.motion.phase))
             out.push_back(where + "motion is not finite");
     }
     return out;
@@ -127,11 +131,12 @@ bool Simulation::detectBlowUp()
             if (!finite) {
                 msg << "cloth " << c << ", particle " << i << ": position or velocity is not finite";
             } else {
-                msg << "cloth " << c << ", particle " << i << ": speed " << length(v) << " m/s exceeds solver.maxSpeed "
-                    << solver.maxSpeed << " m/s";
+                msg << "cloth " << c << ", particle " << i << ": speed " << length(v)
+                    << " m/s exceeds solver.maxSpeed " << solver.maxSpeed << " m/s";
             }
             m_status.blownUp = true;
-            m_status.message = msg.str() + "; restored the last good frame (lower the time step or soften the material)";
+            m_status.message
+                = msg.str() + "; restored the last good frame (lower the time step or soften the material)";
             return true;
         }
     }
@@ -161,7 +166,7 @@ void Simulation::rollBack()
         // Anything still not finite (a particle added from outside mid-frame) is put at rest.
         for (std::size_t i = 0; i < p.size(); ++i) {
             if (!isFinite(p.position[i]))
-                p.position[i] = isFinite(p.rest[i]) ? p.rest[i] : Vec3{};
+                p.position[i] = isFinite(p.rest[i]) ? p.rest[i] : Vec3 {};
             if (!isFinite(p.previous[i]))
                 p.previous[i] = p.position[i];
             if (!isFinite(p.velocity[i]))
@@ -178,9 +183,8 @@ void Simulation::stepCloth(std::size_t index)
     detail::ClothSolverCache &cache = m_caches[index];
     cache.ensure(cloth);
     cache.splitsThisFrame.clear();
-    const detail::FrameContext ctx{world,       solver,         m_colliderStates, colliders.size(),
-                                   m_time,      solver.frameDt(), solver.substepDt(), solver.substeps,
-                                   m_tearScratch};
+    const detail::FrameContext ctx { world, solver, m_colliderStates, colliders.size(), m_time,
+        solver.frameDt(), solver.substepDt(), solver.substeps, m_tearScratch };
     switch (solver.kind) {
     case SolverKind::Xpbd:
         detail::stepXpbd(cloth, cache, ctx, m_stats);
@@ -208,7 +212,8 @@ void Simulation::step()
         const std::string problem = cloths[c].validate();
         if (!problem.empty()) {
             m_status.blownUp = true;
-            m_status.message = "cloth " + std::to_string(c) + " (" + cloths[c].name + ") is invalid, not stepping: " + problem;
+            m_status.message = "cloth " + std::to_string(c) + " (" + cloths[c].name
+                + ") is invalid, not stepping: " + problem;
             return;
         }
     }
@@ -220,12 +225,13 @@ void Simulation::step()
     m_colliderStates.resize(std::size_t(substeps) * colliders.size());
     for (int s = 0; s < substeps; ++s) {
         for (std::size_t k = 0; k < colliders.size(); ++k)
-            m_colliderStates[std::size_t(s) * colliders.size() + k] = detail::colliderStateAt(colliders[k], m_time + double(s + 1) * dt);
+            m_colliderStates[std::size_t(s) * colliders.size() + k]
+                = detail::colliderStateAt(colliders[k], m_time + double(s + 1) * dt);
     }
 
     if (solver.kind == SolverKind::Springs) {
-        const detail::FrameContext ctx{world, solver, m_colliderStates, colliders.size(), m_time,
-                                       solver.frameDt(), dt, substeps, m_tearScratch};
+        const detail::FrameContext ctx { world, solver, m_colliderStates, colliders.size(), m_time,
+            solver.frameDt(), dt, substeps, m_tearScratch };
         for (std::size_t c = 0; c < cloths.size(); ++c) {
             m_caches[c].ensure(cloths[c]);
             const std::string problem = detail::checkSpringStability(cloths[c], m_caches[c], ctx);

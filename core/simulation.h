@@ -22,7 +22,8 @@ namespace drape {
 /// clearBlowUp() or a reset, so no NaN ever reaches a renderer.
 struct SimStatus {
     bool blownUp = false;
-    std::string message; ///< what went wrong and where ("cloth 0, particle 17: speed 1.2e4 m/s exceeds 200 m/s")
+    std::string
+        message; ///< what went wrong and where ("cloth 0, particle 17: speed 1.2e4 m/s exceeds 200 m/s")
 };
 
 /// Counters about the last step (for the status bar and benchmarks).
@@ -44,9 +45,9 @@ public:
     /// Advances `frames` frames (stops early on a blow-up).
     void run(int frames);
 
-    double time() const { return m_time; }          ///< s, simulated time
+    double time() const { return m_time; } ///< s, simulated time
     std::uint64_t frame() const { return m_frame; } ///< frames stepped
-    void setTime(double t, std::uint64_t frame);    ///< used when resuming a saved state
+    void setTime(double t, std::uint64_t frame); ///< used when resuming a saved state
     /// Resumes a state saved mid-run (after at least one stepped frame): sets the time like
     /// setTime() but lets the solvers continue their history from the current positions and
     /// velocities (Verlet's are mid-step velocities, not initial ones), so the continuation
@@ -85,8 +86,8 @@ private:
     std::uint64_t m_frame = 0;
     SimStatus m_status;
     StepStats m_stats;
-    std::vector<Snapshot> m_lastGood;                 // per cloth (blow-up rollback)
-    std::vector<detail::ClothSolverCache> m_caches;   // per cloth solver scratch
+    std::vector<Snapshot> m_lastGood; // per cloth (blow-up rollback)
+    std::vector<detail::ClothSolverCache> m_caches; // per cloth solver scratch
     std::vector<detail::ColliderState> m_colliderStates; // substeps × colliders, this frame
     std::vector<std::uint64_t> m_tearScratch;
 };

@@ -19,9 +19,9 @@ struct FrameContext {
     const SolverSettings &solver;
     const std::vector<ColliderState> &colliders; ///< substeps × colliderCount, substep-major
     std::size_t colliderCount = 0;
-    double time = 0.0;    ///< s, at the start of the frame
+    double time = 0.0; ///< s, at the start of the frame
     double frameDt = 0.0; ///< s
-    double dt = 0.0;      ///< s, substep
+    double dt = 0.0; ///< s, substep
     int substeps = 1;
     std::vector<std::uint64_t> &tearScratch;
 

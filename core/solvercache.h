@@ -16,12 +16,12 @@ namespace drape::detail {
 /// A collider as the solver sees it at one substep (no name, no motion description).
 struct ColliderState {
     ColliderKind kind = ColliderKind::Sphere;
-    Vec3 center;          ///< m
-    Vec3 normal{0.f, 1.f, 0.f};
-    Vec3 halfExtents;     ///< m
-    Vec3 velocity;        ///< m/s
-    float radius = 0.f;   ///< m
-    float margin = 0.f;   ///< m, collider thickness
+    Vec3 center; ///< m
+    Vec3 normal { 0.f, 1.f, 0.f };
+    Vec3 halfExtents; ///< m
+    Vec3 velocity; ///< m/s
+    float radius = 0.f; ///< m
+    float margin = 0.f; ///< m, collider thickness
     float friction = 0.f;
     float restitution = 0.f;
     bool keepInside = false;
@@ -44,15 +44,15 @@ struct ClothSolverCache {
     std::vector<std::uint32_t> adjacencyStart;
     std::vector<std::uint32_t> adjacency;
     float minRestLength = 0.f; ///< m, shortest structural/shear rest length (self-collision cap)
-    bool tearable = false;     ///< some constraint has a finite tear strain
+    bool tearable = false; ///< some constraint has a finite tear strain
 
     // Per-particle scratch, sized to the particle count.
-    std::vector<Vec3> preVelocity;          ///< m/s, velocity after prediction (restitution)
-    std::vector<Vec3> contactNormal;        ///< unit, last contact normal this substep
+    std::vector<Vec3> preVelocity; ///< m/s, velocity after prediction (restitution)
+    std::vector<Vec3> contactNormal; ///< unit, last contact normal this substep
     std::vector<std::int32_t> contactCollider; ///< collider index of that contact, -1 = none
-    std::vector<float> springStiffness;     ///< N/m per constraint (springs solver)
-    std::vector<float> stiffnessSum;        ///< N/m per particle, Σ k of its springs (stability bound)
-    std::vector<float> dampingSum;          ///< N·s/m per particle, Σ c of its springs
+    std::vector<float> springStiffness; ///< N/m per constraint (springs solver)
+    std::vector<float> stiffnessSum; ///< N/m per particle, Σ k of its springs (stability bound)
+    std::vector<float> dampingSum; ///< N·s/m per particle, Σ c of its springs
 
     // Kinematic particles: moved from outside between frames, interpolated across substeps.
     std::vector<Vec3> endPosition; ///< m, positions at the end of the last frame

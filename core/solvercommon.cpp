@@ -19,7 +19,8 @@ void beginKinematics(Cloth &cloth, ClothSolverCache &cache)
         // where the last frame left them to where they are now, so a fast grab does not
         // teleport one substep's worth of cloth.
         const Vec3 target = p.position[i];
-        const Vec3 start = cache.endValid && cache.endPosition.size() == p.size() ? cache.endPosition[i] : target;
+        const Vec3 start
+            = cache.endValid && cache.endPosition.size() == p.size() ? cache.endPosition[i] : target;
         cache.kinematic.push_back(std::uint32_t(i));
         cache.kinematicStart.push_back(start);
         cache.kinematicTarget.push_back(target);
@@ -58,7 +59,8 @@ void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext 
         const SplitReport report = splitOverstretched(cloth, ctx.solver.maxSplitsPerStep);
         if (!report.splits.empty()) {
             stats.splitParticles += std::uint32_t(report.splits.size());
-            cache.splitsThisFrame.insert(cache.splitsThisFrame.end(), report.splits.begin(), report.splits.end());
+            cache.splitsThisFrame.insert(
+                cache.splitsThisFrame.end(), report.splits.begin(), report.splits.end());
             cache.ensure(cloth);
         }
     }

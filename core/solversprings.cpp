@@ -85,7 +85,8 @@ std::string checkSpringStability(const Cloth &cloth, ClothSolverCache &cache, co
         return {};
     const int needed = int(std::ceil(double(ctx.substeps) * worst / 1.8));
     std::ostringstream msg;
-    msg << "particle " << worstParticle << ": substep " << dt << " s is past the springs solver's stability limit (";
+    msg << "particle " << worstParticle << ": substep " << dt
+        << " s is past the springs solver's stability limit (";
     if (dampingProblem)
         msg << "spring damping " << cache.dampingSum[worstParticle] << " N·s/m on " << p.mass[worstParticle]
             << " kg gives 2c·dt/m = " << worst;
@@ -114,7 +115,7 @@ std::uint64_t addSpringForces(Cloth &cloth, const ClothSolverCache &cache)
         const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
         if (len < 1e-9)
             continue;
-        const Vec3 n{float(dx / len), float(dy / len), float(dz / len)};
+        const Vec3 n { float(dx / len), float(dy / len), float(dz / len) };
         const float stretch = float(len - double(k.restLength));
         const float closing = dot(v[k.b] - v[k.a], n);
         const Vec3 fa = n * (cache.springStiffness[c] * stretch + k.damping * closing);

@@ -51,7 +51,7 @@ std::uint64_t relax(Cloth &cloth, float dt)
             continue;
         const float stiffness = wSum / (wSum + c.compliance * invDt2);
         const double scale = (len - double(c.restLength)) / (len * double(wSum)) * double(stiffness);
-        const Vec3 corr{float(dx * scale), float(dy * scale), float(dz * scale)};
+        const Vec3 corr { float(dx * scale), float(dy * scale), float(dz * scale) };
         x[c.a] += corr * w[c.a];
         x[c.b] -= corr * w[c.b];
     }

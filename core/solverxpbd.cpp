@@ -67,12 +67,13 @@ std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache, fl
         if (lenD < 1e-9)
             continue; // direction undefined; neighbours will separate the pair
         const double invLen = 1.0 / lenD;
-        const Vec3 n{float(dx * invLen), float(dy * invLen), float(dz * invLen)};
+        const Vec3 n { float(dx * invLen), float(dy * invLen), float(dz * invLen) };
         const float C = float(lenD - double(c.restLength));
         const float alphaTilde = c.compliance * invDt2;
         const float gamma = c.compliance * c.damping * invDt; // α̃ β̃ / dt (Macklin 2016 §3.5)
         const float gradDotDx = dot(n, (x[c.a] - xPrev[c.a]) - (x[c.b] - xPrev[c.b]));
-        const float dLambda = (-C - alphaTilde * lambda[ci] - gamma * gradDotDx) / ((1.f + gamma) * wSum + alphaTilde);
+        const float dLambda
+            = (-C - alphaTilde * lambda[ci] - gamma * gradDotDx) / ((1.f + gamma) * wSum + alphaTilde);
         lambda[ci] += dLambda;
         x[c.a] += n * (w[c.a] * dLambda);
         x[c.b] -= n * (w[c.b] * dLambda);

@@ -59,8 +59,8 @@ std::uint32_t tearOverstretched(Cloth &cloth, std::vector<std::uint64_t> &scratc
         }
         return false;
     };
-    cloth.triangles.erase(std::remove_if(cloth.triangles.begin(), cloth.triangles.end(), hasTornEdge),
-                          cloth.triangles.end());
+    cloth.triangles.erase(
+        std::remove_if(cloth.triangles.begin(), cloth.triangles.end(), hasTornEdge), cloth.triangles.end());
     cloth.touchTopology();
     return torn;
 }

@@ -61,7 +61,7 @@ void TestBuilders::gridRestLengthsAndMass()
     g.width = 2.f;
     g.height = 1.f;
     g.arealDensity = 0.3f;
-    g.structuralParams = {1e-6f, 0.02f, 0.4f};
+    g.structuralParams = { 1e-6f, 0.02f, 0.4f };
     const Cloth c = makeGrid(g);
     const float dx = 0.5f, dy = 0.5f;
     for (const DistanceConstraint &k : c.constraints) {
@@ -100,8 +100,8 @@ void TestBuilders::gridFacesItsFront_data()
 {
     QTest::addColumn<int>("orientation");
     QTest::addColumn<Vec3>("front");
-    QTest::newRow("vertical") << int(GridOrientation::Vertical) << Vec3{0.f, 0.f, 1.f};
-    QTest::newRow("horizontal") << int(GridOrientation::Horizontal) << Vec3{0.f, 1.f, 0.f};
+    QTest::newRow("vertical") << int(GridOrientation::Vertical) << Vec3 { 0.f, 0.f, 1.f };
+    QTest::newRow("horizontal") << int(GridOrientation::Horizontal) << Vec3 { 0.f, 1.f, 0.f };
 }
 
 void TestBuilders::gridFacesItsFront()
@@ -112,7 +112,7 @@ void TestBuilders::gridFacesItsFront()
     g.across = 6;
     g.down = 4;
     g.orientation = GridOrientation(orientation);
-    g.origin = {1.f, 2.f, 3.f};
+    g.origin = { 1.f, 2.f, 3.f };
     const Cloth c = makeGrid(g);
     QCOMPARE(c.particles.position[0], g.origin);
     for (const Triangle &t : c.triangles) {
@@ -123,9 +123,9 @@ void TestBuilders::gridFacesItsFront()
     // Particle (i, j) sits i·dx across and j·dy down (or back).
     const Vec3 last = c.particles.position[gridIndex(g, 5, 3)];
     if (g.orientation == GridOrientation::Vertical)
-        QVERIFY(length(last - (g.origin + Vec3{1.f, -1.f, 0.f})) < 1e-6f);
+        QVERIFY(length(last - (g.origin + Vec3 { 1.f, -1.f, 0.f })) < 1e-6f);
     else
-        QVERIFY(length(last - (g.origin + Vec3{1.f, 0.f, 1.f})) < 1e-6f);
+        QVERIFY(length(last - (g.origin + Vec3 { 1.f, 0.f, 1.f })) < 1e-6f);
 }
 
 void TestBuilders::gridOptionalFamilies()
@@ -148,15 +148,15 @@ void TestBuilders::ropeIsAChain()
     RopeSpec r;
     r.count = 11;
     r.length = 2.f;
-    r.start = {0.f, 3.f, 0.f};
-    r.direction = {3.f, 0.f, 4.f}; // normalised on use
+    r.start = { 0.f, 3.f, 0.f };
+    r.direction = { 3.f, 0.f, 4.f }; // normalised on use
     r.linkMass = 0.05f;
     r.bend = true;
     const Cloth c = makeRope(r);
     QCOMPARE(c.particles.size(), std::size_t(11));
     QCOMPARE(c.constraints.size(), std::size_t(10 + 9));
     QVERIFY(c.triangles.empty());
-    QVERIFY(length(c.particles.position[10] - Vec3{1.2f, 3.f, 1.6f}) < 1e-5f);
+    QVERIFY(length(c.particles.position[10] - Vec3 { 1.2f, 3.f, 1.6f }) < 1e-5f);
     for (int i = 0; i < 10; ++i) {
         QCOMPARE(c.constraints[std::size_t(i)].a, std::uint32_t(i));
         QVERIFY(std::fabs(c.constraints[std::size_t(i)].restLength - 0.2f) < 1e-6f);
@@ -167,15 +167,15 @@ void TestBuilders::ropeIsAChain()
 void TestBuilders::explicitEdgesFromTriangles()
 {
     ExplicitSpec spec;
-    spec.positions = {{0.f, 0.f, 0.f}, {1.f, 0.f, 0.f}, {1.f, 1.f, 0.f}, {0.f, 1.f, 0.f}};
-    spec.triangles = {{{0, 1, 2}}, {{0, 2, 3}}};
+    spec.positions = { { 0.f, 0.f, 0.f }, { 1.f, 0.f, 0.f }, { 1.f, 1.f, 0.f }, { 0.f, 1.f, 0.f } };
+    spec.triangles = { { { 0, 1, 2 } }, { { 0, 2, 3 } } };
     spec.arealDensity = 0.6f;
-    spec.kinds = {ParticleKind::Static};
+    spec.kinds = { ParticleKind::Static };
     const Cloth c = makeExplicit(spec);
     QCOMPARE(c.constraints.size(), std::size_t(5)); // the shared diagonal once
     std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
     for (const DistanceConstraint &k : c.constraints)
-        edges.insert({k.a, k.b});
+        edges.insert({ k.a, k.b });
     QCOMPARE(edges.size(), std::size_t(5));
     // Each triangle has area ½ and gives 0.1 kg to each corner.
     QVERIFY(std::fabs(c.particles.mass[0] - 0.2f) < 1e-6f);
@@ -188,10 +188,10 @@ void TestBuilders::explicitEdgesFromTriangles()
 void TestBuilders::validateNamesProblems()
 {
     ExplicitSpec spec;
-    spec.positions = {{0.f, 0.f, 0.f}, {1.f, 0.f, 0.f}, {1.f, 1.f, 0.f}};
-    spec.triangles = {{{0, 1, 5}}};
-    spec.masses = {1.f, 1.f, 1.f};
-    spec.constraints = {DistanceConstraint{0, 1, 1.f}};
+    spec.positions = { { 0.f, 0.f, 0.f }, { 1.f, 0.f, 0.f }, { 1.f, 1.f, 0.f } };
+    spec.triangles = { { { 0, 1, 5 } } };
+    spec.masses = { 1.f, 1.f, 1.f };
+    spec.constraints = { DistanceConstraint { 0, 1, 1.f } };
     const Cloth c = makeExplicit(spec);
     QVERIFY(c.validate().find("triangle 0: particle 5 out of range, cloth has 3") != std::string::npos);
 }

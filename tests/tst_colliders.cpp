@@ -18,8 +18,8 @@ constexpr double kG = 9.81;
 Cloth singleParticle(const Vec3 &x, const Vec3 &v)
 {
     ExplicitSpec spec;
-    spec.positions = {x};
-    spec.masses = {0.1f};
+    spec.positions = { x };
+    spec.masses = { 0.1f };
     Cloth c = makeExplicit(spec);
     c.particles.velocity[0] = v;
     return c;
@@ -43,11 +43,11 @@ Cloth lyingCloth(float y, bool soft)
     g.width = 1.f;
     g.height = 1.f;
     g.orientation = GridOrientation::Horizontal;
-    g.origin = {-0.5f, y, -0.5f};
+    g.origin = { -0.5f, y, -0.5f };
     if (soft) {
-        g.structuralParams = {2e-3f, 0.005f, kNeverTear};
-        g.shearParams = {1e-2f, 0.f, kNeverTear};
-        g.bendParams = {5e-2f, 0.f, kNeverTear};
+        g.structuralParams = { 2e-3f, 0.005f, kNeverTear };
+        g.shearParams = { 1e-2f, 0.f, kNeverTear };
+        g.bendParams = { 5e-2f, 0.f, kNeverTear };
     }
     return makeGrid(g);
 }
@@ -89,7 +89,7 @@ void TestColliders::clothOnSphereNeverPenetrates()
     sim.world.airDamping = 0.2f;
     Collider ball;
     ball.kind = ColliderKind::Sphere;
-    ball.center = ball.baseCenter = {0.f, 0.5f, 0.f};
+    ball.center = ball.baseCenter = { 0.f, 0.5f, 0.f };
     ball.radius = 0.3f;
     ball.thickness = 0.004f;
     sim.colliders.push_back(ball);
@@ -101,7 +101,8 @@ void TestColliders::clothOnSphereNeverPenetrates()
         QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
         for (std::size_t i = 0; i < c.particles.size(); ++i) {
             const float d = length(c.particles.position[i] - ball.center);
-            QVERIFY2(d >= clearance - 1e-5f, qPrintable(QString("frame %1 particle %2: %3 < %4").arg(f).arg(i).arg(d).arg(clearance)));
+            QVERIFY2(d >= clearance - 1e-5f,
+                qPrintable(QString("frame %1 particle %2: %3 < %4").arg(f).arg(i).arg(d).arg(clearance)));
         }
     }
     // The cloth came to lie on the ball: its middle is on top of it, its corners below.
@@ -123,8 +124,8 @@ void TestColliders::clothOnGroundNeverPenetrates()
     Simulation sim = makeSim(SolverKind(solver), springs ? 30 : 10);
     Collider ground;
     ground.kind = ColliderKind::Plane;
-    ground.center = ground.baseCenter = {0.f, 0.f, 0.f};
-    ground.normal = {0.f, 1.f, 0.f};
+    ground.center = ground.baseCenter = { 0.f, 0.f, 0.f };
+    ground.normal = { 0.f, 1.f, 0.f };
     ground.thickness = 0.002f;
     sim.colliders.push_back(ground);
     Cloth cloth = lyingCloth(0.4f, springs);
@@ -139,7 +140,8 @@ void TestColliders::clothOnGroundNeverPenetrates()
         QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
         for (std::size_t i = 0; i < c.particles.size(); ++i) {
             QVERIFY2(c.particles.position[i].y >= clearance - 1e-5f,
-                     qPrintable(QString("frame %1 particle %2: y %3").arg(f).arg(i).arg(c.particles.position[i].y)));
+                qPrintable(
+                    QString("frame %1 particle %2: y %3").arg(f).arg(i).arg(c.particles.position[i].y)));
             lowest = std::min(lowest, c.particles.position[i].y);
         }
     }
@@ -160,17 +162,18 @@ void TestColliders::boxKeepsInsideAndBounces()
     Collider box;
     box.kind = ColliderKind::Box;
     box.keepInside = true;
-    box.halfExtents = {1.f, 1.f, 1.f};
+    box.halfExtents = { 1.f, 1.f, 1.f };
     box.friction = 0.f;
     box.restitution = 0.5f;
     box.thickness = 0.01f;
     sim.colliders.push_back(box);
-    sim.cloths.push_back(singleParticle({0.f, 0.f, 0.f}, {4.f, 0.f, 0.f}));
+    sim.cloths.push_back(singleParticle({ 0.f, 0.f, 0.f }, { 4.f, 0.f, 0.f }));
     const float limit = 1.f - box.thickness - sim.cloths[0].thickness;
     for (int f = 0; f < 30; ++f) {
         sim.step();
         const Vec3 x = sim.cloths[0].particles.position[0];
-        QVERIFY(std::fabs(x.x) <= limit + 1e-6f && std::fabs(x.y) <= limit + 1e-6f && std::fabs(x.z) <= limit + 1e-6f);
+        QVERIFY(std::fabs(x.x) <= limit + 1e-6f && std::fabs(x.y) <= limit + 1e-6f
+            && std::fabs(x.z) <= limit + 1e-6f);
     }
     const Vec3 v = sim.cloths[0].particles.velocity[0];
     QVERIFY2(std::fabs(v.x + 2.f) < 1e-3f, qPrintable(QString::number(v.x)));
@@ -184,11 +187,11 @@ void TestColliders::bounceHeightFollowsRestitution()
     Collider box;
     box.kind = ColliderKind::Box;
     box.keepInside = true;
-    box.halfExtents = {1.f, 1.f, 1.f};
+    box.halfExtents = { 1.f, 1.f, 1.f };
     box.restitution = 0.6f;
     box.thickness = 0.f;
     sim.colliders.push_back(box);
-    sim.cloths.push_back(singleParticle({0.f, 0.5f, 0.f}, {}));
+    sim.cloths.push_back(singleParticle({ 0.f, 0.5f, 0.f }, {}));
     sim.cloths[0].thickness = 0.f;
     const double floor = -1.0, drop = 1.5;
     bool bounced = false;
@@ -204,7 +207,8 @@ void TestColliders::bounceHeightFollowsRestitution()
     }
     QVERIFY(bounced);
     const double expected = floor + 0.36 * drop;
-    QVERIFY2(std::fabs(apex - expected) < 0.02 * 0.36 * drop, qPrintable(QString("apex %1 expected %2").arg(apex).arg(expected)));
+    QVERIFY2(std::fabs(apex - expected) < 0.02 * 0.36 * drop,
+        qPrintable(QString("apex %1 expected %2").arg(apex).arg(expected)));
 }
 
 void TestColliders::boxOutsidePushesOut()
@@ -213,10 +217,10 @@ void TestColliders::boxOutsidePushesOut()
     sim.world.gravity = {};
     Collider box;
     box.kind = ColliderKind::Box;
-    box.halfExtents = {0.5f, 0.5f, 0.5f};
+    box.halfExtents = { 0.5f, 0.5f, 0.5f };
     box.thickness = 0.f;
     sim.colliders.push_back(box);
-    sim.cloths.push_back(singleParticle({0.f, 0.45f, 0.1f}, {}));
+    sim.cloths.push_back(singleParticle({ 0.f, 0.45f, 0.1f }, {}));
     sim.cloths[0].thickness = 0.f;
     sim.step();
     // Least penetration is through the +y face.
@@ -240,13 +244,13 @@ void TestColliders::coulombFrictionStoppingDistance()
     ground.friction = 0.5f;
     ground.thickness = 0.f;
     sim.colliders.push_back(ground);
-    sim.cloths.push_back(singleParticle({0.f, 0.f, 0.f}, {2.f, 0.f, 0.f}));
+    sim.cloths.push_back(singleParticle({ 0.f, 0.f, 0.f }, { 2.f, 0.f, 0.f }));
     sim.cloths[0].thickness = 0.f;
     sim.run(60);
     const double expected = 4.0 / (2.0 * 0.5 * kG);
     const Particles &p = sim.cloths[0].particles;
     QVERIFY2(std::fabs(double(p.position[0].x) - expected) < 0.02 * expected,
-             qPrintable(QString("stopped at %1, expected %2").arg(p.position[0].x).arg(expected)));
+        qPrintable(QString("stopped at %1, expected %2").arg(p.position[0].x).arg(expected)));
     QVERIFY(std::fabs(p.velocity[0].x) < 1e-3f);
     QVERIFY(std::fabs(p.position[0].y) < 1e-5f);
 }
@@ -254,8 +258,8 @@ void TestColliders::coulombFrictionStoppingDistance()
 void TestColliders::colliderMotionIsSinusoidal()
 {
     Collider c;
-    c.baseCenter = {1.f, 2.f, 3.f};
-    c.motion.amplitude = {0.5f, 0.f, 0.f};
+    c.baseCenter = { 1.f, 2.f, 3.f };
+    c.motion.amplitude = { 0.5f, 0.f, 0.f };
     c.motion.frequency = 0.25f;
     c.motion.phase = 0.f;
     c.updateMotion(1.0); // quarter period: at the crest, at rest
@@ -269,7 +273,9 @@ void TestColliders::colliderMotionIsSinusoidal()
     Simulation sim = makeSim(SolverKind::Xpbd, 2);
     sim.colliders.push_back(c);
     sim.run(30);
-    QVERIFY(std::fabs(double(sim.colliders[0].center.x) - (1.0 + 0.5 * std::sin(2.0 * std::numbers::pi * 0.25 * 0.5))) < 1e-5);
+    QVERIFY(std::fabs(double(sim.colliders[0].center.x)
+                - (1.0 + 0.5 * std::sin(2.0 * std::numbers::pi * 0.25 * 0.5)))
+        < 1e-5);
 }
 
 void TestColliders::selfCollisionSeparatesUnconnectedParticles()
@@ -277,8 +283,9 @@ void TestColliders::selfCollisionSeparatesUnconnectedParticles()
     // Two unconnected particles 2 mm apart, min distance 2 × 5 mm: pushed to 10 mm, equally
     // (equal masses), the midpoint kept. A connected pair at the same distance is left alone.
     ExplicitSpec spec;
-    spec.positions = {{0.f, 0.f, 0.f}, {0.002f, 0.f, 0.f}, {1.f, 0.f, 0.f}, {1.002f, 0.f, 0.f}, {2.f, 0.f, 0.f}};
-    spec.masses = {0.1f, 0.1f, 0.1f, 0.1f, 0.1f};
+    spec.positions = { { 0.f, 0.f, 0.f }, { 0.002f, 0.f, 0.f }, { 1.f, 0.f, 0.f }, { 1.002f, 0.f, 0.f },
+        { 2.f, 0.f, 0.f } };
+    spec.masses = { 0.1f, 0.1f, 0.1f, 0.1f, 0.1f };
     DistanceConstraint link;
     link.a = 2;
     link.b = 3;
@@ -289,7 +296,7 @@ void TestColliders::selfCollisionSeparatesUnconnectedParticles()
     far.b = 4;
     far.restLength = 2.f; // keeps the structural rest length (and so the cap) above 10 mm
     far.compliance = 1.f;
-    spec.constraints = {link, far};
+    spec.constraints = { link, far };
     Simulation sim = makeSim(SolverKind::Xpbd, 1);
     sim.world.gravity = {};
     sim.solver.selfCollision = true;
@@ -303,7 +310,7 @@ void TestColliders::selfCollisionSeparatesUnconnectedParticles()
 
     sim.solver.selfCollision = false; // off: overlapping particles stay where they are
     sim.cloths[0].particles.position[0] = {};
-    sim.cloths[0].particles.position[1] = {0.002f, 0.f, 0.f};
+    sim.cloths[0].particles.position[1] = { 0.002f, 0.f, 0.f };
     sim.cloths[0].particles.velocity[0] = sim.cloths[0].particles.velocity[1] = {};
     sim.invalidateHistory();
     sim.step();
@@ -327,12 +334,13 @@ void TestColliders::foldedClothDoesNotPassThroughItself()
     g.width = 1.1f;
     g.height = 0.3f;
     g.orientation = GridOrientation::Horizontal;
-    g.origin = {0.f, 0.01f, 0.f};
+    g.origin = { 0.f, 0.01f, 0.f };
     Cloth c = makeGrid(g);
     c.thickness = 0.02f;
     for (int j = 0; j < g.down; ++j)
         for (int i = 6; i < g.across; ++i) // fold the right half over, 5 cm above
-            c.particles.position[gridIndex(g, i, j)] = {1.1f - c.particles.position[gridIndex(g, i, j)].x, 0.06f, float(j) * 0.1f};
+            c.particles.position[gridIndex(g, i, j)]
+                = { 1.1f - c.particles.position[gridIndex(g, i, j)].x, 0.06f, float(j) * 0.1f };
     sim.cloths.push_back(c);
     sim.invalidateHistory();
     sim.run(60);
@@ -343,7 +351,8 @@ void TestColliders::foldedClothDoesNotPassThroughItself()
         for (int i = 0; i < 6; ++i) {
             for (int k = 7; k < g.across; ++k) {
                 const float d = length(p.position[gridIndex(g, i, j)] - p.position[gridIndex(g, k, j)]);
-                QVERIFY2(d > 0.9f * minDistance, qPrintable(QString("%1,%2 vs %3: %4").arg(i).arg(j).arg(k).arg(d)));
+                QVERIFY2(d > 0.9f * minDistance,
+                    qPrintable(QString("%1,%2 vs %3: %4").arg(i).arg(j).arg(k).arg(d)));
             }
         }
         // The upper layer rests on the lower one, not on the ground.

@@ -18,7 +18,7 @@ Simulation busyScene(SolverKind kind)
     sim.solver.substeps = springs ? 16 : 8;
     sim.solver.selfCollision = true;
     sim.world.wind.speed = 6.f;
-    sim.world.wind.direction = {0.2f, 0.f, -1.f};
+    sim.world.wind.direction = { 0.2f, 0.f, -1.f };
     sim.world.wind.gustStrength = 0.6f;
     sim.world.wind.gustFrequency = 1.5f;
     sim.world.wind.seed = 7;
@@ -26,9 +26,9 @@ Simulation busyScene(SolverKind kind)
     g.across = 14;
     g.down = 14;
     // Soft enough for the springs solver at 16 substeps (ω dt ≈ 0.5).
-    g.structuralParams = {springs ? 1e-2f : 1e-4f, 0.01f, 0.15f};
-    g.shearParams = {springs ? 2e-2f : 1e-3f, 0.f, 0.3f};
-    g.bendParams = {springs ? 1e-1f : 1e-2f, 0.f, kNeverTear};
+    g.structuralParams = { springs ? 1e-2f : 1e-4f, 0.01f, 0.15f };
+    g.shearParams = { springs ? 2e-2f : 1e-3f, 0.f, 0.3f };
+    g.bendParams = { springs ? 1e-1f : 1e-2f, 0.f, kNeverTear };
     Cloth c = makeGrid(g);
     c.tearMode = TearMode::RemoveConstraint;
     for (int i = 0; i < g.across; i += 3)
@@ -37,9 +37,9 @@ Simulation busyScene(SolverKind kind)
     sim.cloths.push_back(c);
     Collider ball;
     ball.kind = ColliderKind::Sphere;
-    ball.baseCenter = ball.center = {0.f, 1.f, 0.3f};
+    ball.baseCenter = ball.center = { 0.f, 1.f, 0.3f };
     ball.radius = 0.2f;
-    ball.motion.amplitude = {0.f, 0.f, -0.6f};
+    ball.motion.amplitude = { 0.f, 0.f, -0.6f };
     ball.motion.frequency = 0.7f;
     ball.friction = 0.4f;
     sim.colliders.push_back(ball);
@@ -155,7 +155,7 @@ void TestDeterminism::gustsAreSeededAndBounded()
     QVERIFY(differs);
     // Without gusts the wind is steady.
     w.gustStrength = 0.f;
-    QCOMPARE(windVelocity(w, 0.3), (Vec3{10.f, 0.f, 0.f}));
+    QCOMPARE(windVelocity(w, 0.3), (Vec3 { 10.f, 0.f, 0.f }));
 }
 
 QTEST_APPLESS_MAIN(TestDeterminism)

@@ -17,8 +17,8 @@ constexpr double kG = 9.81;
 Cloth singleParticle(const Vec3 &x, const Vec3 &v)
 {
     ExplicitSpec spec;
-    spec.positions = {x};
-    spec.masses = {0.5f};
+    spec.positions = { x };
+    spec.masses = { 0.5f };
     Cloth c = makeExplicit(spec);
     c.particles.velocity[0] = v;
     return c;
@@ -27,7 +27,7 @@ Cloth singleParticle(const Vec3 &x, const Vec3 &v)
 Simulation makeSim(SolverKind kind, int substeps, int iterations = 1)
 {
     Simulation sim;
-    sim.world.gravity = {0.f, float(-kG), 0.f};
+    sim.world.gravity = { 0.f, float(-kG), 0.f };
     sim.world.airDamping = 0.f;
     sim.solver.kind = kind;
     sim.solver.frameRate = 60.f;
@@ -43,8 +43,8 @@ Cloth hangingChain(int count, float mass, float link, float k, float damping)
     RopeSpec r;
     r.count = count;
     r.length = link * float(count - 1);
-    r.start = {0.f, 2.f, 0.f};
-    r.direction = {0.f, -1.f, 0.f};
+    r.start = { 0.f, 2.f, 0.f };
+    r.direction = { 0.f, -1.f, 0.f };
     r.linkMass = mass;
     r.params.compliance = 1.f / k;
     r.params.damping = damping;
@@ -99,13 +99,14 @@ void TestSolvers::freeFallVerletIsExact()
     // Position Verlet is exact for constant acceleration once the history is started to
     // second order: y(t) = y0 + v0 t - ½ g t².
     Simulation sim = makeSim(SolverKind::Verlet, 4);
-    const Vec3 v0{0.3f, 2.f, 0.f};
-    sim.cloths.push_back(singleParticle({0.f, 10.f, 0.f}, v0));
+    const Vec3 v0 { 0.3f, 2.f, 0.f };
+    sim.cloths.push_back(singleParticle({ 0.f, 10.f, 0.f }, v0));
     for (int f = 1; f <= 60; ++f) {
         sim.step();
         const double t = f / 60.0;
         const Vec3 x = sim.cloths[0].particles.position[0];
-        QVERIFY2(std::fabs(double(x.y) - (10.0 + 2.0 * t - 0.5 * kG * t * t)) < 2e-5, qPrintable(QString::number(x.y)));
+        QVERIFY2(std::fabs(double(x.y) - (10.0 + 2.0 * t - 0.5 * kG * t * t)) < 2e-5,
+            qPrintable(QString::number(x.y)));
         QVERIFY(std::fabs(double(x.x) - 0.3 * t) < 1e-5);
     }
     // The velocity Verlet leaves is the mid-substep velocity of the last substep.
@@ -119,8 +120,10 @@ void TestSolvers::freeFallXpbdAndSprings_data()
     QTest::addColumn<int>("integrator");
     QTest::addColumn<double>("sign"); // of the known first-order error ½ g h t
     QTest::newRow("xpbd") << int(SolverKind::Xpbd) << 0 << 1.0;
-    QTest::newRow("springs semi-implicit") << int(SolverKind::Springs) << int(SpringIntegrator::SemiImplicitEuler) << 1.0;
-    QTest::newRow("springs explicit") << int(SolverKind::Springs) << int(SpringIntegrator::ExplicitEuler) << -1.0;
+    QTest::newRow("springs semi-implicit")
+        << int(SolverKind::Springs) << int(SpringIntegrator::SemiImplicitEuler) << 1.0;
+    QTest::newRow("springs explicit")
+        << int(SolverKind::Springs) << int(SpringIntegrator::ExplicitEuler) << -1.0;
 }
 
 void TestSolvers::freeFallXpbdAndSprings()
@@ -132,7 +135,7 @@ void TestSolvers::freeFallXpbdAndSprings()
     QFETCH(double, sign);
     Simulation sim = makeSim(SolverKind(solver), 5);
     sim.solver.integrator = SpringIntegrator(integrator);
-    sim.cloths.push_back(singleParticle({0.f, 10.f, 0.f}, {}));
+    sim.cloths.push_back(singleParticle({ 0.f, 10.f, 0.f }, {}));
     const double h = 1.0 / 300.0;
     sim.run(90);
     const double t = 1.5;
@@ -169,7 +172,7 @@ void TestSolvers::hangingChainStretch()
         const double stretch = double(length(p.position[i] - p.position[i + 1])) - link;
         const double expected = double(count - 1 - i) * mass * kG / k;
         QVERIFY2(std::fabs(stretch - expected) < tol * expected,
-                 qPrintable(QString("link %1: stretch %2 expected %3").arg(i).arg(stretch).arg(expected)));
+            qPrintable(QString("link %1: stretch %2 expected %3").arg(i).arg(stretch).arg(expected)));
     }
 }
 
@@ -178,7 +181,7 @@ void TestSolvers::xpbdStretchIndependentOfIterations()
     // XPBD's multipliers make the converged stretch a material property, not a function of
     // the iteration count (with PBD stiffness, 5 iterations would be far stiffer than 1).
     double stretch[2] = {};
-    const int iterations[2] = {1, 5};
+    const int iterations[2] = { 1, 5 };
     for (int r = 0; r < 2; ++r) {
         Simulation sim = makeSim(SolverKind::Xpbd, 10, iterations[r]);
         sim.world.airDamping = 1.f;
@@ -188,7 +191,8 @@ void TestSolvers::xpbdStretchIndependentOfIterations()
         stretch[r] = double(length(p.position[0] - p.position[5])) - 2.5;
     }
     const double expected = 0.05 * kG / 50.0 * (5 + 4 + 3 + 2 + 1);
-    QVERIFY2(std::fabs(stretch[0] - stretch[1]) < 0.01 * expected, qPrintable(QString("%1 vs %2").arg(stretch[0]).arg(stretch[1])));
+    QVERIFY2(std::fabs(stretch[0] - stretch[1]) < 0.01 * expected,
+        qPrintable(QString("%1 vs %2").arg(stretch[0]).arg(stretch[1])));
     QVERIFY(std::fabs(stretch[0] - expected) < 0.01 * expected);
     QVERIFY(std::fabs(stretch[1] - expected) < 0.01 * expected);
 }
@@ -209,8 +213,8 @@ void TestSolvers::pendulumPeriod()
     RopeSpec r;
     r.count = 2;
     r.length = float(L);
-    r.start = {0.f, 2.f, 0.f};
-    r.direction = {float(std::sin(theta0)), float(-std::cos(theta0)), 0.f};
+    r.start = { 0.f, 2.f, 0.f };
+    r.direction = { float(std::sin(theta0)), float(-std::cos(theta0)), 0.f };
     r.linkMass = 0.1f;
     Cloth c = makeRope(r);
     c.particles.setKind(0, ParticleKind::Static);
@@ -231,24 +235,27 @@ void TestSolvers::pendulumPeriod()
     const double period = (crossings.back() - crossings.front()) / double(crossings.size() - 1);
     const double expected = 2.0 * std::numbers::pi * std::sqrt(L / kG) * (1.0 + theta0 * theta0 / 16.0);
     QVERIFY2(std::fabs(period - expected) < 0.002 * expected,
-             qPrintable(QString("period %1 expected %2").arg(period).arg(expected)));
+        qPrintable(QString("period %1 expected %2").arg(period).arg(expected)));
 }
 
 void TestSolvers::airDampingDecaysExponentially()
 {
     // dv/dt = -c v: v(t) = v0 e^{-ct}, independent of the substep count, for every solver.
     for (int kind = 0; kind < 3; ++kind) {
-        for (int substeps : {1, 7}) {
+        for (int substeps : { 1, 7 }) {
             Simulation sim = makeSim(SolverKind(kind), substeps);
             sim.world.gravity = {};
             sim.world.airDamping = 0.8f;
-            sim.cloths.push_back(singleParticle({}, {3.f, 0.f, 0.f}));
+            sim.cloths.push_back(singleParticle({}, { 3.f, 0.f, 0.f }));
             sim.run(60);
             const double v = double(sim.cloths[0].particles.velocity[0].x);
             const double expected = 3.0 * std::exp(-0.8);
             // The springs solver applies the drag as an explicit force: first-order error c² h t / 2.
-            const double tol = kind == int(SolverKind::Springs) ? 3.0 * 0.64 * (1.0 / 60 / substeps) / 2 + 1e-4 : 1e-4;
-            QVERIFY2(std::fabs(v - expected) < tol, qPrintable(QString("solver %1 substeps %2: %3 vs %4").arg(kind).arg(substeps).arg(v).arg(expected)));
+            const double tol
+                = kind == int(SolverKind::Springs) ? 3.0 * 0.64 * (1.0 / 60 / substeps) / 2 + 1e-4 : 1e-4;
+            QVERIFY2(std::fabs(v - expected) < tol,
+                qPrintable(
+                    QString("solver %1 substeps %2: %3 vs %4").arg(kind).arg(substeps).arg(v).arg(expected)));
         }
     }
 }
@@ -278,13 +285,13 @@ void TestSolvers::switchingSolverInjectsNoEnergy()
     g.width = 0.7f;
     g.height = 0.7f;
     g.bend = false;
-    g.structuralParams = {2e-3f, 0.01f, kNeverTear};
-    g.shearParams = {2e-3f, 0.01f, kNeverTear};
+    g.structuralParams = { 2e-3f, 0.01f, kNeverTear };
+    g.shearParams = { 2e-3f, 0.01f, kNeverTear };
     Cloth c = makeGrid(g);
     for (int i = 0; i < g.across; ++i)
         c.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
     for (std::size_t i = 0; i < c.particles.size(); ++i)
-        c.particles.velocity[i] = {0.f, 0.f, 0.6f}; // swing out of plane
+        c.particles.velocity[i] = { 0.f, 0.f, 0.6f }; // swing out of plane
     sim.cloths.push_back(c);
     sim.run(30);
     double scale = 0.0; // J: energy of the cloth's weight over its height
@@ -298,7 +305,8 @@ void TestSolvers::switchingSolverInjectsNoEnergy()
         QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
         const double after = energy(sim);
         QVERIFY2(after < before + 2e-3 * scale,
-                 qPrintable(QString("frame %1: energy %2 → %3 (scale %4)").arg(f).arg(before).arg(after).arg(scale)));
+            qPrintable(
+                QString("frame %1: energy %2 → %3 (scale %4)").arg(f).arg(before).arg(after).arg(scale)));
         before = after;
     }
 }
@@ -313,19 +321,20 @@ void TestSolvers::kinematicParticleFollowsItsMotion()
     r.count = 2;
     r.length = 0.5f;
     r.start = {};
-    r.direction = {1.f, 0.f, 0.f};
+    r.direction = { 1.f, 0.f, 0.f };
     r.linkMass = 0.1f;
     Cloth c = makeRope(r);
     c.particles.setKind(0, ParticleKind::Kinematic);
     sim.cloths.push_back(c);
     sim.step();
     Particles &p = sim.cloths[0].particles;
-    const Vec3 target = p.position[0] + Vec3{0.1f, 0.f, 0.f};
+    const Vec3 target = p.position[0] + Vec3 { 0.1f, 0.f, 0.f };
     p.position[0] = target;
     sim.step();
     QCOMPARE(p.position[0], target);
     QVERIFY(std::fabs(double(p.velocity[0].x) - 0.1 * 60.0) < 1e-3);
-    QVERIFY2(p.position[1].x > 0.58f, qPrintable(QString::number(p.position[1].x))); // pulled along (rest 0.5)
+    QVERIFY2(
+        p.position[1].x > 0.58f, qPrintable(QString::number(p.position[1].x))); // pulled along (rest 0.5)
 }
 
 QTEST_APPLESS_MAIN(TestSolvers)

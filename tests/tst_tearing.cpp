@@ -26,7 +26,7 @@ Cloth chainAtEquilibrium(float tearStrain, float m, float L, float k)
     RopeSpec r;
     r.count = 3;
     r.length = 2.f * L;
-    r.start = {0.f, 1.f, 0.f};
+    r.start = { 0.f, 1.f, 0.f };
     r.linkMass = m;
     r.params.compliance = 1.f / k;
     r.params.damping = 0.05f;
@@ -35,8 +35,8 @@ Cloth chainAtEquilibrium(float tearStrain, float m, float L, float k)
     c.particles.setKind(0, ParticleKind::Static);
     c.tearMode = TearMode::RemoveConstraint;
     const float s0 = float(2.0 * m * kG / k), s1 = float(m * kG / k);
-    c.particles.position[1] = {0.f, 1.f - L - s0, 0.f};
-    c.particles.position[2] = {0.f, 1.f - 2.f * L - s0 - s1, 0.f};
+    c.particles.position[1] = { 0.f, 1.f - L - s0, 0.f };
+    c.particles.position[2] = { 0.f, 1.f - 2.f * L - s0 - s1, 0.f };
     c.particles.previous = c.particles.position;
     return c;
 }
@@ -45,7 +45,7 @@ std::set<std::pair<std::uint32_t, std::uint32_t>> edgeSet(const Cloth &c)
 {
     std::set<std::pair<std::uint32_t, std::uint32_t>> s;
     for (const DistanceConstraint &k : c.constraints)
-        s.insert({std::min(k.a, k.b), std::max(k.a, k.b)});
+        s.insert({ std::min(k.a, k.b), std::max(k.a, k.b) });
     return s;
 }
 
@@ -96,7 +96,8 @@ void TestTearing::chainBreaksOnlyPastItsTearStrain()
     const Cloth &c = sim.cloths[0];
     if (breaks) {
         QCOMPARE(torn, 1u);
-        QCOMPARE(c.constraints.size(), std::size_t(1)); // the top link went; the lower one (half the strain) held
+        QCOMPARE(
+            c.constraints.size(), std::size_t(1)); // the top link went; the lower one (half the strain) held
         QCOMPARE(c.constraints[0].a, 1u);
         QVERIFY(c.particles.position[2].y < 0.f); // the loose end fell
     } else {
@@ -111,18 +112,18 @@ void TestTearing::tearOverstretchedRemovesTrianglesOfTornEdges()
     // Two triangles sharing the diagonal 0-2 of a unit square; stretch the square along the
     // diagonal 1-3 so only the edges touching particle 3 tear.
     ExplicitSpec spec;
-    spec.positions = {{0.f, 0.f, 0.f}, {1.f, 0.f, 0.f}, {1.f, 1.f, 0.f}, {0.f, 1.f, 0.f}};
-    spec.triangles = {{{0, 1, 2}}, {{0, 2, 3}}};
+    spec.positions = { { 0.f, 0.f, 0.f }, { 1.f, 0.f, 0.f }, { 1.f, 1.f, 0.f }, { 0.f, 1.f, 0.f } };
+    spec.triangles = { { { 0, 1, 2 } }, { { 0, 2, 3 } } };
     spec.edgeParams.tearStrain = 0.2f;
     Cloth c = makeExplicit(spec);
     QCOMPARE(c.constraints.size(), std::size_t(5));
     const std::uint64_t revision = c.topologyRevision;
-    c.particles.position[3] = {-0.5f, 1.5f, 0.f}; // edges 2-3 and 0-3 become √2·… > 1.2 L
+    c.particles.position[3] = { -0.5f, 1.5f, 0.f }; // edges 2-3 and 0-3 become √2·… > 1.2 L
     std::vector<std::uint64_t> scratch;
     QCOMPARE(tearOverstretched(c, scratch), 2u);
     QCOMPARE(c.constraints.size(), std::size_t(3));
     QCOMPARE(c.triangles.size(), std::size_t(1));
-    QCOMPARE(c.triangles[0], (Triangle{{0, 1, 2}}));
+    QCOMPARE(c.triangles[0], (Triangle { { 0, 1, 2 } }));
     QVERIFY(c.topologyRevision > revision);
     // Nothing more to tear: a second call changes nothing.
     const std::uint64_t after = c.topologyRevision;
@@ -146,7 +147,7 @@ void TestTearing::pulledClothTearsAndLeavesNoTriangleAcrossTheTear()
     g.down = 10;
     g.bend = false;
     g.structuralParams.tearStrain = 0.5f;
-    g.shearParams = {1e-5f, 0.f, 0.5f};
+    g.shearParams = { 1e-5f, 0.f, 0.5f };
     Cloth cloth = makeGrid(g);
     cloth.tearMode = TearMode::RemoveConstraint;
     for (int i = 0; i < g.across; ++i)
@@ -177,7 +178,7 @@ void TestTearing::pulledClothTearsAndLeavesNoTriangleAcrossTheTear()
     for (const Triangle &t : c.triangles) {
         for (int e = 0; e < 3; ++e) {
             const std::uint32_t a = t.v[e], b = t.v[(e + 1) % 3];
-            QVERIFY(edges.count({std::min(a, b), std::max(a, b)}) == 1);
+            QVERIFY(edges.count({ std::min(a, b), std::max(a, b) }) == 1);
         }
     }
     // No surviving constraint is stretched past its tear strain.
@@ -210,7 +211,7 @@ void TestTearing::splitModeSplitsThroughTheSolver()
     g.down = 8;
     g.bend = false;
     g.structuralParams.tearStrain = 0.3f;
-    g.shearParams = {1e-5f, 0.f, 0.3f};
+    g.shearParams = { 1e-5f, 0.f, 0.3f };
     Cloth cloth = makeGrid(g);
     cloth.tearMode = TearMode::SplitVertex;
     for (int i = 0; i < g.across; ++i)

@@ -16,7 +16,8 @@ namespace {
 bool anyContains(const std::vector<SettingsError> &errors, const char *field, const char *text = "")
 {
     for (const SettingsError &e : errors) {
-        if (e.field == field && e.message.find(field) != std::string::npos && e.message.find(text) != std::string::npos)
+        if (e.field == field && e.message.find(field) != std::string::npos
+            && e.message.find(text) != std::string::npos)
             return true;
     }
     return false;
@@ -47,7 +48,8 @@ bool allFinite(const Simulation &sim)
 {
     for (const Cloth &c : sim.cloths) {
         for (std::size_t i = 0; i < c.particles.size(); ++i) {
-            if (!isFinite(c.particles.position[i]) || !isFinite(c.particles.velocity[i]) || !isFinite(c.particles.previous[i]))
+            if (!isFinite(c.particles.position[i]) || !isFinite(c.particles.velocity[i])
+                || !isFinite(c.particles.previous[i]))
                 return false;
         }
     }
@@ -73,10 +75,10 @@ private slots:
 
 void TestValidation::defaultsAreValid()
 {
-    QVERIFY(validate(SolverSettings{}).empty());
-    QVERIFY(validate(WorldSettings{}).empty());
+    QVERIFY(validate(SolverSettings {}).empty());
+    QVERIFY(validate(WorldSettings {}).empty());
     Simulation sim;
-    sim.cloths.push_back(makeGrid(GridSpec{}));
+    sim.cloths.push_back(makeGrid(GridSpec {}));
     QVERIFY(sim.validate().empty());
 }
 
@@ -217,8 +219,8 @@ void TestValidation::runawayIsRolledBackAndFrozen()
     sim.world.airDamping = 0.f;
     sim.solver.maxSpeed = 1.f;
     ExplicitSpec spec;
-    spec.positions = {{0.f, 0.f, 0.f}};
-    spec.masses = {1.f};
+    spec.positions = { { 0.f, 0.f, 0.f } };
+    spec.masses = { 1.f };
     sim.cloths.push_back(makeExplicit(spec));
     Vec3 lastGood;
     int frames = 0;

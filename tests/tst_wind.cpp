@@ -16,9 +16,9 @@ namespace {
 Cloth oneTriangle()
 {
     ExplicitSpec spec;
-    spec.positions = {{0.f, 0.f, 0.f}, {1.f, 0.f, 0.f}, {0.f, 1.f, 0.f}};
-    spec.masses = {1.f, 1.f, 1.f};
-    spec.triangles = {{{0, 1, 2}}};
+    spec.positions = { { 0.f, 0.f, 0.f }, { 1.f, 0.f, 0.f }, { 0.f, 1.f, 0.f } };
+    spec.masses = { 1.f, 1.f, 1.f };
+    spec.triangles = { { { 0, 1, 2 } } };
     Cloth c = makeExplicit(spec);
     for (Vec3 &f : c.particles.force)
         f = {};
@@ -54,7 +54,7 @@ void TestWind::faceOnDragMatchesClosedForm()
     w.airDensity = 1.2f;
     w.dragCoefficient = 1.f;
     w.liftCoefficient = 0.3f; // no lift face-on: sin θ = 0
-    addWindForces(c, w, {0.f, 0.f, 5.f});
+    addWindForces(c, w, { 0.f, 0.f, 5.f });
     const Vec3 f = totalForce(c);
     QVERIFY(std::fabs(f.z - 7.5f) < 1e-4f);
     QVERIFY(std::fabs(f.x) < 1e-5f && std::fabs(f.y) < 1e-5f);
@@ -63,7 +63,7 @@ void TestWind::faceOnDragMatchesClosedForm()
     // Wind from behind pushes the other way.
     for (Vec3 &fi : c.particles.force)
         fi = {};
-    addWindForces(c, w, {0.f, 0.f, -5.f});
+    addWindForces(c, w, { 0.f, 0.f, -5.f });
     QVERIFY(std::fabs(totalForce(c).z + 7.5f) < 1e-4f);
 }
 
@@ -72,7 +72,7 @@ void TestWind::edgeOnGetsNoForce()
     Cloth c = oneTriangle();
     WindSettings w;
     w.liftCoefficient = 0.5f;
-    addWindForces(c, w, {8.f, 3.f, 0.f}); // in the triangle's plane
+    addWindForces(c, w, { 8.f, 3.f, 0.f }); // in the triangle's plane
     QVERIFY(length(totalForce(c)) < 1e-5f);
 }
 
@@ -86,7 +86,7 @@ void TestWind::liftAtFortyFiveDegrees()
     w.dragCoefficient = 1.f;
     w.liftCoefficient = 0.f;
     const float s = std::sqrt(0.5f);
-    const Vec3 flow{4.f * s, 0.f, 4.f * s}; // |v| = 4
+    const Vec3 flow { 4.f * s, 0.f, 4.f * s }; // |v| = 4
     addWindForces(c, w, flow);
     const Vec3 drag = totalForce(c);
     QVERIFY(std::fabs(drag.z - 0.5f * 0.5f * 16.f * s) < 1e-4f);
@@ -99,24 +99,24 @@ void TestWind::liftAtFortyFiveDegrees()
     const Vec3 lift = totalForce(d);
     QVERIFY(std::fabs(length(lift) - 0.5f * 0.5f * 16.f * 0.5f) < 1e-4f);
     QVERIFY(std::fabs(dot(lift, flow)) < 1e-4f); // perpendicular to the flow
-    QVERIFY(lift.z > 0.f);                        // towards the downstream side of the normal
+    QVERIFY(lift.z > 0.f); // towards the downstream side of the normal
 }
 
 void TestWind::movingWithTheWindFeelsNothing()
 {
     Cloth c = oneTriangle();
     for (Vec3 &v : c.particles.velocity)
-        v = {0.f, 0.f, 5.f};
-    addWindForces(c, WindSettings{}, {0.f, 0.f, 5.f});
+        v = { 0.f, 0.f, 5.f };
+    addWindForces(c, WindSettings {}, { 0.f, 0.f, 5.f });
     QVERIFY(length(totalForce(c)) < 1e-6f);
 }
 
 void TestWind::hangingClothBlowsDownwind()
 {
-    for (float dir : {1.f, -1.f}) {
+    for (float dir : { 1.f, -1.f }) {
         Simulation sim;
         sim.world.wind.speed = 6.f;
-        sim.world.wind.direction = {0.f, 0.f, dir};
+        sim.world.wind.direction = { 0.f, 0.f, dir };
         GridSpec g;
         g.across = 10;
         g.down = 10;
