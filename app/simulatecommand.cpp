@@ -78,7 +78,10 @@ bool outputDirectoryExists(const QString &path, QString *error)
 
 class Progress {
 public:
-    explicit Progress(int total) : m_total(total), m_tty(::isatty(STDERR_FILENO) == 1) {}
+    explicit Progress(int total)
+        : m_total(total)
+        , m_tty(::isatty(STDERR_FILENO) == 1)
+    { }
 
     void update(int frame)
     {
@@ -125,21 +128,24 @@ int runSimulate(int argc, char **argv)
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QString::fromUtf8(kDetails).arg(presetNames()));
-    parser.addPositionalArgument(QStringLiteral("simulate"), QStringLiteral("The batch simulation mode."), QStringLiteral("simulate"));
+    parser.addPositionalArgument(
+        QStringLiteral("simulate"), QStringLiteral("The batch simulation mode."), QStringLiteral("simulate"));
     parser.addPositionalArgument(QStringLiteral("SCENE"), QStringLiteral("Scene file or preset:NAME."));
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    const QCommandLineOption helpOption(
+        { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Show this help."));
     const QCommandLineOption framesOption(QStringLiteral("frames"),
-                                          QStringLiteral("Frames to simulate (default: one second at the scene's frame rate)."),
-                                          QStringLiteral("N"));
-    const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("Write the final state to FILE (.json scene or .obj mesh)."),
-                                       QStringLiteral("FILE"));
+        QStringLiteral("Frames to simulate (default: one second at the scene's frame rate)."),
+        QStringLiteral("N"));
+    const QCommandLineOption outOption(QStringLiteral("out"),
+        QStringLiteral("Write the final state to FILE (.json scene or .obj mesh)."), QStringLiteral("FILE"));
     const QCommandLineOption objSequenceOption(QStringLiteral("obj-sequence"),
-                                               QStringLiteral("Write DIR/frame_0001.obj ... one mesh per frame."), QStringLiteral("DIR"));
+        QStringLiteral("Write DIR/frame_0001.obj ... one mesh per frame."), QStringLiteral("DIR"));
     const QCommandLineOption withStateOption(QStringLiteral("with-state"),
-                                             QStringLiteral("Include the simulation state in a .json output (the default)."));
+        QStringLiteral("Include the simulation state in a .json output (the default)."));
     const QCommandLineOption noStateOption(QStringLiteral("no-state"),
-                                           QStringLiteral("Write a .json output without state (topology and settings only)."));
-    parser.addOptions({helpOption, framesOption, outOption, objSequenceOption, withStateOption, noStateOption});
+        QStringLiteral("Write a .json output without state (topology and settings only)."));
+    parser.addOptions(
+        { helpOption, framesOption, outOption, objSequenceOption, withStateOption, noStateOption });
 
     if (!parser.parse(QCoreApplication::arguments())) {
         printError(parser.errorText() + QStringLiteral(" (see drape simulate --help)"));
@@ -153,8 +159,11 @@ int runSimulate(int argc, char **argv)
     if (!positional.isEmpty() && positional.front() == QLatin1String("simulate"))
         positional.removeFirst();
     if (positional.size() != 1) {
-        printError(positional.isEmpty() ? QStringLiteral("no scene given (usage: drape simulate SCENE [options]; see --help)")
-                                        : QStringLiteral("expected one scene, got %1: %2").arg(positional.size()).arg(positional.join(' ')));
+        printError(positional.isEmpty()
+                ? QStringLiteral("no scene given (usage: drape simulate SCENE [options]; see --help)")
+                : QStringLiteral("expected one scene, got %1: %2")
+                      .arg(positional.size())
+                      .arg(positional.join(' ')));
         return kExitUsage;
     }
     if (parser.isSet(withStateOption) && parser.isSet(noStateOption)) {
@@ -167,7 +176,9 @@ int runSimulate(int argc, char **argv)
     const QString objDir = parser.value(objSequenceOption);
     const QString outSuffix = QFileInfo(out).suffix().toLower();
     if (!out.isEmpty() && outSuffix != QLatin1String("json") && outSuffix != QLatin1String("obj")) {
-        printError(QStringLiteral("--out %1: unknown file type \"%2\" (use .json for a scene or .obj for a mesh)").arg(out, outSuffix));
+        printError(
+            QStringLiteral("--out %1: unknown file type \"%2\" (use .json for a scene or .obj for a mesh)")
+                .arg(out, outSuffix));
         return kExitUsage;
     }
     QString error;
@@ -203,7 +214,8 @@ int runSimulate(int argc, char **argv)
         const QString text = parser.value(framesOption);
         frames = text.toInt(&ok);
         if (!ok || frames < 0) {
-            printError(QStringLiteral("--frames: expected a whole number of frames >= 0, got \"%1\"").arg(text));
+            printError(
+                QStringLiteral("--frames: expected a whole number of frames >= 0, got \"%1\"").arg(text));
             return kExitUsage;
         }
     }
@@ -211,7 +223,8 @@ int runSimulate(int argc, char **argv)
     Simulation sim = buildSimulation(scene);
     const std::vector<std::string> problems = sim.validate();
     if (!problems.empty()) {
-        printError(QStringLiteral("%1: cannot simulate: %2").arg(QString::fromStdString(sceneArg), QString::fromStdString(problems.front())));
+        printError(QStringLiteral("%1: cannot simulate: %2")
+                       .arg(QString::fromStdString(sceneArg), QString::fromStdString(problems.front())));
         return kExitInput;
     }
 
@@ -260,7 +273,7 @@ int runSimulate(int argc, char **argv)
         } else {
             const bool withState = !parser.isSet(noStateOption);
             const Scene result = snapshotScene(scene, sim, withState);
-            ok = saveSceneFile(out.toStdString(), result, SaveOptions{withState}, &writeError);
+            ok = saveSceneFile(out.toStdString(), result, SaveOptions { withState }, &writeError);
         }
         if (!ok) {
             printError(QString::fromStdString(writeError));
@@ -273,11 +286,12 @@ int runSimulate(int argc, char **argv)
         particles += c.particles.size();
         constraints += c.constraints.size();
     }
-    std::printf("%s: %d frame%s (%llu..%llu), %.3f s simulated in %.2f s wall (%.1f frames/s)\n", sceneArg.c_str(), stepped,
-                stepped == 1 ? "" : "s", (unsigned long long)startFrame, (unsigned long long)sim.frame(), double(stepped) / double(scene.solver.frameRate),
-                wallSeconds, wallSeconds > 0.0 ? double(stepped) / wallSeconds : 0.0);
-    std::printf("  %zu particles, %zu constraints (%zu at start), %llu torn, %llu particle splits\n", particles, constraints,
-                constraintsAtStart, (unsigned long long)torn, (unsigned long long)splits);
+    std::printf("%s: %d frame%s (%llu..%llu), %.3f s simulated in %.2f s wall (%.1f frames/s)\n",
+        sceneArg.c_str(), stepped, stepped == 1 ? "" : "s", (unsigned long long)startFrame,
+        (unsigned long long)sim.frame(), double(stepped) / double(scene.solver.frameRate), wallSeconds,
+        wallSeconds > 0.0 ? double(stepped) / wallSeconds : 0.0);
+    std::printf("  %zu particles, %zu constraints (%zu at start), %llu torn, %llu particle splits\n",
+        particles, constraints, constraintsAtStart, (unsigned long long)torn, (unsigned long long)splits);
     if (!out.isEmpty())
         std::printf("  wrote %s\n", qPrintable(out));
     if (!objDir.isEmpty())

@@ -5,8 +5,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,7 +39,7 @@ bool writeFileAtomically(const std::string &path, std::string_view data, std::st
         return fail(error, "cannot write", path, errno);
 
     // mkstemp creates 0600; give the new file the target's mode, or the usual 0666 & ~umask.
-    struct stat st {};
+    struct stat st { };
     mode_t mode = 0;
     if (::stat(path.c_str(), &st) == 0) {
         mode = st.st_mode & 07777;

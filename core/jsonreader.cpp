@@ -7,7 +7,7 @@ namespace drape {
 
 void JsonReader::fail(const std::string &path, const std::string &message)
 {
-    throw JsonReadError{path.empty() ? std::string("/") : path, message};
+    throw JsonReadError { path.empty() ? std::string("/") : path, message };
 }
 
 std::string JsonReader::formatNumber(double v)
@@ -23,16 +23,23 @@ std::string JsonReader::describe(const Json &v)
     if (text.size() > 40)
         text = text.substr(0, 37) + "...";
     switch (v.type()) {
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return v.empty() ? "an empty array" : "an array";
-    case Json::value_t::string: return "a string " + text;
-    case Json::value_t::boolean: return "a boolean " + text;
-    case Json::value_t::null: return "null";
-    default: return "the number " + text;
+    case Json::value_t::object:
+        return "an object";
+    case Json::value_t::array:
+        return v.empty() ? "an empty array" : "an array";
+    case Json::value_t::string:
+        return "a string " + text;
+    case Json::value_t::boolean:
+        return "a boolean " + text;
+    case Json::value_t::null:
+        return "null";
+    default:
+        return "the number " + text;
     }
 }
 
-void JsonReader::expectObject(const Json &v, const std::string &path, std::initializer_list<std::string_view> known)
+void JsonReader::expectObject(
+    const Json &v, const std::string &path, std::initializer_list<std::string_view> known)
 {
     if (!v.is_object())
         fail(path, "expected an object, got " + describe(v));
@@ -74,7 +81,8 @@ double JsonReader::number(const Json &v, const std::string &path)
 
 static std::string rangeText(Limits limits)
 {
-    std::string s = "allowed " + JsonReader::formatNumber(limits.min) + ".." + JsonReader::formatNumber(limits.max);
+    std::string s
+        = "allowed " + JsonReader::formatNumber(limits.min) + ".." + JsonReader::formatNumber(limits.max);
     if (limits.unit && *limits.unit)
         s += std::string(" ") + limits.unit;
     return s;
@@ -123,7 +131,8 @@ std::string JsonReader::string(const Json &v, const std::string &path)
     return v.get<std::string>();
 }
 
-std::size_t JsonReader::enumIndex(const Json &v, const std::string &path, const std::vector<std::string> &names)
+std::size_t JsonReader::enumIndex(
+    const Json &v, const std::string &path, const std::vector<std::string> &names)
 {
     std::string list;
     for (std::size_t i = 0; i < names.size(); ++i)
@@ -142,7 +151,8 @@ Vec3 JsonReader::vec3(const Json &v, const std::string &path, Limits limits)
 {
     if (!v.is_array() || v.size() != 3)
         fail(path, "expected an array of 3 numbers [x, y, z], got " + describe(v));
-    return {toFloat(v[0], path + "/0", limits), toFloat(v[1], path + "/1", limits), toFloat(v[2], path + "/2", limits)};
+    return { toFloat(v[0], path + "/0", limits), toFloat(v[1], path + "/1", limits),
+        toFloat(v[2], path + "/2", limits) };
 }
 
 const ParamDesc &JsonReader::paramOf(const char *key)
@@ -153,7 +163,8 @@ const ParamDesc &JsonReader::paramOf(const char *key)
     return *p;
 }
 
-void JsonReader::paramVec3(const Json &obj, const std::string &path, std::string_view key, const std::string &paramKey, Vec3 &out)
+void JsonReader::paramVec3(
+    const Json &obj, const std::string &path, std::string_view key, const std::string &paramKey, Vec3 &out)
 {
     const Json *v = find(obj, key);
     if (!v)
@@ -161,16 +172,18 @@ void JsonReader::paramVec3(const Json &obj, const std::string &path, std::string
     const std::string here = path + "/" + std::string(key);
     if (!v->is_array() || v->size() != 3)
         fail(here, "expected an array of 3 numbers [x, y, z], got " + describe(*v));
-    const char *axes[3] = {".x", ".y", ".z"};
+    const char *axes[3] = { ".x", ".y", ".z" };
     float c[3];
     for (int a = 0; a < 3; ++a) {
         const ParamDesc &p = paramOf((paramKey + axes[a]).c_str());
-        c[a] = toFloat((*v)[std::size_t(a)], here + "/" + std::to_string(a), {p.min, p.max, p.unit.c_str()});
+        c[a]
+            = toFloat((*v)[std::size_t(a)], here + "/" + std::to_string(a), { p.min, p.max, p.unit.c_str() });
     }
-    out = {c[0], c[1], c[2]};
+    out = { c[0], c[1], c[2] };
 }
 
-void JsonReader::optFloat(const Json &obj, const std::string &path, std::string_view key, Limits limits, float &out)
+void JsonReader::optFloat(
+    const Json &obj, const std::string &path, std::string_view key, Limits limits, float &out)
 {
     if (const Json *v = find(obj, key))
         out = toFloat(*v, path + "/" + std::string(key), limits);
@@ -188,7 +201,8 @@ void JsonReader::optString(const Json &obj, const std::string &path, std::string
         out = string(*v, path + "/" + std::string(key));
 }
 
-void JsonReader::optVec3(const Json &obj, const std::string &path, std::string_view key, Limits limits, Vec3 &out)
+void JsonReader::optVec3(
+    const Json &obj, const std::string &path, std::string_view key, Limits limits, Vec3 &out)
 {
     if (const Json *v = find(obj, key))
         out = vec3(*v, path + "/" + std::string(key), limits);

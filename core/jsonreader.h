@@ -18,7 +18,7 @@
 namespace drape {
 
 struct JsonReadError {
-    std::string path;    ///< JSON pointer of the offending value ("/cloths/0/pins/3")
+    std::string path; ///< JSON pointer of the offending value ("/cloths/0/pins/3")
     std::string message; ///< what is wrong with it
 };
 
@@ -51,23 +51,26 @@ public:
     static std::int64_t integer(const Json &v, const std::string &path, Limits limits);
     static bool boolean(const Json &v, const std::string &path);
     static std::string string(const Json &v, const std::string &path);
-    template<std::size_t N>
-    static std::size_t enumIndex(const Json &v, const std::string &path, const std::array<std::string_view, N> &names)
+    template <std::size_t N>
+    static std::size_t enumIndex(
+        const Json &v, const std::string &path, const std::array<std::string_view, N> &names)
     {
         return enumIndex(v, path, std::vector<std::string>(names.begin(), names.end()));
     }
-    static std::size_t enumIndex(const Json &v, const std::string &path, const std::vector<std::string> &names);
+    static std::size_t enumIndex(
+        const Json &v, const std::string &path, const std::vector<std::string> &names);
     static Vec3 vec3(const Json &v, const std::string &path, Limits limits);
 
     /// Reads an optional member with the range, type and enum names of parameter `paramKey`
     /// (float, integer, bool or enum field); absent members keep their value.
-    template<typename T>
+    template <typename T>
     void param(const Json &obj, const std::string &path, std::string_view key, const char *paramKey, T &out);
     /// Reads an optional [x, y, z] member whose components are parameters `paramKey`.x/.y/.z.
-    void paramVec3(const Json &obj, const std::string &path, std::string_view key, const std::string &paramKey, Vec3 &out);
+    void paramVec3(const Json &obj, const std::string &path, std::string_view key,
+        const std::string &paramKey, Vec3 &out);
 
     void optFloat(const Json &obj, const std::string &path, std::string_view key, Limits limits, float &out);
-    template<typename I>
+    template <typename I>
     void optInteger(const Json &obj, const std::string &path, std::string_view key, Limits limits, I &out)
     {
         if (const Json *v = find(obj, key))
@@ -76,8 +79,9 @@ public:
     void optBool(const Json &obj, const std::string &path, std::string_view key, bool &out);
     void optString(const Json &obj, const std::string &path, std::string_view key, std::string &out);
     void optVec3(const Json &obj, const std::string &path, std::string_view key, Limits limits, Vec3 &out);
-    template<typename E, std::size_t N>
-    void optEnum(const Json &obj, const std::string &path, std::string_view key, const std::array<std::string_view, N> &names, E &out)
+    template <typename E, std::size_t N>
+    void optEnum(const Json &obj, const std::string &path, std::string_view key,
+        const std::array<std::string_view, N> &names, E &out)
     {
         if (const Json *v = find(obj, key))
             out = E(enumIndex(*v, path + "/" + std::string(key), names));
@@ -87,8 +91,9 @@ private:
     static const ParamDesc &paramOf(const char *key);
 };
 
-template<typename T>
-void JsonReader::param(const Json &obj, const std::string &path, std::string_view key, const char *paramKey, T &out)
+template <typename T>
+void JsonReader::param(
+    const Json &obj, const std::string &path, std::string_view key, const char *paramKey, T &out)
 {
     const Json *v = find(obj, key);
     if (!v)
@@ -100,9 +105,9 @@ void JsonReader::param(const Json &obj, const std::string &path, std::string_vie
     else if constexpr (std::is_same_v<T, bool>)
         out = boolean(*v, here);
     else if constexpr (std::is_integral_v<T>)
-        out = T(integer(*v, here, {p.min, p.max, p.unit.c_str()}));
+        out = T(integer(*v, here, { p.min, p.max, p.unit.c_str() }));
     else
-        out = toFloat(*v, here, {p.min, p.max, p.unit.c_str()});
+        out = toFloat(*v, here, { p.min, p.max, p.unit.c_str() });
 }
 
 } // namespace drape

@@ -33,7 +33,7 @@ const std::vector<PresetDesc> &presetList()
             const SceneLoadResult r = parseScene(f.data, f.name);
             if (!r.ok())
                 continue; // tst_presets checks that every preset loads
-            out.push_back({idOf(f.name), r.scene->name, r.scene->description});
+            out.push_back({ idOf(f.name), r.scene->name, r.scene->description });
         }
         return out;
     }();

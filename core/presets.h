@@ -13,7 +13,7 @@ namespace drape {
 /// A built-in preset as listed in menus and `drape simulate --help`. (The editor keeps its
 /// own Qt-string PresetInfo list in ui/presetcatalog.h.)
 struct PresetDesc {
-    std::string id;          ///< file base name, used as `preset:<id>` ("curtain")
+    std::string id; ///< file base name, used as `preset:<id>` ("curtain")
     std::string displayName; ///< the scene's name ("Curtain")
     std::string description; ///< the scene's description (one or two sentences)
 };

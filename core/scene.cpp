@@ -16,6 +16,7 @@ const std::vector<Material> &materialPresets()
     // Membrane stiffnesses are of the order of magnitude measured for woven fabrics in
     // Kawabata-style tensile tests (10²–10⁴ N/m; see e.g. Wang, O'Brien & Ramamoorthi 2011,
     // "Data-driven elastic models for cloth"), with rubber far softer and stretchier.
+    // clang-format off
     static const std::vector<Material> presets = {
         // name     density  stretch  shear   bend   damping tear
         {"cotton",  0.15f,   2000.f,  200.f,  2.f,   0.02f,  0.5f},
@@ -24,6 +25,7 @@ const std::vector<Material> &materialPresets()
         {"leather", 0.90f,   10000.f, 3000.f, 40.f,  0.05f,  1.0f},
         {"rubber",  1.10f,   150.f,   60.f,   1.f,   0.01f,  3.0f},
     };
+    // clang-format on
     return presets;
 }
 
@@ -51,7 +53,9 @@ std::size_t particleCount(const ClothDesc &desc)
 {
     switch (desc.source) {
     case ClothSource::Grid:
-        return desc.grid.across > 0 && desc.grid.down > 0 ? std::size_t(desc.grid.across) * std::size_t(desc.grid.down) : 0;
+        return desc.grid.across > 0 && desc.grid.down > 0
+            ? std::size_t(desc.grid.across) * std::size_t(desc.grid.down)
+            : 0;
     case ClothSource::Rope:
         return desc.rope.count > 0 ? std::size_t(desc.rope.count) : 0;
     case ClothSource::Explicit:
@@ -271,8 +275,8 @@ Scene snapshotScene(const Scene &scene, const Simulation &sim, bool withState)
         if (sameTopology(buildCloth(desc), running))
             continue;
         desc.source = ClothSource::Explicit;
-        desc.grid = GridDesc{};
-        desc.rope = RopeDesc{};
+        desc.grid = GridDesc {};
+        desc.rope = RopeDesc {};
         desc.explicitData = explicitFromCloth(running);
         desc.explicitData.kind = authoredKinds(desc.explicitData.kind);
         desc.pins.clear();

@@ -21,8 +21,8 @@ namespace drape {
 constexpr int kSceneFormatVersion = 1;
 
 struct SceneLoadResult {
-    std::optional<Scene> scene;        ///< set only when the file loaded completely
-    std::string error;                 ///< empty on success
+    std::optional<Scene> scene; ///< set only when the file loaded completely
+    std::string error; ///< empty on success
     std::vector<std::string> warnings; ///< e.g. unknown keys (the scene still loads)
 
     bool ok() const { return scene.has_value(); }
@@ -44,6 +44,7 @@ std::string serializeScene(const Scene &scene, const SaveOptions &options = {});
 /// Serialises, checks that the text reads back, and writes it atomically (temp file in the
 /// same directory, flushed, renamed over `path`). On failure the old file is untouched,
 /// `error` names the path and the reason, and false is returned.
-bool saveSceneFile(const std::string &path, const Scene &scene, const SaveOptions &options, std::string *error);
+bool saveSceneFile(
+    const std::string &path, const Scene &scene, const SaveOptions &options, std::string *error);
 
 } // namespace drape

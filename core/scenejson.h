@@ -20,12 +20,14 @@ inline constexpr std::string_view kFormatName = "drape-scene";
 // Enum value i is written as names[i]. Solver kind, integrator, tear mode and collider kind
 // take their names from the parameter table (ParamDesc::enumNames) so the dock and the file
 // agree; the rest are listed here.
-inline constexpr std::array<std::string_view, 3> kClothSourceNames = {"grid", "rope", "explicit"};
-inline constexpr std::array<std::string_view, 2> kOrientationNames = {"vertical", "horizontal"};
-inline constexpr std::array<std::string_view, 3> kParticleKindNames = {"dynamic", "kinematic", "static"};
-inline constexpr std::array<std::string_view, 4> kConstraintKindNames = {"structural", "shear", "bend", "user"};
-inline constexpr std::array<std::string_view, 3> kShadingNames = {"smooth", "flat", "checker"};
-inline constexpr std::array<std::string_view, 5> kRecordFormatNames = {"mp4", "webm", "gif", "png-sequence", "obj-sequence"};
+inline constexpr std::array<std::string_view, 3> kClothSourceNames = { "grid", "rope", "explicit" };
+inline constexpr std::array<std::string_view, 2> kOrientationNames = { "vertical", "horizontal" };
+inline constexpr std::array<std::string_view, 3> kParticleKindNames = { "dynamic", "kinematic", "static" };
+inline constexpr std::array<std::string_view, 4> kConstraintKindNames
+    = { "structural", "shear", "bend", "user" };
+inline constexpr std::array<std::string_view, 3> kShadingNames = { "smooth", "flat", "checker" };
+inline constexpr std::array<std::string_view, 5> kRecordFormatNames
+    = { "mp4", "webm", "gif", "png-sequence", "obj-sequence" };
 
 /// The JSON number that writes as the float's shortest round-trip decimal ("0.15", not
 /// "0.15000000596046448") and reads back as exactly `f`. The shortest decimal that rounds

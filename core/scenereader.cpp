@@ -16,16 +16,19 @@ namespace {
 
 using scenejson::Json;
 
-constexpr Limits kPositionLimits{-1e5, 1e5, "m"};
-constexpr Limits kVelocityLimits{-1e6, 1e6, "m/s"};
-constexpr Limits kColorLimits{0.0, 1.0, ""};
-constexpr Limits kMassLimits{1e-12, 1e6, "kg"};
-constexpr Limits kLengthLimits{0.0, 1e5, "m"};
-constexpr Limits kComplianceLimits{0.0, 1e6, "m/N"};
-constexpr Limits kDampingLimits{0.0, 1e6, "N·s/m"};
-constexpr Limits kTearLimits{1e-6, 1e6, ""};
+constexpr Limits kPositionLimits { -1e5, 1e5, "m" };
+constexpr Limits kVelocityLimits { -1e6, 1e6, "m/s" };
+constexpr Limits kColorLimits { 0.0, 1.0, "" };
+constexpr Limits kMassLimits { 1e-12, 1e6, "kg" };
+constexpr Limits kLengthLimits { 0.0, 1e5, "m" };
+constexpr Limits kComplianceLimits { 0.0, 1e6, "m/N" };
+constexpr Limits kDampingLimits { 0.0, 1e6, "N·s/m" };
+constexpr Limits kTearLimits { 1e-6, 1e6, "" };
 
-std::string at(const std::string &path, std::size_t i) { return path + "/" + std::to_string(i); }
+std::string at(const std::string &path, std::size_t i)
+{
+    return path + "/" + std::to_string(i);
+}
 
 class SceneReader : public JsonReader {
 public:
@@ -39,7 +42,8 @@ private:
     void readRope(const Json &j, const std::string &path, RopeDesc &r);
     void readMaterial(const Json &j, const std::string &path, Material &m);
     void readExplicit(const Json &j, const std::string &path, ExplicitDesc &e);
-    void readPins(const Json &j, const std::string &path, std::size_t particles, std::vector<std::uint32_t> &pins);
+    void readPins(
+        const Json &j, const std::string &path, std::size_t particles, std::vector<std::uint32_t> &pins);
     Collider readCollider(const Json &j, const std::string &path);
     void readCamera(const Json &j, const std::string &path, CameraDesc &c);
     void readView(const Json &j, const std::string &path, ViewSettings &v);
@@ -51,16 +55,19 @@ private:
 
 Scene SceneReader::read(const Json &doc)
 {
-    expectObject(doc, "", {"format", "version", "units", "name", "description", "world", "solver", "cloths", "colliders",
-                           "camera", "view", "record", "state"});
+    expectObject(doc, "",
+        { "format", "version", "units", "name", "description", "world", "solver", "cloths", "colliders",
+            "camera", "view", "record", "state" });
     Scene scene;
     if (const Json *units = find(doc, "units")) {
-        expectObject(*units, "/units", {"length", "mass", "time"});
-        const std::pair<const char *, const char *> expected[] = {{"length", "m"}, {"mass", "kg"}, {"time", "s"}};
+        expectObject(*units, "/units", { "length", "mass", "time" });
+        const std::pair<const char *, const char *> expected[]
+            = { { "length", "m" }, { "mass", "kg" }, { "time", "s" } };
         for (const auto &[key, unit] : expected) {
             const Json *u = find(*units, key);
             if (u && string(*u, "/units/" + std::string(key)) != unit)
-                fail("/units/" + std::string(key), "only \"" + std::string(unit) + "\" is supported, got " + u->dump());
+                fail("/units/" + std::string(key),
+                    "only \"" + std::string(unit) + "\" is supported, got " + u->dump());
         }
     }
     optString(doc, "", "name", scene.name);
@@ -92,13 +99,14 @@ Scene SceneReader::read(const Json &doc)
 
 void SceneReader::readWorld(const Json &j, const std::string &path, WorldSettings &w)
 {
-    expectObject(j, path, {"gravity", "airDamping", "wind"});
+    expectObject(j, path, { "gravity", "airDamping", "wind" });
     paramVec3(j, path, "gravity", "world.gravity", w.gravity);
     param(j, path, "airDamping", "world.airDamping", w.airDamping);
     if (const Json *wind = find(j, "wind")) {
         const std::string p = path + "/wind";
-        expectObject(*wind, p, {"direction", "speed", "gustStrength", "gustFrequency", "seed", "airDensity",
-                                "dragCoefficient", "liftCoefficient"});
+        expectObject(*wind, p,
+            { "direction", "speed", "gustStrength", "gustFrequency", "seed", "airDensity", "dragCoefficient",
+                "liftCoefficient" });
         paramVec3(*wind, p, "direction", "world.wind.direction", w.wind.direction);
         param(*wind, p, "speed", "world.wind.speed", w.wind.speed);
         param(*wind, p, "gustStrength", "world.wind.gustStrength", w.wind.gustStrength);
@@ -112,7 +120,9 @@ void SceneReader::readWorld(const Json &j, const std::string &path, WorldSetting
 
 void SceneReader::readSolver(const Json &j, const std::string &path, SolverSettings &s)
 {
-    expectObject(j, path, {"kind", "frameRate", "substeps", "iterations", "integrator", "maxSplitsPerStep", "selfCollision", "maxSpeed"});
+    expectObject(j, path,
+        { "kind", "frameRate", "substeps", "iterations", "integrator", "maxSplitsPerStep", "selfCollision",
+            "maxSpeed" });
     param(j, path, "kind", "solver.kind", s.kind);
     param(j, path, "frameRate", "solver.frameRate", s.frameRate);
     param(j, path, "substeps", "solver.substeps", s.substeps);
@@ -125,20 +135,23 @@ void SceneReader::readSolver(const Json &j, const std::string &path, SolverSetti
 
 ClothDesc SceneReader::readCloth(const Json &j, const std::string &path)
 {
-    expectObject(j, path, {"name", "source", "grid", "rope", "explicit", "material", "pins", "tearMode", "thickness",
-                           "frontColor", "backColor"});
+    expectObject(j, path,
+        { "name", "source", "grid", "rope", "explicit", "material", "pins", "tearMode", "thickness",
+            "frontColor", "backColor" });
     ClothDesc c;
     optString(j, path, "name", c.name);
     if (const Json *s = find(j, "source"))
         c.source = ClothSource(enumIndex(*s, path + "/source", scenejson::kClothSourceNames));
     else
-        c.source = find(j, "explicit") ? ClothSource::Explicit : find(j, "rope") ? ClothSource::Rope : ClothSource::Grid;
-    const std::pair<const char *, ClothSource> blocks[] = {{"grid", ClothSource::Grid}, {"rope", ClothSource::Rope},
-                                                           {"explicit", ClothSource::Explicit}};
+        c.source = find(j, "explicit") ? ClothSource::Explicit
+            : find(j, "rope")          ? ClothSource::Rope
+                                       : ClothSource::Grid;
+    const std::pair<const char *, ClothSource> blocks[] = { { "grid", ClothSource::Grid },
+        { "rope", ClothSource::Rope }, { "explicit", ClothSource::Explicit } };
     for (const auto &[key, source] : blocks) {
         if (find(j, key) && source != c.source) {
             warnings.push_back(path + "/" + key + ": ignored, the cloth's source is \""
-                               + std::string(scenejson::kClothSourceNames[std::size_t(c.source)]) + "\"");
+                + std::string(scenejson::kClothSourceNames[std::size_t(c.source)]) + "\"");
         }
     }
     switch (c.source) {
@@ -167,7 +180,8 @@ ClothDesc SceneReader::readCloth(const Json &j, const std::string &path)
 
 void SceneReader::readGrid(const Json &j, const std::string &path, GridDesc &g)
 {
-    expectObject(j, path, {"across", "down", "width", "height", "orientation", "origin", "structural", "shear", "bend"});
+    expectObject(j, path,
+        { "across", "down", "width", "height", "orientation", "origin", "structural", "shear", "bend" });
     param(j, path, "across", "cloth.grid.across", g.across);
     param(j, path, "down", "cloth.grid.down", g.down);
     param(j, path, "width", "cloth.grid.width", g.width);
@@ -181,11 +195,11 @@ void SceneReader::readGrid(const Json &j, const std::string &path, GridDesc &g)
 
 void SceneReader::readRope(const Json &j, const std::string &path, RopeDesc &r)
 {
-    expectObject(j, path, {"count", "length", "start", "direction", "linkMass"});
+    expectObject(j, path, { "count", "length", "start", "direction", "linkMass" });
     param(j, path, "count", "cloth.rope.count", r.count);
     param(j, path, "length", "cloth.rope.length", r.length);
     optVec3(j, path, "start", kPositionLimits, r.start);
-    optVec3(j, path, "direction", {-1e3, 1e3, ""}, r.direction);
+    optVec3(j, path, "direction", { -1e3, 1e3, "" }, r.direction);
     if (lengthSquared(r.direction) == 0.f)
         fail(path + "/direction", "must not be [0, 0, 0]");
     param(j, path, "linkMass", "cloth.rope.linkMass", r.linkMass);
@@ -199,7 +213,8 @@ void SceneReader::readMaterial(const Json &j, const std::string &path, Material 
     if (nameValue) {
         const std::string name = string(*nameValue, j.is_string() ? path : path + "/name");
         const auto &presets = materialPresets();
-        const auto it = std::find_if(presets.begin(), presets.end(), [&](const Material &p) { return p.name == name; });
+        const auto it
+            = std::find_if(presets.begin(), presets.end(), [&](const Material &p) { return p.name == name; });
         if (it != presets.end())
             m = *it;
         else if (j.is_string())
@@ -208,7 +223,9 @@ void SceneReader::readMaterial(const Json &j, const std::string &path, Material 
     }
     if (j.is_string())
         return;
-    expectObject(j, path, {"name", "arealDensity", "stretchStiffness", "shearStiffness", "bendStiffness", "damping", "tearStrain"});
+    expectObject(j, path,
+        { "name", "arealDensity", "stretchStiffness", "shearStiffness", "bendStiffness", "damping",
+            "tearStrain" });
     param(j, path, "arealDensity", "material.arealDensity", m.arealDensity);
     param(j, path, "stretchStiffness", "material.stretchStiffness", m.stretchStiffness);
     param(j, path, "shearStiffness", "material.shearStiffness", m.shearStiffness);
@@ -225,11 +242,13 @@ std::uint32_t particleIndex(const Json &v, const std::string &path, std::size_t 
         JsonReader::fail(path, "particle " + v.dump() + " out of range, indices start at 0");
     const std::uint64_t i = v.get<std::uint64_t>();
     if (i >= particles)
-        JsonReader::fail(path, "particle " + v.dump() + " out of range, cloth has " + std::to_string(particles));
+        JsonReader::fail(
+            path, "particle " + v.dump() + " out of range, cloth has " + std::to_string(particles));
     return std::uint32_t(i);
 }
 
-void SceneReader::readPins(const Json &j, const std::string &path, std::size_t particles, std::vector<std::uint32_t> &pins)
+void SceneReader::readPins(
+    const Json &j, const std::string &path, std::size_t particles, std::vector<std::uint32_t> &pins)
 {
     expectArray(j, path);
     pins.clear();
@@ -238,7 +257,9 @@ void SceneReader::readPins(const Json &j, const std::string &path, std::size_t p
         const std::uint32_t p = particleIndex(j[i], at(path, i), particles);
         const auto [it, fresh] = seen.emplace(p, i);
         if (!fresh)
-            fail(at(path, i), "particle " + std::to_string(p) + " is pinned twice (also at index " + std::to_string(it->second) + ")");
+            fail(at(path, i),
+                "particle " + std::to_string(p) + " is pinned twice (also at index "
+                    + std::to_string(it->second) + ")");
         pins.push_back(p);
     }
     std::sort(pins.begin(), pins.end());
@@ -246,7 +267,7 @@ void SceneReader::readPins(const Json &j, const std::string &path, std::size_t p
 
 void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitDesc &e)
 {
-    expectObject(j, path, {"rest", "mass", "kinds", "constraints", "triangles"});
+    expectObject(j, path, { "rest", "mass", "kinds", "constraints", "triangles" });
     const Json &rest = require(j, path, "rest");
     expectArray(rest, path + "/rest");
     if (rest.empty())
@@ -279,7 +300,9 @@ void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitD
             const Json &r = (*cs)[i];
             const std::string here = at(cp, i);
             if (!r.is_array() || r.size() != 7)
-                fail(here, "expected [a, b, restLength, compliance, damping, tearStrain or null, kind], got " + describe(r));
+                fail(here,
+                    "expected [a, b, restLength, compliance, damping, tearStrain or null, kind], got "
+                        + describe(r));
             DistanceConstraint c;
             c.a = particleIndex(r[0], here + "/0", n);
             c.b = particleIndex(r[1], here + "/1", n);
@@ -293,8 +316,9 @@ void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitD
             const std::uint64_t key = (std::uint64_t(std::min(c.a, c.b)) << 32) | std::max(c.a, c.b);
             const auto [it, fresh] = pairs.emplace(key, i);
             if (!fresh) {
-                fail(here, "duplicate constraint: particles " + std::to_string(c.a) + " and " + std::to_string(c.b)
-                               + " are already joined by constraint " + std::to_string(it->second));
+                fail(here,
+                    "duplicate constraint: particles " + std::to_string(c.a) + " and " + std::to_string(c.b)
+                        + " are already joined by constraint " + std::to_string(it->second));
             }
             e.constraints.push_back(c);
         }
@@ -322,8 +346,9 @@ void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitD
 
 Collider SceneReader::readCollider(const Json &j, const std::string &path)
 {
-    expectObject(j, path, {"name", "kind", "center", "normal", "radius", "halfExtents", "keepInside", "thickness", "friction",
-                           "restitution", "motion"});
+    expectObject(j, path,
+        { "name", "kind", "center", "normal", "radius", "halfExtents", "keepInside", "thickness", "friction",
+            "restitution", "motion" });
     Collider c;
     optString(j, path, "name", c.name);
     param(j, path, "kind", "collider.kind", c.kind);
@@ -340,7 +365,7 @@ Collider SceneReader::readCollider(const Json &j, const std::string &path)
     param(j, path, "restitution", "collider.restitution", c.restitution);
     if (const Json *m = find(j, "motion")) {
         const std::string mp = path + "/motion";
-        expectObject(*m, mp, {"amplitude", "frequency", "phase"});
+        expectObject(*m, mp, { "amplitude", "frequency", "phase" });
         paramVec3(*m, mp, "amplitude", "collider.motion.amplitude", c.motion.amplitude);
         param(*m, mp, "frequency", "collider.motion.frequency", c.motion.frequency);
         param(*m, mp, "phase", "collider.motion.phase", c.motion.phase);
@@ -350,20 +375,21 @@ Collider SceneReader::readCollider(const Json &j, const std::string &path)
 
 void SceneReader::readCamera(const Json &j, const std::string &path, CameraDesc &c)
 {
-    expectObject(j, path, {"target", "yaw", "pitch", "distance", "fovY", "orthographic", "orthoHeight"});
+    expectObject(j, path, { "target", "yaw", "pitch", "distance", "fovY", "orthographic", "orthoHeight" });
     optVec3(j, path, "target", kPositionLimits, c.target);
-    optFloat(j, path, "yaw", {-360, 360, "°"}, c.yaw);
-    optFloat(j, path, "pitch", {-90, 90, "°"}, c.pitch);
-    optFloat(j, path, "distance", {0.001, 1e5, "m"}, c.distance);
-    optFloat(j, path, "fovY", {1, 179, "°"}, c.fovY);
+    optFloat(j, path, "yaw", { -360, 360, "°" }, c.yaw);
+    optFloat(j, path, "pitch", { -90, 90, "°" }, c.pitch);
+    optFloat(j, path, "distance", { 0.001, 1e5, "m" }, c.distance);
+    optFloat(j, path, "fovY", { 1, 179, "°" }, c.fovY);
     optBool(j, path, "orthographic", c.orthographic);
-    optFloat(j, path, "orthoHeight", {0.001, 1e5, "m"}, c.orthoHeight);
+    optFloat(j, path, "orthoHeight", { 0.001, 1e5, "m" }, c.orthoHeight);
 }
 
 void SceneReader::readView(const Json &j, const std::string &path, ViewSettings &v)
 {
-    expectObject(j, path, {"shading", "wireframe", "showParticles", "showConstraints", "showStrain", "showPins", "showGround",
-                           "background"});
+    expectObject(j, path,
+        { "shading", "wireframe", "showParticles", "showConstraints", "showStrain", "showPins", "showGround",
+            "background" });
     optEnum(j, path, "shading", scenejson::kShadingNames, v.shading);
     optBool(j, path, "wireframe", v.wireframe);
     optBool(j, path, "showParticles", v.showParticles);
@@ -376,18 +402,20 @@ void SceneReader::readView(const Json &j, const std::string &path, ViewSettings 
 
 void SceneReader::readRecord(const Json &j, const std::string &path, RecordSettings &r)
 {
-    expectObject(j, path, {"format", "fps", "width", "height", "quality", "frames", "overlays", "transparent"});
+    expectObject(
+        j, path, { "format", "fps", "width", "height", "quality", "frames", "overlays", "transparent" });
     optEnum(j, path, "format", scenejson::kRecordFormatNames, r.format);
-    optInteger(j, path, "fps", {1, 240, "frames/s"}, r.fps);
-    optInteger(j, path, "width", {0, 16384, "px"}, r.width);
-    optInteger(j, path, "height", {0, 16384, "px"}, r.height);
-    optInteger(j, path, "quality", {0, 100, ""}, r.quality);
-    optInteger(j, path, "frames", {0, 1e7, ""}, r.frames);
+    optInteger(j, path, "fps", { 1, 240, "frames/s" }, r.fps);
+    optInteger(j, path, "width", { 0, 16384, "px" }, r.width);
+    optInteger(j, path, "height", { 0, 16384, "px" }, r.height);
+    optInteger(j, path, "quality", { 0, 100, "" }, r.quality);
+    optInteger(j, path, "frames", { 0, 1e7, "" }, r.frames);
     optBool(j, path, "overlays", r.overlays);
     optBool(j, path, "transparent", r.transparent);
 }
 
-std::vector<Vec3> SceneReader::readVecList(const Json &j, const std::string &path, std::size_t count, Limits limits)
+std::vector<Vec3> SceneReader::readVecList(
+    const Json &j, const std::string &path, std::size_t count, Limits limits)
 {
     expectArray(j, path);
     if (j.size() != count)
@@ -412,21 +440,23 @@ std::vector<ParticleKind> SceneReader::readKinds(const Json &j, const std::strin
 
 SceneState SceneReader::readState(const Json &j, const std::string &path, const Scene &scene)
 {
-    expectObject(j, path, {"time", "frame", "cloths", "colliderCenters"});
+    expectObject(j, path, { "time", "frame", "cloths", "colliderCenters" });
     SceneState s;
     const Json &time = require(j, path, "time");
     s.time = number(time, path + "/time");
     if (!(s.time >= 0.0) || s.time > 1e9)
         fail(path + "/time", time.dump() + " is out of range, allowed 0..1e9 s");
-    s.frame = std::uint64_t(integer(require(j, path, "frame"), path + "/frame", {0, 9e15, ""}));
+    s.frame = std::uint64_t(integer(require(j, path, "frame"), path + "/frame", { 0, 9e15, "" }));
     const Json &cloths = require(j, path, "cloths");
     expectArray(cloths, path + "/cloths");
     if (cloths.size() != scene.cloths.size())
-        fail(path + "/cloths", std::to_string(cloths.size()) + " cloth states for " + std::to_string(scene.cloths.size()) + " cloths");
+        fail(path + "/cloths",
+            std::to_string(cloths.size()) + " cloth states for " + std::to_string(scene.cloths.size())
+                + " cloths");
     for (std::size_t i = 0; i < cloths.size(); ++i) {
         const std::string cp = at(path + "/cloths", i);
         const Json &c = cloths[i];
-        expectObject(c, cp, {"position", "previous", "velocity", "kinds"});
+        expectObject(c, cp, { "position", "previous", "velocity", "kinds" });
         const std::size_t n = particleCount(scene.cloths[i]);
         ClothState cs;
         cs.position = readVecList(require(c, cp, "position"), cp + "/position", n, kPositionLimits);
@@ -438,7 +468,9 @@ SceneState SceneReader::readState(const Json &j, const std::string &path, const 
     const Json &centers = require(j, path, "colliderCenters");
     expectArray(centers, path + "/colliderCenters");
     if (centers.size() != scene.colliders.size())
-        fail(path + "/colliderCenters", std::to_string(centers.size()) + " centres for " + std::to_string(scene.colliders.size()) + " colliders");
+        fail(path + "/colliderCenters",
+            std::to_string(centers.size()) + " centres for " + std::to_string(scene.colliders.size())
+                + " colliders");
     for (std::size_t i = 0; i < centers.size(); ++i)
         s.colliderCenters.push_back(vec3(centers[i], at(path + "/colliderCenters", i), kPositionLimits));
     return s;
@@ -494,7 +526,9 @@ SceneLoadResult parseScene(std::string_view text, const std::string &sourceName)
                 offset = open;
         }
         const std::string where = text.empty() ? std::string("1:1") : lineColumn(text, offset);
-        const std::string reason = text.find_first_not_of(" \t\r\n") == std::string_view::npos ? "the file is empty" : stripPrefix(e.what());
+        const std::string reason = text.find_first_not_of(" \t\r\n") == std::string_view::npos
+            ? "the file is empty"
+            : stripPrefix(e.what());
         result.error = prefixed(sourceName, where + ": " + reason);
         return result;
     } catch (const nlohmann::json::exception &e) {
@@ -518,12 +552,14 @@ SceneLoadResult parseScene(std::string_view text, const std::string &sourceName)
         if (!format)
             JsonReader::fail("/format", "missing: not a Drape scene (expected \"format\": \"drape-scene\")");
         if (JsonReader::string(*format, "/format") != scenejson::kFormatName)
-            JsonReader::fail("/format", "not a Drape scene: format is " + format->dump() + ", expected \"drape-scene\"");
+            JsonReader::fail(
+                "/format", "not a Drape scene: format is " + format->dump() + ", expected \"drape-scene\"");
         const Json &versionValue = JsonReader::require(doc, "", "version");
-        const std::int64_t version = JsonReader::integer(versionValue, "/version", {1, 1e9, ""});
+        const std::int64_t version = JsonReader::integer(versionValue, "/version", { 1, 1e9, "" });
         if (version > kSceneFormatVersion) {
-            JsonReader::fail("/version", "written by a newer Drape (format version " + std::to_string(version)
-                                             + "); this build reads up to version " + std::to_string(kSceneFormatVersion));
+            JsonReader::fail("/version",
+                "written by a newer Drape (format version " + std::to_string(version)
+                    + "); this build reads up to version " + std::to_string(kSceneFormatVersion));
         }
         const std::string migrationError = migrateScene(doc, int(version));
         if (!migrationError.empty())

@@ -11,16 +11,21 @@
 
 namespace drape {
 
-using scenejson::Json;
 using scenejson::floatToJson;
+using scenejson::Json;
 
 namespace {
 
-Json num(float f) { return floatToJson(f); }
-Json vec(const Vec3 &v) { return Json::array({num(v.x), num(v.y), num(v.z)}); }
+Json num(float f)
+{
+    return floatToJson(f);
+}
+Json vec(const Vec3 &v)
+{
+    return Json::array({ num(v.x), num(v.y), num(v.z) });
+}
 
-template<typename E, std::size_t N>
-Json name(const std::array<std::string_view, N> &names, E value)
+template <typename E, std::size_t N> Json name(const std::array<std::string_view, N> &names, E value)
 {
     const std::size_t i = std::size_t(value);
     return i < N ? Json(std::string(names[i])) : Json(int(i));
@@ -34,7 +39,10 @@ Json enumParam(const char *key, int value)
     return value;
 }
 
-Json tearStrainJson(float t) { return std::isfinite(t) ? num(t) : Json(nullptr); } // null: never tears
+Json tearStrainJson(float t)
+{
+    return std::isfinite(t) ? num(t) : Json(nullptr);
+} // null: never tears
 
 Json writeWorld(const WorldSettings &w)
 {
@@ -94,12 +102,12 @@ Json writeExplicit(const ExplicitDesc &e)
         kinds.push_back(name(scenejson::kParticleKindNames, k));
     Json constraints = Json::array();
     for (const DistanceConstraint &c : e.constraints) {
-        constraints.push_back(Json::array({c.a, c.b, num(c.restLength), num(c.compliance), num(c.damping),
-                                           tearStrainJson(c.tearStrain), name(scenejson::kConstraintKindNames, c.kind)}));
+        constraints.push_back(Json::array({ c.a, c.b, num(c.restLength), num(c.compliance), num(c.damping),
+            tearStrainJson(c.tearStrain), name(scenejson::kConstraintKindNames, c.kind) }));
     }
     Json triangles = Json::array();
     for (const Triangle &t : e.triangles)
-        triangles.push_back(Json::array({t.v[0], t.v[1], t.v[2]}));
+        triangles.push_back(Json::array({ t.v[0], t.v[1], t.v[2] }));
     Json j;
     j["rest"] = std::move(rest);
     j["mass"] = std::move(mass);
@@ -257,7 +265,7 @@ Json writeDocument(const Scene &scene, const SaveOptions &options)
     Json j;
     j["format"] = std::string(scenejson::kFormatName);
     j["version"] = kSceneFormatVersion;
-    j["units"] = Json{{"length", "m"}, {"mass", "kg"}, {"time", "s"}};
+    j["units"] = Json { { "length", "m" }, { "mass", "kg" }, { "time", "s" } };
     j["name"] = scene.name;
     j["description"] = scene.description;
     j["world"] = writeWorld(scene.world);
@@ -280,7 +288,10 @@ Json writeDocument(const Scene &scene, const SaveOptions &options)
 
 // Pretty printer: objects one key per line; arrays of scalars on one line (wrapped when
 // long); arrays of small arrays one element per line.
-bool isScalar(const Json &j) { return !j.is_object() && !j.is_array(); }
+bool isScalar(const Json &j)
+{
+    return !j.is_object() && !j.is_array();
+}
 bool isFlat(const Json &j)
 {
     if (!j.is_array())
@@ -370,7 +381,8 @@ std::string serializeScene(const Scene &scene, const SaveOptions &options)
     return out;
 }
 
-bool saveSceneFile(const std::string &path, const Scene &scene, const SaveOptions &options, std::string *error)
+bool saveSceneFile(
+    const std::string &path, const Scene &scene, const SaveOptions &options, std::string *error)
 {
     const std::string text = serializeScene(scene, options);
     // Never write a file this build could not read back (e.g. a non-finite value).

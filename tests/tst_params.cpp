@@ -40,12 +40,12 @@ Scene TestParams::sceneForAllParams()
     ClothDesc grid;
     ClothDesc rope;
     rope.source = ClothSource::Rope;
-    s.cloths = {grid, rope};
+    s.cloths = { grid, rope };
     Collider plane, sphere, box;
     plane.kind = ColliderKind::Plane;
     sphere.kind = ColliderKind::Sphere;
     box.kind = ColliderKind::Box;
-    s.colliders = {plane, sphere, box};
+    s.colliders = { plane, sphere, box };
     return s;
 }
 
@@ -85,7 +85,9 @@ void TestParams::tableIsWellFormed()
         QVERIFY2(p.get && p.set, p.key.c_str());
         QVERIFY2(!p.logScale || p.min > 0.0, p.key.c_str());
         if (p.integer) {
-            QVERIFY2(p.min == std::round(p.min) && p.max == std::round(p.max) && p.defaultValue == std::round(p.defaultValue), p.key.c_str());
+            QVERIFY2(p.min == std::round(p.min) && p.max == std::round(p.max)
+                    && p.defaultValue == std::round(p.defaultValue),
+                p.key.c_str());
         }
         if (!p.enumNames.empty()) {
             QVERIFY2(p.integer && p.min == 0.0 && p.max == double(p.enumNames.size() - 1), p.key.c_str());
@@ -97,12 +99,13 @@ void TestParams::tableIsWellFormed()
     QCOMPARE(findParam("no.such.key"), nullptr);
     // Stiffnesses slide in log space; solver kind and tear mode are choices.
     QVERIFY(findParam("material.stretchStiffness")->logScale);
-    QCOMPARE(findParam("solver.kind")->enumNames, (std::vector<std::string>{"xpbd", "verlet", "springs"}));
-    QCOMPARE(findParam("cloth.tearMode")->enumNames, (std::vector<std::string>{"none", "remove-constraint", "split-vertex"}));
+    QCOMPARE(findParam("solver.kind")->enumNames, (std::vector<std::string> { "xpbd", "verlet", "springs" }));
+    QCOMPARE(findParam("cloth.tearMode")->enumNames,
+        (std::vector<std::string> { "none", "remove-constraint", "split-vertex" }));
     // Defaults are the in-class defaults.
-    QCOMPARE(findParam("world.gravity.y")->defaultValue, double(WorldSettings{}.gravity.y));
-    QCOMPARE(findParam("solver.substeps")->defaultValue, double(SolverSettings{}.substeps));
-    QCOMPARE(findParam("material.stretchStiffness")->defaultValue, double(Material{}.stretchStiffness));
+    QCOMPARE(findParam("world.gravity.y")->defaultValue, double(WorldSettings {}.gravity.y));
+    QCOMPARE(findParam("solver.substeps")->defaultValue, double(SolverSettings {}.substeps));
+    QCOMPARE(findParam("material.stretchStiffness")->defaultValue, double(Material {}.stretchStiffness));
 }
 
 void TestParams::getSetRoundTrips()
@@ -193,7 +196,10 @@ void TestParams::everyKeyAppearsInASavedFile()
     QVERIFY(*r.scene == s);
 }
 
-static bool near(float a, float b) { return std::abs(a - b) <= 1e-5f * std::abs(b); }
+static bool near(float a, float b)
+{
+    return std::abs(a - b) <= 1e-5f * std::abs(b);
+}
 
 void TestParams::materialDerivationSquareCells()
 {
@@ -204,16 +210,23 @@ void TestParams::materialDerivationSquareCells()
     d.grid.down = 11;
     d.grid.width = 1.f;
     d.grid.height = 1.f;
-    d.material = Material{"test", 0.2f, 1000.f, 100.f, 4.f, 0.03f, 0.7f};
+    d.material = Material { "test", 0.2f, 1000.f, 100.f, 4.f, 0.03f, 0.7f };
     const Cloth c = buildCloth(d);
-    int counted[3] = {0, 0, 0};
+    int counted[3] = { 0, 0, 0 };
     for (const DistanceConstraint &k : c.constraints) {
         float expected = 0.f;
         switch (k.kind) {
-        case ConstraintKind::Structural: expected = 1.f / 1000.f; break;
-        case ConstraintKind::Shear: expected = std::sqrt(2.f) / 100.f; break;
-        case ConstraintKind::Bend: expected = 2.f / 4.f; break;
-        default: QFAIL("unexpected kind");
+        case ConstraintKind::Structural:
+            expected = 1.f / 1000.f;
+            break;
+        case ConstraintKind::Shear:
+            expected = std::sqrt(2.f) / 100.f;
+            break;
+        case ConstraintKind::Bend:
+            expected = 2.f / 4.f;
+            break;
+        default:
+            QFAIL("unexpected kind");
         }
         QVERIFY2(near(k.compliance, expected), qPrintable(QString::number(double(k.compliance))));
         QCOMPARE(k.damping, 0.03f);
@@ -245,7 +258,8 @@ void TestParams::materialDerivationRectangularCells()
         QVERIFY2(near(k.compliance, 1.f / k_expected), qPrintable(QString::number(double(k.compliance))));
     }
     // The direct function: a rope link of 5 cm in a 5 cm spaced rope has k = E.
-    QVERIFY(near(materialParams(Material{}, ConstraintKind::Structural, 0.05f, 0.05f).compliance, 1.f / Material{}.stretchStiffness));
+    QVERIFY(near(materialParams(Material {}, ConstraintKind::Structural, 0.05f, 0.05f).compliance,
+        1.f / Material {}.stretchStiffness));
 }
 
 void TestParams::materialPresetsArePlausible()
@@ -257,18 +271,20 @@ void TestParams::materialPresetsArePlausible()
             qFatal("material %s missing", name);
         return *it;
     };
-    const Material cotton = get("cotton"), denim = get("denim"), silk = get("silk"), leather = get("leather"), rubber = get("rubber");
-    QCOMPARE(cotton, Material{}); // the default material is cotton
+    const Material cotton = get("cotton"), denim = get("denim"), silk = get("silk"), leather = get("leather"),
+                   rubber = get("rubber");
+    QCOMPARE(cotton, Material {}); // the default material is cotton
     for (const Material &x : m)
         QVERIFY(silk.arealDensity <= x.arealDensity); // silk is the lightest
-    QVERIFY(rubber.arealDensity > cotton.arealDensity && rubber.stretchStiffness < cotton.stretchStiffness); // heavy, stretchy
+    QVERIFY(rubber.arealDensity > cotton.arealDensity
+        && rubber.stretchStiffness < cotton.stretchStiffness); // heavy, stretchy
     QVERIFY(rubber.tearStrain > 1.f);
     QVERIFY(denim.arealDensity > cotton.arealDensity && denim.stretchStiffness > cotton.stretchStiffness);
     QVERIFY(leather.bendStiffness > denim.bendStiffness && leather.stretchStiffness > denim.stretchStiffness);
     // Every preset value is inside the table's ranges.
     for (const Material &x : m) {
         Scene s;
-        s.cloths.push_back(ClothDesc{});
+        s.cloths.push_back(ClothDesc {});
         s.cloths[0].material = x;
         for (const ParamDesc &p : sceneParams()) {
             if (p.group == ParamGroup::Material)
@@ -332,18 +348,19 @@ void TestParams::applyScalesExplicitClothKeepingEdits()
     sim = buildSimulation(s);
     const ExplicitDesc before = e;
 
-    findParam("material.stretchStiffness")->set(s, 0, double(Material{}.stretchStiffness) * 4.0);
+    findParam("material.stretchStiffness")->set(s, 0, double(Material {}.stretchStiffness) * 4.0);
     for (std::size_t i = 0; i < e.constraints.size(); ++i) {
         const DistanceConstraint &a = before.constraints[i], &b = e.constraints[i];
         const bool stretch = a.kind == ConstraintKind::Structural || a.kind == ConstraintKind::User;
         QVERIFY(near(b.compliance, stretch ? a.compliance / 4.f : a.compliance));
     }
-    QVERIFY(near(e.constraints[edited].compliance, before.constraints[edited].compliance / 4.f)); // the edit survives, scaled
+    QVERIFY(near(e.constraints[edited].compliance,
+        before.constraints[edited].compliance / 4.f)); // the edit survives, scaled
 
     applySceneSettings(s, sim);
     QCOMPARE(sim.cloths[0].constraints, e.constraints);
     // Undo restores the values (to rounding).
-    findParam("material.stretchStiffness")->set(s, 0, double(Material{}.stretchStiffness));
+    findParam("material.stretchStiffness")->set(s, 0, double(Material {}.stretchStiffness));
     for (std::size_t i = 0; i < e.constraints.size(); ++i)
         QVERIFY(near(e.constraints[i].compliance, before.constraints[i].compliance));
 }
@@ -377,7 +394,8 @@ void TestParams::applyMovesColliders()
     // A moving collider is placed where its motion puts it at the current time.
     const Collider &c = s.colliders[ball];
     const float phase = float(2.0 * M_PI * double(c.motion.frequency) * sim.time() + double(c.motion.phase));
-    const Vec3 expected = Vec3{0.5f, c.baseCenter.y, c.baseCenter.z} + c.motion.amplitude * std::sin(phase);
+    const Vec3 expected
+        = Vec3 { 0.5f, c.baseCenter.y, c.baseCenter.z } + c.motion.amplitude * std::sin(phase);
     QVERIFY(length(sim.colliders[ball].center - expected) < 1e-5f);
 }
 

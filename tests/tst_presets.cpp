@@ -45,7 +45,8 @@ void TestPresets::listHasTheBuiltIns()
         QVERIFY2(!p.displayName.empty(), p.id.c_str());
         QVERIFY2(!p.description.empty(), p.id.c_str());
     }
-    for (const char *id : {"curtain", "flag", "tablecloth", "hammock", "tearable-net", "spring-fabric", "threejs-cloth"})
+    for (const char *id :
+        { "curtain", "flag", "tablecloth", "hammock", "tearable-net", "spring-fabric", "threejs-cloth" })
         QVERIFY2(ids.contains(id), id);
     // Every embedded file loads (presetList() skips broken ones).
     QCOMPARE(std::size_t(ids.size()), embeddedPresetFiles().size());
@@ -140,7 +141,8 @@ void TestPresets::tearableNetMatchesTheCanvasDemo()
     QVERIFY(s.camera.orthographic);
     QCOMPARE(s.camera.yaw, 0.f);
     QCOMPARE(s.camera.pitch, 0.f);
-    const auto box = std::find_if(s.colliders.begin(), s.colliders.end(), [](const Collider &k) { return k.kind == ColliderKind::Box; });
+    const auto box = std::find_if(s.colliders.begin(), s.colliders.end(),
+        [](const Collider &k) { return k.kind == ColliderKind::Box; });
     QVERIFY(box != s.colliders.end());
     QVERIFY(box->keepInside);
     QVERIFY(box->restitution > 0.f);
@@ -175,7 +177,8 @@ void TestPresets::threejsBallMoves()
     const Scene s = load("threejs-cloth");
     QCOMPARE(s.solver.kind, SolverKind::Verlet);
     QVERIFY(s.world.wind.speed > 0.f);
-    const auto ball = std::find_if(s.colliders.begin(), s.colliders.end(), [](const Collider &k) { return k.kind == ColliderKind::Sphere; });
+    const auto ball = std::find_if(s.colliders.begin(), s.colliders.end(),
+        [](const Collider &k) { return k.kind == ColliderKind::Sphere; });
     QVERIFY(ball != s.colliders.end());
     QVERIFY(ball->motion.moving());
     // center(t) = base + amplitude sin(2π f t + phase): a quarter period later it is at base + amplitude.
@@ -184,9 +187,11 @@ void TestPresets::threejsBallMoves()
     const double quarter = 0.25 / double(ball->motion.frequency);
     const int frames = int(std::lround(quarter * double(s.solver.frameRate)));
     sim.run(frames);
-    const Vec3 expected = ball->baseCenter + ball->motion.amplitude * std::sin(float(2.0 * M_PI * ball->motion.frequency * sim.time()));
+    const Vec3 expected = ball->baseCenter
+        + ball->motion.amplitude * std::sin(float(2.0 * M_PI * ball->motion.frequency * sim.time()));
     const Vec3 got = sim.colliders[std::size_t(ballIndex)].center;
-    QVERIFY2(length(got - expected) < 1e-4f, qPrintable(QString("%1 %2 %3").arg(got.x).arg(got.y).arg(got.z)));
+    QVERIFY2(
+        length(got - expected) < 1e-4f, qPrintable(QString("%1 %2 %3").arg(got.x).arg(got.y).arg(got.z)));
 }
 
 QTEST_GUILESS_MAIN(TestPresets)

@@ -68,7 +68,8 @@ void TestSceneFile::floatsRoundTripExactly()
         ++tested;
     }
     QVERIFY(tested > 45000);
-    for (float f : {0.f, -0.f, 0.1f, 0.15f, 1.f / 3.f, 9.81f, FLT_MIN, FLT_MAX, -FLT_MAX, FLT_TRUE_MIN, 1e-7f, 16777217.f}) {
+    for (float f : { 0.f, -0.f, 0.1f, 0.15f, 1.f / 3.f, 9.81f, FLT_MIN, FLT_MAX, -FLT_MAX, FLT_TRUE_MIN,
+             1e-7f, 16777217.f }) {
         const float g = readBackFloat(f);
         QVERIFY(std::memcmp(&f, &g, 4) == 0);
     }
@@ -134,7 +135,7 @@ void TestSceneFile::editedClothSavesExplicitAndReloadsIdentically()
     Scene withNever = edited;
     withNever.cloths[0].explicitData.constraints[3].tearStrain = kNeverTear;
 
-    for (const Scene &s : {edited, withNever}) {
+    for (const Scene &s : { edited, withNever }) {
         const std::string text1 = serializeScene(s);
         const SceneLoadResult r = parseScene(text1, "edited.json");
         QVERIFY2(r.ok(), r.error.c_str());
@@ -189,12 +190,12 @@ void TestSceneFile::stateResumesBitIdentical()
     uninterrupted.run(framesBefore);
 
     const Scene saved = snapshotScene(scene, uninterrupted, true);
-    const std::string text = serializeScene(saved, SaveOptions{true});
+    const std::string text = serializeScene(saved, SaveOptions { true });
     const SceneLoadResult r = parseScene(text, "paused.json");
     QVERIFY2(r.ok(), r.error.c_str());
     QVERIFY(r.scene->state.has_value());
     QVERIFY(*r.scene == saved);
-    QCOMPARE(serializeScene(*r.scene, SaveOptions{true}), text);
+    QCOMPARE(serializeScene(*r.scene, SaveOptions { true }), text);
     QCOMPARE(r.scene->state->frame, std::uint64_t(framesBefore));
 
     Simulation resumed = buildSimulation(*r.scene);
@@ -216,8 +217,8 @@ void TestSceneFile::withoutStateOptionNoStateIsWritten()
     Simulation sim = buildSimulation(scene);
     sim.run(3);
     const Scene saved = snapshotScene(scene, sim, true);
-    QVERIFY(serializeScene(saved, SaveOptions{false}).find("\"state\"") == std::string::npos);
-    QVERIFY(serializeScene(saved, SaveOptions{true}).find("\"state\"") != std::string::npos);
+    QVERIFY(serializeScene(saved, SaveOptions { false }).find("\"state\"") == std::string::npos);
+    QVERIFY(serializeScene(saved, SaveOptions { true }).find("\"state\"") != std::string::npos);
 }
 
 void TestSceneFile::saveAndLoadFile()
@@ -254,12 +255,15 @@ void TestSceneFile::saveFailureNamesPathAndKeepsOldFile()
     std::ofstream(file) << "x";
     const std::string underFile = file + "/flag.json";
     QVERIFY(!saveSceneFile(underFile, scene, {}, &error));
-    QVERIFY2(error.find(underFile) != std::string::npos && error.find("Not a directory") != std::string::npos, error.c_str());
+    QVERIFY2(error.find(underFile) != std::string::npos && error.find("Not a directory") != std::string::npos,
+        error.c_str());
 
     // Unreadable file: the load error names the path and the reason.
     const SceneLoadResult r = loadSceneFile(missingDir);
     QVERIFY(!r.ok());
-    QVERIFY2(r.error.find(missingDir) != std::string::npos && r.error.find("No such file") != std::string::npos, r.error.c_str());
+    QVERIFY2(
+        r.error.find(missingDir) != std::string::npos && r.error.find("No such file") != std::string::npos,
+        r.error.c_str());
 }
 
 void TestSceneFile::refusesToSaveAnUnreadableScene()
@@ -273,7 +277,8 @@ void TestSceneFile::refusesToSaveAnUnreadableScene()
 
     scene.world.gravity.y = std::nanf("");
     QVERIFY(!saveSceneFile(path, scene, {}, &error));
-    QVERIFY2(error.find(path) != std::string::npos && error.find("/world/gravity/1") != std::string::npos, error.c_str());
+    QVERIFY2(error.find(path) != std::string::npos && error.find("/world/gravity/1") != std::string::npos,
+        error.c_str());
     std::ifstream again(path);
     const std::string after((std::istreambuf_iterator<char>(again)), {});
     QCOMPARE(after, before);
@@ -284,7 +289,7 @@ void TestSceneFile::version1FilesKeepLoading()
     // Files written by format version 1; they must load in every later build. Loading and
     // saving them again with this (version 1) build must give the same bytes.
     const QDir dir(QStringLiteral(DRAPE_TEST_DATA "/v1"));
-    const QStringList files = dir.entryList({"*.json"}, QDir::Files);
+    const QStringList files = dir.entryList({ "*.json" }, QDir::Files);
     QVERIFY(files.size() >= 2);
     for (const QString &f : files) {
         const std::string path = dir.filePath(f).toStdString();
@@ -293,7 +298,7 @@ void TestSceneFile::version1FilesKeepLoading()
         QVERIFY2(r.warnings.empty(), path.c_str());
         std::ifstream in(path);
         const std::string text((std::istreambuf_iterator<char>(in)), {});
-        QCOMPARE(serializeScene(*r.scene, SaveOptions{true}), text);
+        QCOMPARE(serializeScene(*r.scene, SaveOptions { true }), text);
         Simulation sim = buildSimulation(*r.scene);
         sim.run(2);
         QVERIFY(!sim.status().blownUp);

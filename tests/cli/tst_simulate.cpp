@@ -31,7 +31,7 @@ TestSimulate::Run TestSimulate::run(const QStringList &args)
 {
     QProcess p;
     p.setWorkingDirectory(m_dir.path());
-    p.start(QStringLiteral(DRAPE_EXECUTABLE), QStringList{"simulate"} + args);
+    p.start(QStringLiteral(DRAPE_EXECUTABLE), QStringList { "simulate" } + args);
     if (!p.waitForFinished(300000))
         qFatal("drape simulate did not finish");
     Run r;
@@ -45,7 +45,7 @@ void TestSimulate::curtainThirtyFramesToJson()
 {
     QVERIFY(m_dir.isValid());
     const QString outPath = m_dir.filePath("a.json");
-    const Run r = run({"preset:curtain", "--frames", "30", "--out", outPath});
+    const Run r = run({ "preset:curtain", "--frames", "30", "--out", outPath });
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(r.out.contains("30 frames"));
 
@@ -66,7 +66,9 @@ void TestSimulate::curtainThirtyFramesToJson()
         QCOMPARE(cs.position[p], initial.particles.position[p]);
     // The hanging cloth sags: its lowest point is below where it started.
     auto lowest = [](const std::vector<Vec3> &xs) {
-        return std::min_element(xs.begin(), xs.end(), [](const Vec3 &a, const Vec3 &b) { return a.y < b.y; })->y;
+        return std::min_element(xs.begin(), xs.end(), [](const Vec3 &a, const Vec3 &b) {
+            return a.y < b.y;
+        })->y;
     };
     QVERIFY(lowest(cs.position) < lowest(initial.particles.position));
     // Resuming the saved file continues from it.
@@ -78,10 +80,10 @@ void TestSimulate::objOutputAndSequence()
 {
     const QString objPath = m_dir.filePath("net.obj");
     const QString seqDir = m_dir.filePath("seq");
-    const Run r = run({"preset:tearable-net", "--frames", "3", "--out", objPath, "--obj-sequence", seqDir});
+    const Run r = run({ "preset:tearable-net", "--frames", "3", "--out", objPath, "--obj-sequence", seqDir });
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    const QStringList frames = QDir(seqDir).entryList({"*.obj"}, QDir::Files, QDir::Name);
-    QCOMPARE(frames, (QStringList{"frame_0001.obj", "frame_0002.obj", "frame_0003.obj"}));
+    const QStringList frames = QDir(seqDir).entryList({ "*.obj" }, QDir::Files, QDir::Name);
+    QCOMPARE(frames, (QStringList { "frame_0001.obj", "frame_0002.obj", "frame_0003.obj" }));
 
     QFile f(objPath);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -112,9 +114,10 @@ void TestSimulate::objOutputAndSequence()
 
 void TestSimulate::helpListsOptionsAndPresets()
 {
-    const Run r = run({"--help"});
+    const Run r = run({ "--help" });
     QCOMPARE(r.exitCode, 0);
-    for (const char *s : {"--frames", "--out", "--obj-sequence", "preset:", "curtain", "tearable-net", "Exit codes"})
+    for (const char *s :
+        { "--frames", "--out", "--obj-sequence", "preset:", "curtain", "tearable-net", "Exit codes" })
         QVERIFY2(r.out.contains(s), s);
 }
 
@@ -123,17 +126,22 @@ void TestSimulate::badInput_data()
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("fragment");
-    QTest::newRow("missing file") << QStringList{"missing-scene.json"} << 1 << "missing-scene.json: No such file or directory";
-    QTest::newRow("malformed scene") << QStringList{QStringLiteral(DRAPE_TEST_DATA "/broken/pin-out-of-range.json")} << 1
-                                     << "pin-out-of-range.json: /cloths/0/pins/3: particle 900 out of range";
-    QTest::newRow("unknown preset") << QStringList{"preset:nope"} << 1 << "preset:nope: no such built-in preset";
-    QTest::newRow("bad --frames") << QStringList{"preset:curtain", "--frames", "ten"} << 2 << "--frames";
-    QTest::newRow("negative --frames") << QStringList{"preset:curtain", "--frames", "-4"} << 2 << "--frames";
-    QTest::newRow("no scene") << QStringList{} << 2 << "no scene given";
-    QTest::newRow("unwritable output") << QStringList{"preset:curtain", "--frames", "1", "--out", "/no/such/dir/out.json"} << 1
-                                       << "/no/such/dir/out.json";
-    QTest::newRow("unknown output type") << QStringList{"preset:curtain", "--out", "x.txt"} << 2 << "unknown file type";
-    QTest::newRow("unknown option") << QStringList{"preset:curtain", "--fast"} << 2 << "fast";
+    QTest::newRow("missing file") << QStringList { "missing-scene.json" } << 1
+                                  << "missing-scene.json: No such file or directory";
+    QTest::newRow("malformed scene") << QStringList {
+        QStringLiteral(DRAPE_TEST_DATA "/broken/pin-out-of-range.json")
+    } << 1 << "pin-out-of-range.json: /cloths/0/pins/3: particle 900 out of range";
+    QTest::newRow("unknown preset") << QStringList { "preset:nope" } << 1
+                                    << "preset:nope: no such built-in preset";
+    QTest::newRow("bad --frames") << QStringList { "preset:curtain", "--frames", "ten" } << 2 << "--frames";
+    QTest::newRow("negative --frames")
+        << QStringList { "preset:curtain", "--frames", "-4" } << 2 << "--frames";
+    QTest::newRow("no scene") << QStringList {} << 2 << "no scene given";
+    QTest::newRow("unwritable output") << QStringList { "preset:curtain", "--frames", "1", "--out",
+        "/no/such/dir/out.json" } << 1 << "/no/such/dir/out.json";
+    QTest::newRow("unknown output type")
+        << QStringList { "preset:curtain", "--out", "x.txt" } << 2 << "unknown file type";
+    QTest::newRow("unknown option") << QStringList { "preset:curtain", "--fast" } << 2 << "fast";
 }
 
 void TestSimulate::badInput()
