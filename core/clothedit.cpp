@@ -326,6 +326,14 @@ ClothEditResult makeAddConstraint(const Cloth &cloth, std::uint32_t a, std::uint
         return {{}, "constraint damping " + std::to_string(def.damping) + " N·s/m must be >= 0 and finite"};
     if (!(def.tearStrain > 0.f))
         return {{}, "constraint tear strain " + std::to_string(def.tearStrain) + " must be > 0"};
+    // Two constraints between one pair would only double its stiffness, and scene files refuse
+    // them as a likely mistake; so an edit that would save an unloadable scene is refused here.
+    for (std::size_t i = 0; i < cloth.constraints.size(); ++i) {
+        const DistanceConstraint &k = cloth.constraints[i];
+        if ((k.a == a && k.b == b) || (k.a == b && k.b == a))
+            return {{}, "particles " + std::to_string(a) + " and " + std::to_string(b)
+                            + " are already joined by constraint " + std::to_string(i)};
+    }
     DistanceConstraint c;
     c.a = a;
     c.b = b;

@@ -198,7 +198,7 @@ private slots:
         NewConstraintDef def;
         def.restLength = 0.5f;
         def.kind = ConstraintKind::Bend;
-        ClothEditResult given = makeAddConstraint(original, 4, 5, def);
+        ClothEditResult given = makeAddConstraint(original, 4, 17, def); // (4,0)-(5,2): not joined
         QVERIFY(given.ok());
         QCOMPARE(given.edit.addedConstraints.front().constraint.restLength, 0.5f);
         QCOMPARE(given.edit.addedConstraints.front().constraint.kind, ConstraintKind::Bend);
@@ -307,7 +307,13 @@ private slots:
         QVERIFY(!makeAddConstraint(original, 3, n).ok());
         NewConstraintDef neg;
         neg.compliance = -1.f;
-        QVERIFY(!makeAddConstraint(original, 3, 4, neg).ok());
+        QVERIFY(makeAddConstraint(original, 0, n - 1).ok()); // far corners: not joined yet
+        QVERIFY(!makeAddConstraint(original, 0, n - 1, neg).ok());
+        // A second constraint between an already joined pair (either order) is refused by name.
+        const DistanceConstraint &joined = original.constraints[5];
+        const ClothEditResult twice = makeAddConstraint(original, joined.b, joined.a);
+        QVERIFY(!twice.ok());
+        QVERIFY(QString::fromStdString(twice.error).contains(QStringLiteral("already joined by constraint 5")));
         const std::uint32_t badConstraint[] = {std::uint32_t(original.constraints.size())};
         QVERIFY(!makeRemoveConstraints(original, badConstraint).ok());
         ConstraintProps props;
