@@ -144,6 +144,7 @@ private slots:
     void recordFormats_data();
     void recordFormats();
     void cancelLeavesNoVideo();
+    void resetCancels();
     void missingFfmpeg();
     void matchesHeadlessRender();
     void transparentPng();
@@ -326,6 +327,26 @@ void TestRecord::cancelLeavesNoVideo()
              qPrintable(finished.first().at(1).toString()));
     QCOMPARE(filesIn(dir.path()), QStringList());
     QVERIFY(!recorder.isRecording());
+}
+
+void TestRecord::resetCancels()
+{
+    std::unique_ptr<Document> doc = flagDocument(RecordFormat::PngSequence, 1000);
+    QVERIFY(doc);
+    m_viewport->setDocument(doc.get());
+    QTemporaryDir dir;
+    Recorder recorder;
+    recorder.setViewport(m_viewport.get());
+    QSignalSpy finished(&recorder, &Recorder::finished);
+    QString error;
+    QVERIFY2(recorder.start(doc.get(), dir.path(), true, &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(recorder.framesDone() >= 3, 60000);
+    doc->resetSimulation(); // frames would jump back in time
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished.first().at(0).toBool(), false);
+    const QString message = finished.first().at(1).toString();
+    QVERIFY2(message.contains(QStringLiteral("reset")) && message.contains(QStringLiteral("stay in")), qPrintable(message));
+    QVERIFY(filesIn(dir.path()).size() >= 3); // the PNGs already written stay
 }
 
 void TestRecord::missingFfmpeg()

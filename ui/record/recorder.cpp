@@ -69,6 +69,9 @@ bool Recorder::start(Document *document, const QString &output, bool restart, QS
     }
     m_document = document;
     m_session = std::move(session);
+    // A reset in the middle would make the frames jump back in time: abandon instead.
+    connect(document, &Document::simulationReset, this,
+            [this] { end(false, tr("The simulation was reset during the recording, so it was cancelled.")); });
     m_stopRequested = false;
     m_clock.start();
     emit started(m_session->plan());
@@ -100,6 +103,9 @@ void Recorder::recordNext()
         end(true, QString());
         return;
     }
+    // Only the recorder advances the simulation while it records.
+    if (m_controller && m_controller->isPlaying())
+        m_controller->setPlaying(false);
     Simulation &sim = m_document->simulation();
     const RecordPlan &plan = m_session->plan();
     QString error;
@@ -147,6 +153,10 @@ void Recorder::recordNext()
 void Recorder::end(bool keep, const QString &failure)
 {
     m_tick.stop();
+    if (!m_session)
+        return;
+    if (m_document)
+        disconnect(m_document, &Document::simulationReset, this, nullptr);
     std::unique_ptr<RecordSession> session = std::move(m_session);
     Simulation *sim = m_document ? &m_document->simulation() : nullptr;
     Simulation scratch;
