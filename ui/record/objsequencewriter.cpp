@@ -7,6 +7,7 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
