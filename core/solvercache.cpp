@@ -44,7 +44,7 @@ void ClothSolverCache::ensure(const Cloth &cloth)
     order.assign(m, 0);
     for (std::size_t c = 0; c < m; ++c)
         order[cursor[colour[c]]++] = std::uint32_t(c);
-    lambda.assign(m, 0.f);
+    buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
     springStiffness.clear(); // recomputed by the springs solver for the new topology
 
     // Adjacency (CSR) for self-collision exclusion and spring stability bounds.

@@ -7,6 +7,7 @@
 #include "cloth.h"
 #include "collider.h"
 #include "vertexsplit.h"
+#include "xpbdbatch.h"
 
 #include <cstdint>
 #include <vector>
@@ -38,7 +39,9 @@ struct ClothSolverCache {
     // (ascending index within a colour); batch b is order[batchStart[b] .. batchStart[b+1]).
     std::vector<std::uint32_t> order;
     std::vector<std::uint32_t> batchStart;
-    std::vector<float> lambda; ///< XPBD multipliers (N·s²), indexed like Cloth::constraints
+    /// The same colours as padded structure-of-arrays streams for the XPBD solver (which
+    /// keeps its multipliers λ there, one per slot).
+    XpbdBatches xpbd;
 
     // Particle adjacency through constraints (CSR, neighbours sorted), and degree.
     std::vector<std::uint32_t> adjacencyStart;

@@ -41,43 +41,15 @@ namespace drape::detail {
 
 namespace {
 
-// One Gauss-Seidel pass over all constraints in colour order; returns projections done.
-std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache, float dt)
+// One Gauss-Seidel pass over all constraints, colour by colour; returns projections done.
+std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache)
 {
     Particles &p = cloth.particles;
-    Vec3 *x = p.position.data();
-    const Vec3 *xPrev = p.previous.data();
-    const float *w = p.invMass.data();
-    const DistanceConstraint *cons = cloth.constraints.data();
-    float *lambda = cache.lambda.data();
-    const float invDt = 1.f / dt;
-    const float invDt2 = invDt * invDt;
-    for (std::uint32_t ci : cache.order) {
-        const DistanceConstraint &c = cons[ci];
-        const float wSum = w[c.a] + w[c.b];
-        if (wSum == 0.f)
-            continue;
-        // The difference and length in double: C = |d| - L is a small difference of two
-        // numbers near L, and float rounding of |d| would be a sizeable part of it when the
-        // substep is short (the per-substep sag g dt² is ~1e-5 m at 600 Hz).
-        const double dx = double(x[c.a].x) - double(x[c.b].x);
-        const double dy = double(x[c.a].y) - double(x[c.b].y);
-        const double dz = double(x[c.a].z) - double(x[c.b].z);
-        const double lenD = std::sqrt(dx * dx + dy * dy + dz * dz);
-        if (lenD < 1e-9)
-            continue; // direction undefined; neighbours will separate the pair
-        const double invLen = 1.0 / lenD;
-        const Vec3 n { float(dx * invLen), float(dy * invLen), float(dz * invLen) };
-        const float C = float(lenD - double(c.restLength));
-        const float alphaTilde = c.compliance * invDt2;
-        const float gamma = c.compliance * c.damping * invDt; // α̃ β̃ / dt (Macklin 2016 §3.5)
-        const float gradDotDx = dot(n, (x[c.a] - xPrev[c.a]) - (x[c.b] - xPrev[c.b]));
-        const float dLambda
-            = (-C - alphaTilde * lambda[ci] - gamma * gradDotDx) / ((1.f + gamma) * wSum + alphaTilde);
-        lambda[ci] += dLambda;
-        x[c.a] += n * (w[c.a] * dLambda);
-        x[c.b] -= n * (w[c.b] * dLambda);
-    }
+    XpbdBatches &batches = cache.xpbd;
+    const std::size_t colours = batches.conflictFree.size();
+    for (std::size_t c = 0; c < colours; ++c)
+        solveXpbdSlots(batches, batches.start[c], batches.start[c + 1], batches.conflictFree[c] != 0,
+                       p.position.data(), p.previous.data(), p.invMass.data());
     return cache.order.size();
 }
 
@@ -112,9 +84,13 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
             p.position[i] += v * dt;
         }
 
-        std::fill(cache.lambda.begin(), cache.lambda.end(), 0.f);
+        // Compliance and damping may be retuned between frames without a topology change,
+        // and a tear in the previous substep rebuilt the streams.
+        if (s == 0 || cache.xpbd.needsRefresh)
+            refreshXpbdBatches(cloth, dt, cache.xpbd);
+        std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
         for (int it = 0; it < ctx.solver.iterations; ++it)
-            stats.projections += solveDistanceConstraints(cloth, cache, dt);
+            stats.projections += solveDistanceConstraints(cloth, cache);
 
         selfCollide(cloth, cache, ctx);
         projectColliders(cloth, cache, ctx.collidersAt(s), ctx.colliderCount, ctx.dt, true);
