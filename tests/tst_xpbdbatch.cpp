@@ -1,0 +1,257 @@
+// The batched XPBD kernel (core/xpbdbatch.*): a pass over the padded colour streams must equal
+// a plain one-constraint-at-a-time Gauss-Seidel pass in colour order, and single constraints
+// must take the closed-form XPBD step (Macklin et al. 2016, eq. 18).
+#include "builders.h"
+#include "solvercache.h"
+#include "xpbdbatch.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+
+using namespace drape;
+using namespace drape::detail;
+
+namespace {
+
+// Deterministic pseudo-random numbers in [0, 1) (a 32-bit LCG, Numerical Recipes constants).
+struct Lcg {
+    std::uint32_t state = 12345u;
+    float next()
+    {
+        state = state * 1664525u + 1013904223u;
+        return float(state >> 8) / float(1u << 24);
+    }
+};
+
+// Reference: Macklin 2016 eq. 18 with the §3.5 damping, one constraint after the other in the
+// cache's colour order, λ indexed by constraint. Written independently of the kernel.
+void referencePass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::vector<float> &lambda)
+{
+    Particles &p = cloth.particles;
+    const float invDt = 1.f / dt;
+    for (std::uint32_t ci : cache.order) {
+        const DistanceConstraint &c = cloth.constraints[ci];
+        const float wa = p.invMass[c.a];
+        const float wb = p.invMass[c.b];
+        if (wa + wb == 0.f)
+            continue;
+        const double dx = double(p.position[c.a].x) - double(p.position[c.b].x);
+        const double dy = double(p.position[c.a].y) - double(p.position[c.b].y);
+        const double dz = double(p.position[c.a].z) - double(p.position[c.b].z);
+        const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        if (len < 1e-9)
+            continue;
+        const double invLen = 1.0 / len;
+        const Vec3 n{float(dx * invLen), float(dy * invLen), float(dz * invLen)};
+        const float C = float(len - double(c.restLength));
+        const float alphaTilde = c.compliance * invDt * invDt;
+        const float gamma = c.compliance * c.damping * invDt;
+        const Vec3 rel = (p.position[c.a] - p.previous[c.a]) - (p.position[c.b] - p.previous[c.b]);
+        const float dl = (-C - alphaTilde * lambda[ci] - gamma * dot(n, rel)) / ((1.f + gamma) * (wa + wb) + alphaTilde);
+        lambda[ci] += dl;
+        p.position[c.a] += n * (wa * dl);
+        p.position[c.b] -= n * (wb * dl);
+    }
+}
+
+void batchedPass(Cloth &cloth, ClothSolverCache &cache)
+{
+    XpbdBatches &s = cache.xpbd;
+    for (std::size_t c = 0; c + 1 < s.start.size(); ++c)
+        solveXpbdSlots(s, s.start[c], s.start[c + 1], s.conflictFree[c] != 0, cloth.particles.position.data(),
+                       cloth.particles.previous.data(), cloth.particles.invMass.data());
+}
+
+// A sheet with jittered positions and velocities, mixed compliance and damping, a pinned row.
+Cloth jitteredSheet(int across, int down)
+{
+    GridSpec g;
+    g.across = across;
+    g.down = down;
+    g.width = 0.8f;
+    g.height = 0.6f;
+    Cloth cloth = makeGrid(g);
+    Lcg rng;
+    for (std::size_t i = 0; i < cloth.particles.size(); ++i) {
+        Vec3 &x = cloth.particles.position[i];
+        x += Vec3{rng.next() - 0.5f, rng.next() - 0.5f, rng.next() - 0.5f} * 0.02f;
+        cloth.particles.previous[i] = x - Vec3{rng.next(), rng.next(), rng.next()} * 0.003f;
+        cloth.particles.setMass(std::uint32_t(i), 0.01f + 0.02f * rng.next());
+    }
+    for (int i = 0; i < across; ++i)
+        cloth.particles.setKind(std::uint32_t(i), ParticleKind::Static);
+    for (DistanceConstraint &c : cloth.constraints) {
+        c.compliance = rng.next() < 0.3f ? 0.f : 1e-6f * rng.next();
+        c.damping = rng.next() < 0.5f ? 0.f : 0.5f * rng.next();
+    }
+    return cloth;
+}
+
+bool samePositions(const Cloth &a, const Cloth &b)
+{
+    const auto &pa = a.particles.position;
+    const auto &pb = b.particles.position;
+    return pa.size() == pb.size() && std::memcmp(pa.data(), pb.data(), pa.size() * sizeof(Vec3)) == 0;
+}
+
+} // namespace
+
+class TestXpbdBatch : public QObject {
+    Q_OBJECT
+
+private slots:
+    void streamsCoverEveryConstraintOnce()
+    {
+        const Cloth cloth = jitteredSheet(13, 11); // odd sizes: colours are not multiples of 8
+        ClothSolverCache cache;
+        cache.ensure(cloth);
+        const XpbdBatches &s = cache.xpbd;
+        std::vector<int> seen(cloth.constraints.size(), 0);
+        for (std::size_t c = 0; c + 1 < s.start.size(); ++c) {
+            QCOMPARE(s.start[c] % XpbdBatches::kLanes, 0u);
+            std::vector<int> touched(cloth.particles.size(), 0);
+            for (std::uint32_t k = s.start[c]; k < s.start[c + 1]; ++k) {
+                if (s.source[k] == ~std::uint32_t(0)) {
+                    QCOMPARE(s.a[k], s.b[k]); // padding: zero length, never moves anything
+                    continue;
+                }
+                ++seen[s.source[k]];
+                QCOMPARE(s.a[k], cloth.constraints[s.source[k]].a);
+                QCOMPARE(s.b[k], cloth.constraints[s.source[k]].b);
+                if (s.conflictFree[c]) {
+                    QCOMPARE(touched[s.a[k]]++, 0);
+                    QCOMPARE(touched[s.b[k]]++, 0);
+                }
+            }
+        }
+        for (int n : seen)
+            QCOMPARE(n, 1);
+    }
+
+    void batchedPassEqualsSequentialPass()
+    {
+        Cloth batched = jitteredSheet(13, 11);
+        Cloth reference = batched;
+        ClothSolverCache cache;
+        cache.ensure(batched);
+        const float dt = 1.f / 600.f;
+        refreshXpbdBatches(batched, dt, cache.xpbd);
+        std::vector<float> lambda(reference.constraints.size(), 0.f);
+        for (int pass = 0; pass < 3; ++pass) {
+            batchedPass(batched, cache);
+            referencePass(reference, cache, dt, lambda);
+            QVERIFY2(samePositions(batched, reference), qPrintable(QString("pass %1").arg(pass)));
+        }
+        for (std::uint32_t k = 0; k < cache.xpbd.slotCount(); ++k) {
+            if (cache.xpbd.source[k] != ~std::uint32_t(0))
+                QCOMPARE(cache.xpbd.lambda[k], lambda[cache.xpbd.source[k]]);
+        }
+    }
+
+    void catchAllColourIsSolvedInOrder()
+    {
+        // A hub with 70 spokes: more constraints at one particle than the 63 conflict-free
+        // colours, so the last seven land in the catch-all colour and share the hub.
+        ExplicitSpec spec;
+        spec.positions.push_back({0.f, 0.f, 0.f});
+        spec.masses.push_back(1.f);
+        for (int i = 0; i < 70; ++i) {
+            const float t = float(i) * 0.0897f;
+            spec.positions.push_back({std::cos(t), std::sin(t), 0.1f * float(i % 3)});
+            spec.masses.push_back(0.5f);
+        }
+        Cloth batched = makeExplicit(spec);
+        for (std::uint32_t i = 1; i <= 70; ++i) {
+            DistanceConstraint c;
+            c.a = 0;
+            c.b = i;
+            c.restLength = 0.8f;
+            batched.constraints.push_back(c);
+        }
+        Cloth reference = batched;
+        ClothSolverCache cache;
+        cache.ensure(batched);
+        QCOMPARE(cache.xpbd.conflictFree.size(), std::size_t(64));
+        QVERIFY(!cache.xpbd.conflictFree.back());
+        refreshXpbdBatches(batched, 1.f / 600.f, cache.xpbd);
+        std::vector<float> lambda(reference.constraints.size(), 0.f);
+        batchedPass(batched, cache);
+        referencePass(reference, cache, 1.f / 600.f, lambda);
+        QVERIFY(samePositions(batched, reference));
+    }
+
+    void rigidPairReachesRestLength()
+    {
+        // Two free particles 1.5 m apart, rest length 1 m, compliance 0: one projection
+        // closes the gap exactly, moving each against its inverse mass, centre of mass fixed.
+        ExplicitSpec spec;
+        spec.positions = {{0.f, 0.f, 0.f}, {1.5f, 0.f, 0.f}};
+        spec.masses = {1.f, 3.f};
+        Cloth cloth = makeExplicit(spec);
+        DistanceConstraint c;
+        c.a = 0;
+        c.b = 1;
+        c.restLength = 1.f;
+        cloth.constraints = {c};
+        cloth.particles.previous = cloth.particles.position;
+        ClothSolverCache cache;
+        cache.ensure(cloth);
+        refreshXpbdBatches(cloth, 1.f / 600.f, cache.xpbd);
+        batchedPass(cloth, cache);
+        const Vec3 &x0 = cloth.particles.position[0];
+        const Vec3 &x1 = cloth.particles.position[1];
+        QVERIFY(std::abs(length(x1 - x0) - 1.f) < 1e-6f);
+        // w = (1, 1/3): particle 0 moves 3/4 of the 0.5 m gap, particle 1 moves 1/4.
+        QVERIFY(std::abs(x0.x - 0.375f) < 1e-6f);
+        QVERIFY(std::abs(x1.x - 1.375f) < 1e-6f);
+        QVERIFY(std::abs((1.f * x0.x + 3.f * x1.x) / 4.f - 1.125f) < 1e-6f);
+    }
+
+    void compliantPairTakesTheXpbdStep()
+    {
+        // One particle pinned, one of 2 kg hanging 0.1 m too far: with α̃ = α/dt² the first
+        // step leaves C' = C α̃ / (w + α̃) (eq. 18 with λ = 0 and no damping).
+        ExplicitSpec spec;
+        spec.positions = {{0.f, 0.f, 0.f}, {0.f, -1.1f, 0.f}};
+        spec.masses = {1.f, 2.f};
+        Cloth cloth = makeExplicit(spec);
+        cloth.particles.setKind(0, ParticleKind::Static);
+        DistanceConstraint c;
+        c.a = 0;
+        c.b = 1;
+        c.restLength = 1.f;
+        c.compliance = 2e-5f;
+        cloth.constraints = {c};
+        cloth.particles.previous = cloth.particles.position;
+        ClothSolverCache cache;
+        cache.ensure(cloth);
+        const double dt = 1.0 / 300.0;
+        refreshXpbdBatches(cloth, float(dt), cache.xpbd);
+        batchedPass(cloth, cache);
+        const double alphaTilde = 2e-5 / (dt * dt);
+        const double expected = 1.0 + 0.1 * alphaTilde / (0.5 + alphaTilde);
+        QCOMPARE(cloth.particles.position[0].y, 0.f);
+        QVERIFY(std::abs(double(-cloth.particles.position[1].y) - expected) < 1e-6);
+        QVERIFY(std::abs(double(cache.xpbd.lambda[0]) - (-0.1 / (0.5 + alphaTilde))) < 1e-6);
+    }
+
+    void pinnedCorrectionsAndPaddingMoveNothing()
+    {
+        Cloth cloth = jitteredSheet(5, 4);
+        for (std::uint32_t i = 0; i < cloth.particles.size(); ++i)
+            cloth.particles.setKind(i, ParticleKind::Static);
+        const Cloth before = cloth;
+        ClothSolverCache cache;
+        cache.ensure(cloth);
+        refreshXpbdBatches(cloth, 1.f / 600.f, cache.xpbd);
+        batchedPass(cloth, cache);
+        QVERIFY(samePositions(cloth, before));
+        for (float l : cache.xpbd.lambda)
+            QCOMPARE(l, 0.f);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestXpbdBatch)
+#include "tst_xpbdbatch.moc"
