@@ -1,4 +1,4 @@
-// The built-in preset scenes (resources/presets/*.json, embedded in drape_core) as the editor
+// The built-in preset scenes (core/presets.h) with Qt strings, as the editor
 // lists them: key ("curtain"), display name, description, and the parsed scene on demand.
 #pragma once
 

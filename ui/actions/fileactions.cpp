@@ -64,9 +64,10 @@ void FileActions::populate(QMenu *menu)
         action->setToolTip(preset.description);
         const QString key = preset.key;
         connect(action, &QAction::triggered, this, [this, key] { newFromPreset(key); });
+        // Ctrl+N starts from the same scene as a plain `drape`.
+        if (key == QLatin1String("curtain"))
+            action->setShortcut(QKeySequence::New);
     }
-    if (!m_presetMenu->isEmpty())
-        m_presetMenu->actions().constFirst()->setShortcut(QKeySequence::New);
     menu->addAction(m_open);
     m_recentMenu = menu->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &FileActions::updateRecentMenu);
@@ -143,8 +144,7 @@ bool FileActions::newFromPreset(const QString &key)
 
 void FileActions::open()
 {
-    if (!maybeSave())
-        return;
+    // The unsaved-changes prompt comes in openFile(), once the chosen file has loaded.
     const QString path = QFileDialog::getOpenFileName(m_window, tr("Open Scene"), AppSettings::lastDirectory(), kFilter);
     if (!path.isEmpty())
         openFile(path);
