@@ -6,8 +6,11 @@
 // gets through) and state_bytes_per_particle (the cloth's arrays, not the solver's scratch).
 #include "benchcloth.h"
 
+#include "xpbdworker.h"
+
 #include <benchmark/benchmark.h>
 
+#include <limits>
 #include <string>
 
 namespace {
@@ -23,8 +26,15 @@ std::size_t stateBytes(const Cloth &c)
            c.constraints.capacity() * sizeof(DistanceConstraint) + c.triangles.capacity() * sizeof(Triangle);
 }
 
-void solverFrame(benchmark::State &state, SolverKind kind, int n)
+void solverFrame(benchmark::State &state, SolverKind kind, int n, bool oneThread = false)
 {
+    const std::size_t defaultThreshold = detail::xpbdTwoThreadConstraints();
+    if (oneThread)
+        detail::setXpbdTwoThreadConstraints(std::numeric_limits<std::size_t>::max());
+    struct Restore {
+        std::size_t value;
+        ~Restore() { detail::setXpbdTwoThreadConstraints(value); }
+    } restore{defaultThreshold};
     Simulation sim = bench::benchSimulation(kind, n);
     sim.step(); // builds the solver caches outside the timed loop
     if (sim.status().blownUp) {
@@ -57,7 +67,17 @@ void registerSolver(const char *name, SolverKind kind)
 }
 
 const bool registered = [] {
-    registerSolver("xpbd", SolverKind::Xpbd);
+    // XPBD shares large cloths with a second thread, so its rows give wall time (CPU time
+    // would count the calling thread only); xpbd_1thread is the same solver on one core.
+    for (int n : {64, 128, 256}) {
+        benchmark::RegisterBenchmark(("xpbd/" + std::to_string(n)).c_str(),
+                                     [n](benchmark::State &s) { solverFrame(s, SolverKind::Xpbd, n); })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+        benchmark::RegisterBenchmark(("xpbd_1thread/" + std::to_string(n)).c_str(),
+                                     [n](benchmark::State &s) { solverFrame(s, SolverKind::Xpbd, n, true); })
+            ->Unit(benchmark::kMillisecond);
+    }
     registerSolver("verlet", SolverKind::Verlet);
     registerSolver("springs", SolverKind::Springs);
     return true;

@@ -8,6 +8,7 @@
 #include "collider.h"
 #include "vertexsplit.h"
 #include "xpbdbatch.h"
+#include "xpbdworker.h"
 
 #include <cstdint>
 #include <vector>
@@ -42,6 +43,7 @@ struct ClothSolverCache {
     /// The same colours as padded structure-of-arrays streams for the XPBD solver (which
     /// keeps its multipliers λ there, one per slot).
     XpbdBatches xpbd;
+    XpbdWorkerSlot xpbdWorker; ///< second thread for large cloths, started on first use
 
     // Particle adjacency through constraints (CSR, neighbours sorted), and degree.
     std::vector<std::uint32_t> adjacencyStart;

@@ -36,6 +36,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace drape::detail {
 
@@ -46,6 +47,11 @@ std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache)
 {
     Particles &p = cloth.particles;
     XpbdBatches &batches = cache.xpbd;
+    static const bool twoCores = std::thread::hardware_concurrency() >= 2;
+    if (twoCores && cache.order.size() >= xpbdTwoThreadConstraints()) {
+        cache.xpbdWorker.get().solvePass(batches, p.position.data(), p.previous.data(), p.invMass.data());
+        return cache.order.size();
+    }
     const std::size_t colours = batches.conflictFree.size();
     for (std::size_t c = 0; c < colours; ++c)
         solveXpbdSlots(batches, batches.start[c], batches.start[c + 1], batches.conflictFree[c] != 0,

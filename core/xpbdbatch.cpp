@@ -19,6 +19,19 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
         out.conflictFree[c] = int(c) != catchAllColour;
     }
     const std::size_t slots = out.start[colours];
+    out.chunkBegin.clear();
+    out.chunkColour.clear();
+    out.colourFirstChunk.assign(colours + 1, 0);
+    for (std::size_t c = 0; c < colours; ++c) {
+        out.colourFirstChunk[c] = std::uint32_t(out.chunkColour.size());
+        const std::uint32_t step = out.conflictFree[c] ? XpbdBatches::kChunkSlots : out.start[c + 1] - out.start[c];
+        for (std::uint32_t k = out.start[c]; k < out.start[c + 1]; k += step) {
+            out.chunkBegin.push_back(k);
+            out.chunkColour.push_back(std::uint32_t(c));
+        }
+    }
+    out.colourFirstChunk[colours] = std::uint32_t(out.chunkColour.size());
+    out.chunkBegin.push_back(std::uint32_t(slots));
     out.a.assign(slots, 0);
     out.b.assign(slots, 0);
     out.source.assign(slots, ~std::uint32_t(0));

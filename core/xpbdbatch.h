@@ -25,6 +25,16 @@ struct XpbdBatches {
     /// True for colours whose constraints share no particle (all but the catch-all colour).
     std::vector<std::uint8_t> conflictFree;
 
+    /// Work items for the two-thread pass: chunk k is slots [chunkBegin[k], chunkBegin[k+1])
+    /// of colour chunkColour[k], chunks in colour order; colourFirstChunk[c] is the first
+    /// chunk of colour c (size colours + 1). The catch-all colour is one chunk.
+    std::vector<std::uint32_t> chunkBegin;
+    std::vector<std::uint32_t> chunkColour;
+    std::vector<std::uint32_t> colourFirstChunk;
+    static constexpr std::uint32_t kChunkSlots = 32 * kLanes;
+
+    std::size_t chunkCount() const { return chunkColour.size(); }
+
     // Per slot. Padding slots have a == b == 0 and never move anything.
     std::vector<std::uint32_t> a; ///< particle index
     std::vector<std::uint32_t> b; ///< particle index
