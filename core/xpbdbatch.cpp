@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include <emmintrin.h>
+
 namespace drape::detail {
 
 void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &order,
@@ -132,27 +134,40 @@ __attribute__((target_clones("avx2", "default"))) void solveConflictFree(
             wa[l] = w[a];
             wb[l] = w[b];
         }
-        alignas(32) float nx[L], ny[L], nz[L], ca[L], cb[L];
+        // The square roots and divisions, the costly part, in packed SSE2 instructions
+        // (correctly rounded like their scalar forms); the cheap arithmetic around them is
+        // left to the compiler.
+        alignas(32) double len[L], invLen[L];
+        alignas(32) float nx[L], ny[L], nz[L], num[L], den[L], dl[L], ca[L], cb[L];
         alignas(32) std::int32_t ok[L];
+        for (std::uint32_t l = 0; l < L; ++l)
+            len[l] = dx[l] * dx[l] + dy[l] * dy[l] + dz[l] * dz[l];
+        for (std::uint32_t l = 0; l < L; l += 2)
+            _mm_store_pd(len + l, _mm_sqrt_pd(_mm_load_pd(len + l)));
         for (std::uint32_t l = 0; l < L; ++l) {
-            const float wSum = wa[l] + wb[l];
-            const double len = std::sqrt(dx[l] * dx[l] + dy[l] * dy[l] + dz[l] * dz[l]);
-            const bool valid = wSum != 0.f && len >= 1e-9; // padding has len 0
-            const double invLen = 1.0 / (valid ? len : 1.0);
-            nx[l] = float(dx[l] * invLen);
-            ny[l] = float(dy[l] * invLen);
-            nz[l] = float(dz[l] * invLen);
-            const float C = float(len - double(rest[k0 + l]));
+            ok[l] = (wa[l] + wb[l] != 0.f) & (len[l] >= 1e-9); // padding has len 0
+            invLen[l] = ok[l] ? len[l] : 1.0;
+        }
+        for (std::uint32_t l = 0; l < L; l += 2)
+            _mm_store_pd(invLen + l, _mm_div_pd(_mm_set1_pd(1.0), _mm_load_pd(invLen + l)));
+        for (std::uint32_t l = 0; l < L; ++l) {
+            nx[l] = float(dx[l] * invLen[l]);
+            ny[l] = float(dy[l] * invLen[l]);
+            nz[l] = float(dz[l] * invLen[l]);
+            const float C = float(len[l] - double(rest[k0 + l]));
             const float gradDotDx = nx[l] * vx[l] + ny[l] * vy[l] + nz[l] * vz[l];
             const float g = gamma[k0 + l];
             const float at = alphaTilde[k0 + l];
-            const float den = (1.f + g) * wSum + at;
-            const float dl = (-C - at * lambda[k0 + l] - g * gradDotDx) / (valid ? den : 1.f);
-            const float dLambda = valid ? dl : 0.f;
+            num[l] = -C - at * lambda[k0 + l] - g * gradDotDx;
+            den[l] = ok[l] ? (1.f + g) * (wa[l] + wb[l]) + at : 1.f;
+        }
+        for (std::uint32_t l = 0; l < L; l += 4)
+            _mm_store_ps(dl + l, _mm_div_ps(_mm_load_ps(num + l), _mm_load_ps(den + l)));
+        for (std::uint32_t l = 0; l < L; ++l) {
+            const float dLambda = ok[l] ? dl[l] : 0.f;
             lambda[k0 + l] += dLambda;
             ca[l] = wa[l] * dLambda;
             cb[l] = wb[l] * dLambda;
-            ok[l] = valid ? 1 : 0;
         }
         for (std::uint32_t l = 0; l < L; ++l) {
             if (!ok[l])

@@ -1,6 +1,8 @@
 // Two-thread XPBD pass; see xpbdworker.h.
 #include "xpbdworker.h"
 
+#include <limits>
+
 namespace drape::detail {
 
 namespace {
@@ -9,8 +11,11 @@ namespace {
 // finishes within microseconds, but on a loaded machine the other thread may be descheduled.
 constexpr int kSpinsBeforeYield = 256;
 
-// Below this, the two barriers per colour cost more than the halved work saves.
-std::atomic<std::size_t> g_twoThreadConstraints{16384};
+// Off by default: on the shared 2-core development machine (the other core busy with other
+// processes, or with llvmpipe rendering in the editor) a chunk held by a descheduled worker
+// stalls the next colour for a time slice, and two threads measured slower than one at
+// every sheet size (docs/benchmark.md). Lower it where a core is free.
+std::atomic<std::size_t> g_twoThreadConstraints{std::numeric_limits<std::size_t>::max()};
 
 } // namespace
 

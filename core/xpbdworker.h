@@ -52,8 +52,8 @@ private:
 };
 
 /// Cloths with at least this many constraints share each colour's work with a worker thread
-/// (on machines with two or more cores). The default suits a 2-core x86-64; the benchmark sets
-/// it to compare one and two threads.
+/// (on machines with two or more cores). Default: never (see xpbdworker.cpp); the benchmark
+/// and tests set it to compare one and two threads.
 std::size_t xpbdTwoThreadConstraints();
 void setXpbdTwoThreadConstraints(std::size_t count);
 
