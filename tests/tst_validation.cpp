@@ -136,6 +136,10 @@ void TestValidation::clothProblemsNameTheIndex()
     QVERIFY(anyContains(sim.validate(), "particle 2: mass 0"));
 
     sim.cloths[0] = hangingChain(0.f);
+    sim.cloths[0].particles.setMass(1, -0.5f);
+    QVERIFY(anyContains(sim.validate(), "particle 1: mass -0.5"));
+
+    sim.cloths[0] = hangingChain(0.f);
     sim.cloths[0].constraints[1].b = 900;
     QVERIFY(anyContains(sim.validate(), "constraint 1: particle 900 out of range, cloth has 4"));
 
