@@ -58,5 +58,9 @@ void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const Fr
 void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, StepStats &stats);
 /// Self-collision pass when enabled.
 void selfCollide(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx);
+/// End of a position-based substep (XPBD and Verlet, after their constraint passes):
+/// self-collision, collider projection, velocities from positions, restitution, tearing.
+void finishPositionSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, int substep, float dt,
+                           StepStats &stats);
 
 } // namespace drape::detail

@@ -73,4 +73,29 @@ void selfCollide(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx)
     solveSelfCollision(cloth, cache, selfCollisionDistance(cloth, cache));
 }
 
+void finishPositionSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, int substep, float dt,
+                           StepStats &stats)
+{
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    selfCollide(cloth, cache, ctx);
+    projectColliders(cloth, cache, ctx.collidersAt(substep), ctx.colliderCount, ctx.dt, true);
+
+    // v = (x - x_prev)/dt, written as the predicted velocity plus the correction the
+    // solve made: x_prev + v_pred dt repeats the prediction's float operations exactly,
+    // so a particle nothing acted on keeps v_pred bit for bit instead of picking up the
+    // rounding of a position far from the origin (at 10 m, float spacing / dt is ~1e-4 m/s
+    // per substep, which otherwise accumulates into a visible drag).
+    const float invDt = 1.f / dt;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (p.invMass[i] == 0.f)
+            continue;
+        const Vec3 predicted = p.previous[i] + cache.preVelocity[i] * dt;
+        p.velocity[i] = cache.preVelocity[i] + (p.position[i] - predicted) * invDt;
+    }
+    if (ctx.colliderCount != 0)
+        applyRestitution(cloth, cache, ctx.collidersAt(substep), ctx.dt, ctx.restingSpeed(), false);
+    tearAfterSubstep(cloth, cache, ctx, stats);
+}
+
 } // namespace drape::detail

@@ -93,19 +93,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
         for (int it = 0; it < ctx.solver.iterations; ++it)
             stats.projections += relax(cloth, dt);
 
-        selfCollide(cloth, cache, ctx);
-        projectColliders(cloth, cache, ctx.collidersAt(s), ctx.colliderCount, ctx.dt, true);
-
-        const float invDt = 1.f / dt;
-        for (std::size_t i = 0; i < n; ++i) {
-            if (p.invMass[i] == 0.f)
-                continue;
-            const Vec3 predicted = p.previous[i] + cache.preVelocity[i] * dt;
-            p.velocity[i] = cache.preVelocity[i] + (p.position[i] - predicted) * invDt;
-        }
-        if (ctx.colliderCount != 0)
-            applyRestitution(cloth, cache, ctx.collidersAt(s), ctx.dt, ctx.restingSpeed(), false);
-        tearAfterSubstep(cloth, cache, ctx, stats);
+        finishPositionSubstep(cloth, cache, ctx, s, dt, stats);
     }
 }
 
