@@ -18,20 +18,6 @@ std::string constraintOutOfRange(std::uint32_t i, std::size_t n)
     return "constraint " + std::to_string(i) + " out of range, cloth has " + std::to_string(n);
 }
 
-ParticleRecord recordOf(const Particles &p, std::uint32_t i)
-{
-    return {p.position[i], p.previous[i], p.velocity[i], p.mass[i], p.invMass[i], p.kind[i]};
-}
-
-void store(Particles &p, std::uint32_t i, const ParticleRecord &r)
-{
-    p.position[i] = r.position;
-    p.previous[i] = r.previous;
-    p.velocity[i] = r.velocity;
-    p.mass[i] = r.mass;
-    p.invMass[i] = r.invMass;
-    p.kind[i] = r.kind;
-}
 
 // Stable compaction: erases the items at `indices` (ascending, unique, in range).
 template <class T, class Indexed>
@@ -131,6 +117,21 @@ std::string sortedUnique(std::span<const std::uint32_t> indices, std::size_t cou
 
 } // namespace
 
+ParticleRecord particleRecord(const Particles &p, std::uint32_t i)
+{
+    return {p.position[i], p.previous[i], p.velocity[i], p.mass[i], p.invMass[i], p.kind[i]};
+}
+
+void storeParticleRecord(Particles &p, std::uint32_t i, const ParticleRecord &r)
+{
+    p.position[i] = r.position;
+    p.previous[i] = r.previous;
+    p.velocity[i] = r.velocity;
+    p.mass[i] = r.mass;
+    p.invMass[i] = r.invMass;
+    p.kind[i] = r.kind;
+}
+
 bool ClothEdit::empty() const
 {
     return particles.empty() && changedConstraints.empty() && !changesTopology();
@@ -161,7 +162,7 @@ std::string apply(Cloth &cloth, const ClothEdit &edit)
             return e;
 
     for (const ParticleChange &c : edit.particles)
-        store(cloth.particles, c.index, c.after);
+        storeParticleRecord(cloth.particles, c.index, c.after);
     for (const ConstraintChange &c : edit.changedConstraints)
         cloth.constraints[c.index] = c.after;
     removeSorted(cloth.constraints, edit.removedConstraints);
@@ -199,7 +200,7 @@ std::string revert(Cloth &cloth, const ClothEdit &edit)
     for (auto c = edit.changedConstraints.rbegin(); c != edit.changedConstraints.rend(); ++c)
         cloth.constraints[c->index] = c->before;
     for (auto c = edit.particles.rbegin(); c != edit.particles.rend(); ++c)
-        store(cloth.particles, c->index, c->before);
+        storeParticleRecord(cloth.particles, c->index, c->before);
     if (edit.changesTopology())
         cloth.touchTopology();
     return {};
@@ -247,7 +248,7 @@ ClothEditResult makeSetKind(const Cloth &cloth, std::span<const std::uint32_t> p
     for (std::uint32_t i : list) {
         if (p.kind[i] == kind)
             continue;
-        ParticleChange c{i, recordOf(p, i), recordOf(p, i)};
+        ParticleChange c{i, particleRecord(p, i), particleRecord(p, i)};
         c.after.kind = kind;
         if (kind == ParticleKind::Dynamic) {
             if (!(p.mass[i] > 0.f) || !std::isfinite(p.mass[i]))
@@ -280,7 +281,7 @@ ClothEditResult makeMoveParticles(const Cloth &cloth, std::span<const std::uint3
             return {{}, "particle " + std::to_string(i) + ": target position is not finite"};
         if (!seen.insert(i).second)
             return {{}, "particle " + std::to_string(i) + " is listed twice"};
-        ParticleChange c{i, recordOf(cloth.particles, i), recordOf(cloth.particles, i)};
+        ParticleChange c{i, particleRecord(cloth.particles, i), particleRecord(cloth.particles, i)};
         c.after.position = positions[k];
         c.after.previous = positions[k];
         c.after.velocity = {};
@@ -300,7 +301,7 @@ ClothEditResult makeSetMass(const Cloth &cloth, std::span<const std::uint32_t> p
         return {{}, e};
     ClothEditResult result;
     for (std::uint32_t i : list) {
-        ParticleChange c{i, recordOf(cloth.particles, i), recordOf(cloth.particles, i)};
+        ParticleChange c{i, particleRecord(cloth.particles, i), particleRecord(cloth.particles, i)};
         c.after.mass = massKg;
         c.after.invMass = c.after.kind == ParticleKind::Dynamic ? 1.f / massKg : 0.f;
         if (c.after != c.before)

@@ -42,6 +42,10 @@ struct ParticleRecord {
     bool operator==(const ParticleRecord &) const = default;
 };
 
+/// The record of particle i as it is now, and writing one back (all six attributes).
+ParticleRecord particleRecord(const Particles &p, std::uint32_t i);
+void storeParticleRecord(Particles &p, std::uint32_t i, const ParticleRecord &r);
+
 struct ParticleChange {
     std::uint32_t index = 0;
     ParticleRecord before;

@@ -9,20 +9,6 @@ namespace drape {
 
 namespace {
 
-ParticleRecord snapshot(const Particles &p, std::uint32_t i)
-{
-    return {p.position[i], p.previous[i], p.velocity[i], p.mass[i], p.invMass[i], p.kind[i]};
-}
-
-void restore(Particles &p, std::uint32_t i, const ParticleRecord &r)
-{
-    p.position[i] = r.position;
-    p.previous[i] = r.previous;
-    p.velocity[i] = r.velocity;
-    p.mass[i] = r.mass;
-    p.invMass[i] = r.invMass;
-    p.kind[i] = r.kind;
-}
 
 } // namespace
 
@@ -66,7 +52,7 @@ std::string Grab::beginParticles(Simulation &sim, int cloth, const std::vector<s
     m_before.clear();
     m_offsets.clear();
     for (std::uint32_t i : m_particles) {
-        m_before.push_back(snapshot(p, i));
+        m_before.push_back(particleRecord(p, i));
         m_offsets.push_back(p.position[i] - centre);
         // Held like a pin (inverse mass 0, Macklin et al. 2016: infinite-mass particles are
         // not moved by constraint projections); its mass is kept for the release.
@@ -162,7 +148,7 @@ ClothEdit Grab::release(Simulation &sim)
             // A pin (or an animated particle) stays where it was dropped, at rest.
             p.velocity[i] = {};
             p.previous[i] = p.position[i];
-            ParticleChange change{i, before, snapshot(p, i)};
+            ParticleChange change{i, before, particleRecord(p, i)};
             if (change.after != change.before)
                 moved.particles.push_back(change);
         }
@@ -178,7 +164,7 @@ void Grab::cancel(Simulation &sim)
     if (m_cloth < int(sim.cloths.size()) && sim.cloths[std::size_t(m_cloth)].particles.size() > m_particles.back()) {
         Particles &p = sim.cloths[std::size_t(m_cloth)].particles;
         for (std::size_t k = 0; k < m_particles.size(); ++k)
-            restore(p, m_particles[k], m_before[k]);
+            storeParticleRecord(p, m_particles[k], m_before[k]);
     }
     clear();
 }
