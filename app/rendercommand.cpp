@@ -65,7 +65,7 @@ std::optional<Scene> loadSceneArgument(const QString &argument, QString *error)
 
 bool parseSize(const QString &text, int *width, int *height)
 {
-    static const QRegularExpression re(QStringLiteral("^(\\d{1,5})[x×X](\\d{1,5})$"));
+    static const QRegularExpression re(QStringLiteral("^(\\d{1,9})[x×X](\\d{1,9})$"));
     const QRegularExpressionMatch m = re.match(text.trimmed());
     if (!m.hasMatch())
         return false;
@@ -165,6 +165,10 @@ int runRender(int argc, char **argv)
         return usageError(QStringLiteral("--fps: \"%1\" is not a whole number.").arg(parser.value(fpsOption)));
     if (parser.isSet(sizeOption) && !parseSize(parser.value(sizeOption), &settings.width, &settings.height))
         return usageError(QStringLiteral("--size: \"%1\" is not WIDTHxHEIGHT (e.g. 1280x720).").arg(parser.value(sizeOption)));
+    // 0 means "the viewport's size" in a scene file, which a headless render does not have.
+    if (parser.isSet(sizeOption) && (settings.width < 1 || settings.height < 1))
+        return usageError(QStringLiteral("--size: \"%1\": width and height must be positive (a size of 0 means "
+                                         "the editor's viewport size).").arg(parser.value(sizeOption)));
     if (parser.isSet(qualityOption) &&
         (settings.quality = parser.value(qualityOption).toInt(&ok), !ok || settings.quality < 0 || settings.quality > 100))
         return usageError(QStringLiteral("--quality: \"%1\" is not a number from 0 to 100.").arg(parser.value(qualityOption)));

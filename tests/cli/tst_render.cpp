@@ -288,6 +288,13 @@ void TestRender::badInput_data()
     QTest::newRow("bad size") << QStringList{QStringLiteral("preset:flag"), QStringLiteral("--size"), QStringLiteral("big"),
                                              QStringLiteral("-o"), QStringLiteral("x")}
                               << 2 << QStringLiteral("--size: \"big\"");
+    QTest::newRow("zero size") << QStringList{QStringLiteral("preset:flag"), QStringLiteral("--size"), QStringLiteral("0x0"),
+                                              QStringLiteral("-o"), QStringLiteral("x")}
+                               << 2 << QStringLiteral("--size: \"0x0\": width and height must be positive");
+    QTest::newRow("huge size names the range")
+        << QStringList{QStringLiteral("preset:flag"), QStringLiteral("--size"), QStringLiteral("100000x100000"),
+                       QStringLiteral("-o"), QStringLiteral("x")}
+        << 2 << QStringLiteral("100000×100000 px is out of range, allowed 16..8192");
     QTest::newRow("bad frames") << QStringList{QStringLiteral("preset:flag"), QStringLiteral("--frames"), QStringLiteral("-3"),
                                                QStringLiteral("-o"), QStringLiteral("x")}
                                 << 2 << QStringLiteral("--frames");
