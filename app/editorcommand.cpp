@@ -126,9 +126,14 @@ int runEditor(int argc, char **argv)
     std::unique_ptr<Document> document;
     QString error;
     if (!args.scenePath.isEmpty()) {
-        document = Document::load(args.scenePath, &error);
+        QStringList warnings;
+        document = Document::load(args.scenePath, &error, &warnings);
+        for (const QString &w : std::as_const(warnings))
+            std::fprintf(stderr, "drape: warning: %s\n", qPrintable(w));
         if (!document) {
             std::fprintf(stderr, "drape: %s\n", qPrintable(error));
+            // Started from a file manager there is no terminal: say it where it is seen.
+            QMessageBox::critical(nullptr, QObject::tr("Cannot open scene"), error);
             return 1;
         }
     } else {
