@@ -425,6 +425,10 @@ void RecordDock::startRecording()
     QString error;
     m_status->clear();
     if (!m_recorder->start(m_document, outputPath(), m_restart->isChecked(), &error)) {
+        // The bar must not keep saying "Done" from an earlier recording.
+        m_progress->setRange(0, 100);
+        m_progress->setValue(0);
+        m_progress->setFormat(tr("Not started"));
         m_status->setText(error);
         emit message(error.section(QLatin1Char('\n'), 0, 0));
         updateEnabled();
