@@ -59,7 +59,7 @@ bool parseNumber(const QString &text, double *value)
 } // namespace
 
 ConstraintDock::ConstraintDock(ToolManager *tools, QWidget *parent)
-    : QDockWidget(tr("Pins && Constraints"), parent), m_tools(tools)
+    : QDockWidget(tr("Pins and Constraints"), parent), m_tools(tools)
 {
     setObjectName(QStringLiteral("constraintDock"));
     auto *body = new QWidget(this);
