@@ -5,6 +5,7 @@
 #include "commands/setparametercommand.h"
 #include "document.h"
 #include "paramrow.h"
+#include "wheelguard.h"
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -33,6 +34,12 @@ ParametersDock::ParametersDock(QWidget *parent) : QDockWidget(tr("Parameters"), 
     buildSections();
 }
 
+ParametersDock::~ParametersDock()
+{
+    for (ParamRow *r : m_rows)
+        disconnect(r, nullptr, this, nullptr);
+}
+
 void ParametersDock::buildSections()
 {
     auto *scroll = new QScrollArea(this);
@@ -54,6 +61,7 @@ void ParametersDock::buildSections()
             m_clothSelector = new QComboBox(section->content());
             m_clothSelector->setToolTip(tr("The cloth whose material and properties the rows below edit"));
             grid->addWidget(m_clothSelector, row++, 1, 1, 2);
+            WheelGuard::install(m_clothSelector);
             connect(m_clothSelector, &QComboBox::activated, this, &ParametersDock::setCurrentCloth);
             grid->addWidget(new QLabel(tr("Fabric"), section->content()), row, 0);
             m_materialSelector = new QComboBox(section->content());
@@ -64,11 +72,13 @@ void ParametersDock::buildSections()
                 m_materialSelector->addItem(name);
             }
             grid->addWidget(m_materialSelector, row++, 1, 1, 2);
+            WheelGuard::install(m_materialSelector);
             connect(m_materialSelector, &QComboBox::activated, this, &ParametersDock::onMaterialChosen);
         } else if (group == ParamGroup::Collider) {
             grid->addWidget(new QLabel(tr("Collider"), section->content()), row, 0);
             m_colliderSelector = new QComboBox(section->content());
             grid->addWidget(m_colliderSelector, row++, 1, 1, 2);
+            WheelGuard::install(m_colliderSelector);
             connect(m_colliderSelector, &QComboBox::activated, this, &ParametersDock::setCurrentCollider);
             m_noColliders = new QLabel(tr("This scene has no colliders."), section->content());
             m_noColliders->setEnabled(false);

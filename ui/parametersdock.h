@@ -26,6 +26,9 @@ class ParametersDock : public QDockWidget {
     Q_OBJECT
 public:
     explicit ParametersDock(QWidget *parent = nullptr);
+    /// Cuts the rows off first: a focused spin box emits editingFinished while the QWidget
+    /// base destructor deletes it, which must not reach this half-destroyed dock.
+    ~ParametersDock() override;
 
     void setDocument(Document *document);
 

@@ -1,6 +1,7 @@
 #include "paramrow.h"
 
 #include "params.h"
+#include "wheelguard.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -119,6 +120,7 @@ ParamRow::ParamRow(const ParamDesc &param, QGridLayout *grid, int row, QWidget *
         for (const std::string &name : param.enumNames)
             m_combo->addItem(displayName(name));
         m_combo->setToolTip(tip);
+        WheelGuard::install(m_combo);
         grid->addWidget(m_combo, row, 1, 1, 2);
         connect(m_combo, &QComboBox::activated, this, [this](int index) {
             emitEdit(index);
@@ -144,6 +146,8 @@ ParamRow::ParamRow(const ParamDesc &param, QGridLayout *grid, int row, QWidget *
     grid->addWidget(m_slider, row, 1);
     m_spin = new ParamSpinBox(param, parent);
     m_spin->setToolTip(tip);
+    WheelGuard::install(m_slider);
+    WheelGuard::install(m_spin);
     grid->addWidget(m_spin, row, 2);
 
     connect(m_slider, &QSlider::valueChanged, this, [this](int position) {
