@@ -38,6 +38,11 @@ FileActions::FileActions(MainWindow *window) : QObject(window), m_window(window)
     m_saveAs->setShortcuts(saveAsKeys.isEmpty() ? QList<QKeySequence>{QKeySequence(QStringLiteral("Ctrl+Shift+S"))} : saveAsKeys);
     connect(m_saveAs, &QAction::triggered, this, &FileActions::saveAs);
 
+    m_saveWithState = new QAction(tr("Save with Simulation &State…"), this);
+    m_saveWithState->setStatusTip(
+        tr("Save the scene with the cloth's current positions and velocities, so it reopens where it is now"));
+    connect(m_saveWithState, &QAction::triggered, this, &FileActions::saveWithState);
+
     m_revert = new QAction(tr("&Revert"), this);
     m_revert->setStatusTip(tr("Discard unsaved changes and reload the file"));
     connect(m_revert, &QAction::triggered, this, &FileActions::revert);
@@ -75,6 +80,7 @@ void FileActions::populate(QMenu *menu)
     menu->addSeparator();
     menu->addAction(m_save);
     menu->addAction(m_saveAs);
+    menu->addAction(m_saveWithState);
     menu->addAction(m_revert);
     menu->addSeparator();
     menu->addAction(m_quit);
@@ -86,6 +92,7 @@ void FileActions::updateActions()
     Document *doc = m_window->document();
     m_save->setEnabled(doc != nullptr);
     m_saveAs->setEnabled(doc != nullptr);
+    m_saveWithState->setEnabled(doc != nullptr);
     m_revert->setEnabled(doc && !doc->filePath().isEmpty() && doc->isModified());
 }
 
@@ -179,11 +186,11 @@ bool FileActions::openFile(const QString &path)
     return true;
 }
 
-bool FileActions::saveTo(const QString &path)
+bool FileActions::saveTo(const QString &path, bool withState)
 {
     Document *doc = m_window->document();
     QString error;
-    if (!doc->save(path, /*withState=*/false, &error)) {
+    if (!doc->save(path, withState, &error)) {
         QMessageBox::critical(m_window, tr("Save Scene"),
                               tr("The scene was not saved; the file on disk is unchanged.\n\n%1").arg(error));
         return false;
@@ -208,21 +215,33 @@ bool FileActions::save()
 
 bool FileActions::saveAs()
 {
-    Document *doc = m_window->document();
-    if (!doc)
+    if (!m_window->document())
         return false;
+    const QString path = askSavePath(tr("Save Scene As"));
+    return !path.isEmpty() && saveTo(path);
+}
+
+bool FileActions::saveWithState()
+{
+    if (!m_window->document())
+        return false;
+    const QString path = askSavePath(tr("Save Scene with Simulation State"));
+    return !path.isEmpty() && saveTo(path, /*withState=*/true);
+}
+
+QString FileActions::askSavePath(const QString &title)
+{
+    Document *doc = m_window->document();
     QString suggestion = doc->filePath();
     if (suggestion.isEmpty()) {
         QString base = QString::fromStdString(doc->scene().name).toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
         suggestion = AppSettings::lastDirectory() + QLatin1Char('/') + (base.isEmpty() ? QStringLiteral("scene") : base)
             + QStringLiteral(".json");
     }
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Save Scene As"), suggestion, kFilter);
-    if (path.isEmpty())
-        return false;
-    if (QFileInfo(path).suffix().isEmpty())
+    QString path = QFileDialog::getSaveFileName(m_window, title, suggestion, kFilter);
+    if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
         path += QStringLiteral(".json");
-    return saveTo(path);
+    return path;
 }
 
 void FileActions::revert()

@@ -1,4 +1,4 @@
-// File menu: New from preset, Open, Open Recent, Save, Save As, Revert, Quit. Owns the
+// File menu: New from preset, Open, Open Recent, Save, Save As, Save with State, Revert, Quit. Owns the
 // "unsaved changes" prompt (Save / Discard / Cancel) used before anything replaces the
 // document, and shows load/save errors (which name the file and the place) in a message box.
 #pragma once
@@ -38,6 +38,9 @@ public slots:
     bool openFile(const QString &path);
     bool save();
     bool saveAs();
+    /// Saves a copy that includes the simulation state (positions, velocities, time), so the
+    /// scene reopens exactly where it is now instead of at its start.
+    bool saveWithState();
     void revert();
 
 signals:
@@ -46,12 +49,14 @@ signals:
 private:
     void updateRecentMenu();
     void updateActions();
-    bool saveTo(const QString &path);
+    bool saveTo(const QString &path, bool withState = false);
+    QString askSavePath(const QString &title);
 
     MainWindow *m_window;
     QAction *m_open = nullptr;
     QAction *m_save = nullptr;
     QAction *m_saveAs = nullptr;
+    QAction *m_saveWithState = nullptr;
     QAction *m_revert = nullptr;
     QAction *m_quit = nullptr;
     QMenu *m_recentMenu = nullptr;
