@@ -24,6 +24,7 @@ private slots:
     void failedSaveKeepsFileAndModified();
     void badFileIsRefusedWithItsName();
     void resetReturnsToAuthoringData();
+    void savedStateReopensWhereItWas();
 };
 
 void TestDocument::saveAndReloadGivesSameScene_data()
@@ -130,6 +131,35 @@ void TestDocument::resetReturnsToAuthoringData()
     QCOMPARE(reset.count(), 1);
     QCOMPARE(document.simulation().frame(), std::uint64_t(0));
     QVERIFY(document.simulation().cloths.at(0).particles.position == start);
+}
+
+void TestDocument::savedStateReopensWhereItWas()
+{
+    // File > Save with Simulation State: the reopened document is at the same frame and
+    // positions, and stepping on matches a run that was never saved.
+    QString error;
+    Document document(*loadPreset(QStringLiteral("flag"), &error));
+    document.simulation().run(20);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("paused.json"));
+    QVERIFY2(document.save(path, /*withState=*/true, &error), qPrintable(error));
+
+    std::unique_ptr<Document> reopened = Document::load(path, &error);
+    QVERIFY2(reopened, qPrintable(error));
+    QCOMPARE(reopened->simulation().frame(), std::uint64_t(20));
+    QVERIFY(reopened->simulation().cloths.at(0).particles.position
+            == document.simulation().cloths.at(0).particles.position);
+    document.simulation().run(10);
+    reopened->simulation().run(10);
+    QVERIFY(reopened->simulation().cloths.at(0).particles.position
+            == document.simulation().cloths.at(0).particles.position);
+
+    // A plain save does not carry the state: that file starts from the beginning.
+    const QString plain = dir.filePath(QStringLiteral("plain.json"));
+    QVERIFY2(document.save(plain, /*withState=*/false, &error), qPrintable(error));
+    std::unique_ptr<Document> fresh = Document::load(plain, &error);
+    QVERIFY2(fresh, qPrintable(error));
+    QCOMPARE(fresh->simulation().frame(), std::uint64_t(0));
 }
 
 QTEST_MAIN(TestDocument)
