@@ -2,8 +2,8 @@
 // the cursor: an unfocused slider, spin box or combo box ignores the wheel (no value change,
 // no undo step), while a control the user has focused still takes it.
 #include "document.h"
-#include "paramrow.h"
 #include "parametersdock.h"
+#include "paramrow.h"
 #include "presetcatalog.h"
 #include "resources.h"
 
@@ -32,7 +32,7 @@ void wheelDown(QWidget *w)
 {
     const QPointF centre(w->width() / 2.0, w->height() / 2.0);
     QWheelEvent event(centre, w->mapToGlobal(centre), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
-                      Qt::NoScrollPhase, false);
+        Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(w, &event);
 }
 
