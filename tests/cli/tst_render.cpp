@@ -111,6 +111,7 @@ private slots:
     void objSequence();
     void missingFfmpeg();
     void interruptLeavesNoVideo();
+    void videoPathIsAFolder();
     void badInput_data();
     void badInput();
 };
@@ -274,6 +275,25 @@ void TestRender::interruptLeavesNoVideo()
     QCOMPARE(p.exitCode(), 130);
     QVERIFY2(err.contains("no video was written"), err.constData());
     QCOMPARE(entries(dir.path(), QStringLiteral("*")), QStringList());
+}
+
+void TestRender::videoPathIsAFolder()
+{
+    if (!haveFfmpeg())
+        QSKIP("ffmpeg / ffprobe are not installed");
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("clip.mp4"));
+    QVERIFY(QDir().mkpath(out));
+    const Run r = runDrape({QStringLiteral("preset:flag"), QStringLiteral("--frames"), QStringLiteral("30"),
+                            QStringLiteral("--fps"), QStringLiteral("30"), QStringLiteral("--size"),
+                            QStringLiteral("64x64"), QStringLiteral("-o"), out});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("a folder of that name is in the way")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("clip.mp4")), qPrintable(r.err));
+    // Refused before rendering, and no file (not even a hidden temporary one) is left beside it.
+    QVERIFY2(!r.err.contains(QStringLiteral("frame 1/")), qPrintable(r.err));
+    QCOMPARE(entries(dir.path(), QStringLiteral("*")), QStringList());
+    QCOMPARE(entries(out, QStringLiteral("*")), QStringList());
 }
 
 void TestRender::badInput_data()

@@ -132,6 +132,12 @@ bool FfmpegEncoder::open(QString *error)
         *error = QStringLiteral("Cannot create the folder %1.").arg(QDir::toNativeSeparators(info.absolutePath()));
         return false;
     }
+    // Found now rather than after the whole clip was encoded.
+    if (info.isDir()) {
+        *error = QStringLiteral("Cannot write the video %1: a folder of that name is in the way.")
+                     .arg(QDir::toNativeSeparators(info.absoluteFilePath()));
+        return false;
+    }
     // Hidden, next to the target (same file system, so the final rename is atomic).
     m_tempPath = info.absoluteDir().filePath(QStringLiteral(".%1.part").arg(info.fileName()));
     QFile::remove(m_tempPath);
