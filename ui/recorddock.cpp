@@ -22,6 +22,7 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace drape {
@@ -51,6 +52,20 @@ QString timeText(double seconds)
 }
 
 } // namespace
+
+// GIF stores a palette per frame and delays in hundredths of a second, so full-HD frames at
+// 30 fps make huge files that play at an uneven rate. Switching to GIF therefore scales a
+// fixed size wider than 800 px down to 640 px wide (aspect kept, even height) and caps the
+// rate at 25 fps (exactly 4/100 s per frame); the viewport size and smaller sizes are kept.
+static void applyGifDefaults(RecordSettings &s)
+{
+    if (s.width > 800 && s.height > 0) {
+        const int height = int(std::lround(640.0 * s.height / s.width));
+        s.height = std::max(2, height + (height & 1));
+        s.width = 640;
+    }
+    s.fps = std::min(s.fps, 25);
+}
 
 RecordDock::RecordDock(QWidget *parent) : QDockWidget(tr("Record"), parent)
 {
@@ -199,6 +214,8 @@ void RecordDock::buildUi()
             s.format = RecordFormat(m_format->currentData().toInt());
             if (s.format != RecordFormat::PngSequence)
                 s.transparent = false;
+            if (s.format == RecordFormat::Gif)
+                applyGifDefaults(s);
         });
         if (!m_outputEdited && m_document)
             setOutputPath(defaultRecordOutput(m_document->scene().record.format,

@@ -26,6 +26,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QComboBox>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QSurfaceFormat>
@@ -553,6 +554,28 @@ void TestRecord::dockEditsAreUndoable()
     doc->undoStack()->undo();
     QCOMPARE(doc->scene().record.fps, 30);
     QCOMPARE(fps->value(), 30); // the dock follows the document
+
+    // Switching to GIF scales the 1280×720 default to 640×360 and caps the rate at 25 fps,
+    // as one undo step; undo brings the MP4 settings back.
+    QComboBox *format = nullptr;
+    for (QComboBox *box : dock.findChildren<QComboBox *>()) {
+        if (box->findData(int(RecordFormat::Gif)) >= 0)
+            format = box;
+    }
+    QVERIFY(format);
+    doc->sceneForEdit().record.width = 1280;
+    doc->sceneForEdit().record.height = 720;
+    doc->notify(Change::Record);
+    const int before = doc->undoStack()->index();
+    format->setCurrentIndex(format->findData(int(RecordFormat::Gif)));
+    QCOMPARE(doc->scene().record.format, RecordFormat::Gif);
+    QCOMPARE(doc->scene().record.width, 640);
+    QCOMPARE(doc->scene().record.height, 360);
+    QCOMPARE(doc->scene().record.fps, 25);
+    QCOMPARE(doc->undoStack()->index(), before + 1);
+    doc->undoStack()->undo();
+    QCOMPARE(doc->scene().record.width, 1280);
+    QCOMPARE(doc->scene().record.fps, 30);
 }
 
 int main(int argc, char **argv)
