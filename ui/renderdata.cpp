@@ -1,5 +1,7 @@
 #include "renderdata.h"
 
+#include "tearing.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -116,12 +118,11 @@ Vec3 constraintKindColor(ConstraintKind kind)
 
 float tearRisk(const Cloth &cloth, const DistanceConstraint &c)
 {
-    if (c.restLength <= 0.f)
-        return 0.f;
-    const auto &p = cloth.particles.position;
-    const float strain = (length(p[c.a] - p[c.b]) - c.restLength) / c.restLength;
+    // Only stretch tears: a compressed constraint (a fold, crumpled cloth at rest) has no
+    // tear risk, however short it is.
+    const float stretch = std::max(constraintStrain(cloth, c), 0.f);
     const float limit = std::isfinite(c.tearStrain) && c.tearStrain > 0.f ? c.tearStrain : kUntearableStrainScale;
-    return std::abs(strain) / limit;
+    return stretch / limit;
 }
 
 void computeStrainRatios(const Cloth &cloth, std::vector<float> &out)

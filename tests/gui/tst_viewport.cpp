@@ -1,8 +1,10 @@
 // The OpenGL viewport on every built-in preset: the picture shows the cloth in its own front
 // or back colour, changes as the simulation runs, and the renderer keeps its upload
 // discipline (no buffer reallocation or index rebuild while the topology stays the same).
+#include "builders.h"
 #include "document.h"
 #include "presetcatalog.h"
+#include "renderdata.h"
 #include "resources.h"
 #include "scenerenderer.h"
 #include "viewport.h"
@@ -66,6 +68,7 @@ private slots:
     void presetRenders_data();
     void presetRenders();
     void rayAtMatchesProject();
+    void tearRiskCountsStretchOnly();
 };
 
 void TestViewport::initTestCase()
@@ -152,6 +155,29 @@ void TestViewport::rayAtMatchesProject()
     QPointF back;
     QVERIFY(viewport.project(ray.at(2.f), &back));
     QVERIFY(std::abs(back.x() - pos.x()) < 0.05 && std::abs(back.y() - pos.y()) < 0.05);
+}
+
+void TestViewport::tearRiskCountsStretchOnly()
+{
+    // A three-particle rope, 0.1 m links, tear strain 0.2: the first link stretched by 10 %
+    // is half way to tearing; the second, squeezed to 70 % of its length, has no tear risk.
+    RopeSpec spec;
+    spec.count = 3;
+    spec.length = 0.2f;
+    spec.start = {0.f, 0.f, 0.f};
+    spec.direction = {1.f, 0.f, 0.f};
+    spec.params.tearStrain = 0.2f;
+    Cloth rope = makeRope(spec);
+    QCOMPARE(rope.constraints.size(), std::size_t(2));
+    rope.particles.position[1] = {0.11f, 0.f, 0.f};
+    rope.particles.position[2] = {0.11f + 0.07f, 0.f, 0.f};
+    QVERIFY(std::abs(tearRisk(rope, rope.constraints[0]) - 0.5f) < 1e-4f);
+    QCOMPARE(tearRisk(rope, rope.constraints[1]), 0.f);
+    std::vector<float> perParticle;
+    computeStrainRatios(rope, perParticle);
+    QCOMPARE(perParticle.size(), std::size_t(3));
+    QVERIFY(std::abs(perParticle[1] - 0.5f) < 1e-4f); // the worst of its two links
+    QCOMPARE(perParticle[2], 0.f);
 }
 
 int main(int argc, char **argv)
