@@ -4,6 +4,8 @@
 // time, odd sizes are handled as documented, a missing ffmpeg is reported while PNG still
 // works, an interrupted render leaves no video and no temporary file, and bad input gets a
 // clear error.
+#include "../ffprobe.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -48,37 +50,6 @@ Run runDrape(const QStringList &args, const QProcessEnvironment &env = headlessE
     r.out = QString::fromLocal8Bit(p.readAllStandardOutput());
     r.err = QString::fromLocal8Bit(p.readAllStandardError());
     return r;
-}
-
-struct Probe {
-    int frames = -1;
-    int width = -1;
-    int height = -1;
-    QString rate;
-    double duration = -1;
-};
-
-Probe ffprobe(const QString &path)
-{
-    QProcess p;
-    p.start(QStringLiteral("ffprobe"),
-            {QStringLiteral("-v"), QStringLiteral("error"), QStringLiteral("-count_frames"), QStringLiteral("-select_streams"),
-             QStringLiteral("v:0"), QStringLiteral("-show_entries"),
-             QStringLiteral("stream=nb_read_frames,width,height,r_frame_rate:format=duration"), QStringLiteral("-of"),
-             QStringLiteral("json"), path});
-    p.waitForFinished(60000);
-    const QJsonObject root = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
-    Probe probe;
-    const QJsonArray streams = root.value(QStringLiteral("streams")).toArray();
-    if (streams.isEmpty())
-        return probe;
-    const QJsonObject s = streams.first().toObject();
-    probe.frames = s.value(QStringLiteral("nb_read_frames")).toString().toInt();
-    probe.width = s.value(QStringLiteral("width")).toInt();
-    probe.height = s.value(QStringLiteral("height")).toInt();
-    probe.rate = s.value(QStringLiteral("r_frame_rate")).toString();
-    probe.duration = root.value(QStringLiteral("format")).toObject().value(QStringLiteral("duration")).toString().toDouble();
-    return probe;
 }
 
 QStringList entries(const QString &folder, const QString &filter)

@@ -18,6 +18,8 @@
 #include "screenshot.h"
 #include "viewport.h"
 
+#include "../ffprobe.h"
+
 #include <QApplication>
 #include <QDir>
 #include <QImage>
@@ -53,35 +55,6 @@ std::unique_ptr<Document> flagDocument(RecordFormat format, int frames = 30)
     scene->record.frames = frames;
     scene->record.overlays = false;
     return std::make_unique<Document>(std::move(*scene));
-}
-
-struct Probe {
-    int frames = -1, width = -1, height = -1;
-    QString rate;
-    double duration = -1;
-};
-
-Probe ffprobe(const QString &path)
-{
-    QProcess p;
-    p.start(QStringLiteral("ffprobe"),
-            {QStringLiteral("-v"), QStringLiteral("error"), QStringLiteral("-count_frames"), QStringLiteral("-select_streams"),
-             QStringLiteral("v:0"), QStringLiteral("-show_entries"),
-             QStringLiteral("stream=nb_read_frames,width,height,r_frame_rate:format=duration"), QStringLiteral("-of"),
-             QStringLiteral("json"), path});
-    p.waitForFinished(60000);
-    const QJsonObject root = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
-    const QJsonArray streams = root.value(QStringLiteral("streams")).toArray();
-    Probe probe;
-    if (streams.isEmpty())
-        return probe;
-    const QJsonObject s = streams.first().toObject();
-    probe.frames = s.value(QStringLiteral("nb_read_frames")).toString().toInt();
-    probe.width = s.value(QStringLiteral("width")).toInt();
-    probe.height = s.value(QStringLiteral("height")).toInt();
-    probe.rate = s.value(QStringLiteral("r_frame_rate")).toString();
-    probe.duration = root.value(QStringLiteral("format")).toObject().value(QStringLiteral("duration")).toString().toDouble();
-    return probe;
 }
 
 /// MD5 of each decoded frame (ffmpeg's framemd5 muxer), to see that frames change.
