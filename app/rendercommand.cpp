@@ -13,7 +13,7 @@
 #include "record/recordplan.h"
 #include "record/recordsession.h"
 #include "resources.h"
-#include "scenefile.h"
+#include "scene/scenefile.h"
 #include "scenerenderer.h"
 
 #include <QCommandLineParser>

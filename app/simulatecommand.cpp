@@ -5,9 +5,9 @@
 // 3 the simulation blew up (the outputs then hold the last good frame).
 #include "commands.h"
 
-#include "objexport.h"
-#include "presets.h"
-#include "scenefile.h"
+#include "scene/objexport.h"
+#include "scene/presets.h"
+#include "scene/scenefile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

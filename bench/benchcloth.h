@@ -2,8 +2,8 @@
 // gets the same N x N sheet with the same pins.
 #pragma once
 
-#include "builders.h"
-#include "simulation.h"
+#include "sim/builders.h"
+#include "sim/simulation.h"
 
 namespace drape::bench {
 

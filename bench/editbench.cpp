@@ -3,8 +3,8 @@
 // cloth is the same at every iteration).
 #include "benchcloth.h"
 
-#include "cut.h"
-#include "pick.h"
+#include "edit/cut.h"
+#include "edit/pick.h"
 
 #include <benchmark/benchmark.h>
 

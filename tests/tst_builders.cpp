@@ -1,6 +1,6 @@
 // The shared builders: counts, rest lengths, masses from areal density, orientation and
 // triangle winding, and explicit lists.
-#include "builders.h"
+#include "sim/builders.h"
 
 #include <QTest>
 

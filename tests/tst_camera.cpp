@@ -1,7 +1,7 @@
 // The orbit camera's maths, checked against geometric facts rather than recorded numbers:
 // a ray through a pixel projects back to that pixel, orbiting keeps the distance, zooming
 // keeps the point under the cursor, orthographic rays are parallel, framing shows the box.
-#include "camera.h"
+#include "scene/camera.h"
 
 #include <QTest>
 

@@ -2,9 +2,9 @@
 // original cloth bit for bit (array order included) and revert() then apply() the edited
 // one; index maps point every surviving record at an equal one; bad input is refused with a
 // message and changes nothing.
-#include "builders.h"
-#include "clothedit.h"
-#include "cut.h"
+#include "sim/builders.h"
+#include "edit/clothedit.h"
+#include "edit/cut.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // Colliders: a cloth dropped on a sphere or the ground never sinks into it by more than the
 // thicknesses; keepInside boxes bounce with restitution; Coulomb friction stops a sliding
 // particle after v²/(2 μ g); collider motion follows its closed form.
-#include "builders.h"
-#include "simulation.h"
+#include "sim/builders.h"
+#include "sim/simulation.h"
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
 // Cutting: the geometry of the knife against closed-form distances, the exact set of
 // constraints a stroke across a grid removes, and a cut hanging cloth falling apart under
 // gravity as free fall predicts.
-#include "builders.h"
-#include "cut.h"
-#include "simulation.h"
+#include "sim/builders.h"
+#include "edit/cut.h"
+#include "sim/simulation.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // Determinism: the same scene with the same inputs gives bit-identical states, for every
 // solver, with tearing, wind gusts, a moving collider and self-collision.
-#include "builders.h"
+#include "sim/builders.h"
 #include "forces.h"
-#include "simulation.h"
+#include "sim/simulation.h"
 
 #include <QTest>
 

@@ -1,11 +1,11 @@
 // Pins, grabs and pushes on the real Simulation: a pin does not move, grabbed particles
 // follow the hand, release gives back their kind and mass exactly and throws them with the
 // hand's velocity (checked against x = x0 + v t on every solver), cancel undoes the grab.
-#include "builders.h"
-#include "clothedit.h"
-#include "grab.h"
-#include "pick.h"
-#include "simulation.h"
+#include "sim/builders.h"
+#include "edit/clothedit.h"
+#include "edit/grab.h"
+#include "edit/pick.h"
+#include "sim/simulation.h"
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
 // The parameter table and the material model: every parameter is well formed, reads back
 // what it writes, appears in saved files; materials derive the compliances of the strip
 // model; applySceneSettings changes a running simulation without a jolt.
-#include "params.h"
-#include "presets.h"
-#include "scenefile.h"
+#include "scene/params.h"
+#include "scene/presets.h"
+#include "scene/scenefile.h"
 #include "scenejson.h"
 
 #include <QtTest>

@@ -1,7 +1,7 @@
 // Picking: the particle or constraint under a ray, with distances and depths checked against
 // hand-computed geometry; nothing outside the tolerance is ever returned.
-#include "builders.h"
-#include "pick.h"
+#include "sim/builders.h"
+#include "edit/pick.h"
 
 #include <QTest>
 

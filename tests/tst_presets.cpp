@@ -1,8 +1,8 @@
 // Built-in presets: each one loads without warnings, round-trips through the file format
 // byte for byte, builds the shape its description promises and simulates without blowing up.
 #include "embeddedfiles.h"
-#include "presets.h"
-#include "scenefile.h"
+#include "scene/presets.h"
+#include "scene/scenefile.h"
 
 #include <QtTest>
 

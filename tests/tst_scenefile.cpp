@@ -1,7 +1,7 @@
 // The scene file format: exact number round trips, edited cloths saved as explicit lists,
 // saved state resuming bit for bit, atomic saves, and files of format version 1 loading.
-#include "presets.h"
-#include "scenefile.h"
+#include "scene/presets.h"
+#include "scene/scenefile.h"
 #include "scenejson.h"
 
 #include <QtTest>

@@ -1,8 +1,8 @@
 // Malformed scene files: each class of mistake gives an error naming the file and the place
 // (line:column or JSON path) and what is wrong, and never a half-loaded scene or a crash.
 // Unknown keys are warnings only.
-#include "presets.h"
-#include "scenefile.h"
+#include "scene/presets.h"
+#include "scene/scenefile.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // The three solvers against closed-form answers: free fall, the static stretch of a hanging
 // chain of springs, a small-angle pendulum, and energy across a solver switch.
-#include "builders.h"
-#include "simulation.h"
+#include "sim/builders.h"
+#include "sim/simulation.h"
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
 // Tearing by stretch: a chain whose tear strain is below its static strain breaks and one
 // above it holds; triangles that lose an edge go with it; the counters and the topology
 // revision report it.
-#include "builders.h"
-#include "simulation.h"
-#include "tearing.h"
+#include "sim/builders.h"
+#include "sim/simulation.h"
+#include "sim/tearing.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // Bad input and blow-ups: settings errors name the field, value and range; invalid cloths
 // and settings are refused without stepping; a springs setup past its stability limit is
 // reported before it runs; a runaway state is caught, rolled back and frozen.
-#include "builders.h"
-#include "simulation.h"
+#include "sim/builders.h"
+#include "sim/simulation.h"
 
 #include <QTest>
 

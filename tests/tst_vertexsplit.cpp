@@ -1,15 +1,15 @@
 // Tearing by vertex splitting: the partition and constraint rules on hand-checked meshes,
 // conservation of mass, topology invariants after every split, the caps, pins, determinism,
 // and full simulations that tear.
-#include "builders.h"
-#include "cloth.h"
-#include "collider.h"
-#include "presets.h"
-#include "scene.h"
-#include "scenefile.h"
-#include "simulation.h"
-#include "topology.h"
-#include "vertexsplit.h"
+#include "sim/builders.h"
+#include "sim/cloth.h"
+#include "sim/collider.h"
+#include "scene/presets.h"
+#include "scene/scene.h"
+#include "scene/scenefile.h"
+#include "sim/simulation.h"
+#include "sim/topology.h"
+#include "sim/vertexsplit.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // Wind on triangles: the closed-form drag and lift of a flat triangle, zero force edge-on,
 // and a hanging cloth blown downwind.
-#include "builders.h"
+#include "sim/builders.h"
 #include "forces.h"
-#include "simulation.h"
+#include "sim/simulation.h"
 
 #include <QTest>
 

@@ -1,11 +1,11 @@
 // The batched XPBD kernel (core/xpbdbatch.*): a pass over the padded colour streams must equal
 // a plain one-constraint-at-a-time Gauss-Seidel pass in colour order, and single constraints
 // must take the closed-form XPBD step (Macklin et al. 2016, eq. 18).
-#include "builders.h"
-#include "solvercache.h"
-#include "simulation.h"
-#include "xpbdbatch.h"
-#include "xpbdworker.h"
+#include "sim/builders.h"
+#include "sim/solvercache.h"
+#include "sim/simulation.h"
+#include "sim/xpbdbatch.h"
+#include "sim/xpbdworker.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 #include "document.h"
 
-#include "params.h"
+#include "scene/params.h"
 
-#include "scenefile.h"
+#include "scene/scenefile.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -3,8 +3,8 @@
 // changed() instead of calling each other (the Tiled document model).
 #pragma once
 
-#include "scene.h"
-#include "simulation.h"
+#include "scene/scene.h"
+#include "sim/simulation.h"
 
 #include <QObject>
 #include <QString>

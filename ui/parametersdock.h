@@ -1,4 +1,4 @@
-// The live parameters dock: one row per entry of the parameter table (core/params.h), in
+// The live parameters dock: one row per entry of the parameter table (core/scene/params.h), in
 // collapsible sections (World, Wind, Solver, Material, Cloth, Colliders), with selectors for
 // the cloth and the collider being edited and a fabric preset chooser. Every edit is an
 // undoable SetParameterCommand applied to the running simulation at once; a slider drag is
@@ -6,7 +6,7 @@
 #pragma once
 
 #include "document.h"
-#include "params.h"
+#include "scene/params.h"
 
 #include <QDockWidget>
 #include <QPointer>

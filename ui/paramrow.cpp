@@ -1,6 +1,6 @@
 #include "paramrow.h"
 
-#include "params.h"
+#include "scene/params.h"
 #include "wheelguard.h"
 
 #include <QCheckBox>

@@ -1,4 +1,4 @@
-// One row of the parameters dock for one entry of the parameter table (core/params.h):
+// One row of the parameters dock for one entry of the parameter table (core/scene/params.h):
 // a label, and a slider + spin box with the unit (log-scaled for stiffness and compliance),
 // a combo box for choices (solver kind) or a check box for toggles. The row only reports
 // edits; the dock turns them into undo commands.

@@ -1,6 +1,6 @@
 #include "presetcatalog.h"
 
-#include "presets.h"
+#include "scene/presets.h"
 
 namespace drape {
 

@@ -1,8 +1,8 @@
-// The built-in preset scenes (core/presets.h) with Qt strings, as the editor
+// The built-in preset scenes (core/scene/presets.h) with Qt strings, as the editor
 // lists them: key ("curtain"), display name, description, and the parsed scene on demand.
 #pragma once
 
-#include "scene.h"
+#include "scene/scene.h"
 
 #include <QString>
 #include <QStringList>

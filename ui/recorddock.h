@@ -5,7 +5,7 @@
 // ffmpeg is not installed; PNG and OBJ sequences never need it.
 #pragma once
 
-#include "scene.h"
+#include "scene/scene.h"
 
 #include <QDockWidget>
 #include <QPointer>

@@ -1,6 +1,6 @@
 #include "renderdata.h"
 
-#include "tearing.h"
+#include "sim/tearing.h"
 
 #include <algorithm>
 #include <cmath>

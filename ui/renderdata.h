@@ -3,8 +3,8 @@
 // and shared by the viewport and headless rendering.
 #pragma once
 
-#include "cloth.h"
-#include "vec3.h"
+#include "sim/cloth.h"
+#include "base/vec3.h"
 
 #include <cstdint>
 #include <vector>

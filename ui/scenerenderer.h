@@ -9,10 +9,10 @@
 // same pixels: nothing depends on wall-clock time.
 #pragma once
 
-#include "camera.h"
+#include "scene/camera.h"
 #include "renderdata.h"
-#include "scene.h"
-#include "simulation.h"
+#include "scene/scene.h"
+#include "sim/simulation.h"
 
 #include <QString>
 

@@ -8,7 +8,7 @@
 // undo, redo), dropping the constraints that no longer exist.
 #pragma once
 
-#include "cloth.h"
+#include "sim/cloth.h"
 
 #include <QObject>
 

@@ -2,7 +2,7 @@
 
 #include "commands/setparametercommand.h"
 #include "document.h"
-#include "params.h"
+#include "scene/params.h"
 #include "tools/toolmanager.h"
 
 #include <QAction>

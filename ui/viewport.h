@@ -12,7 +12,7 @@
 
 #include "document.h"
 #include "tool.h"
-#include "camera.h"
+#include "scene/camera.h"
 #include "scenerenderer.h"
 
 #include <QOpenGLWidget>

@@ -1,6 +1,6 @@
 // `drape simulate` end to end: the real executable, run with QProcess.
-#include "presets.h"
-#include "scenefile.h"
+#include "scene/presets.h"
+#include "scene/scenefile.h"
 
 #include <QtTest>
 

@@ -3,7 +3,7 @@
 // names it, and Reset goes back to the authoring data.
 #include "commands/setparametercommand.h"
 #include "document.h"
-#include "params.h"
+#include "scene/params.h"
 #include "presetcatalog.h"
 #include "resources.h"
 

@@ -6,7 +6,7 @@
 #include "commands/setparametercommand.h"
 #include "document.h"
 #include "mainwindow.h"
-#include "params.h"
+#include "scene/params.h"
 #include "parametersdock.h"
 #include "paramrow.h"
 #include "presetcatalog.h"

@@ -5,7 +5,7 @@
 #include "document.h"
 #include "paramrow.h"
 #include "parametersdock.h"
-#include "params.h"
+#include "scene/params.h"
 #include "presetcatalog.h"
 #include "resources.h"
 

@@ -14,7 +14,7 @@
 #include "record/recordsession.h"
 #include "recorddock.h"
 #include "resources.h"
-#include "scenefile.h"
+#include "scene/scenefile.h"
 #include "screenshot.h"
 #include "viewport.h"
 

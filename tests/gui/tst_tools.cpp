@@ -6,7 +6,7 @@
 #include "constraintdock.h"
 #include "document.h"
 #include "resources.h"
-#include "scene.h"
+#include "scene/scene.h"
 #include "selection.h"
 #include "tool.h"
 #include "tools/constrainttool.h"

@@ -1,7 +1,7 @@
 // The OpenGL viewport on every built-in preset: the picture shows the cloth in its own front
 // or back colour, changes as the simulation runs, and the renderer keeps its upload
 // discipline (no buffer reallocation or index rebuild while the topology stays the same).
-#include "builders.h"
+#include "sim/builders.h"
 #include "document.h"
 #include "presetcatalog.h"
 #include "renderdata.h"

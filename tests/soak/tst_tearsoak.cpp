@@ -2,10 +2,10 @@
 // rounds of 2,000 with fresh banners and different solvers, caps and tear strains. Every
 // frame must stay finite and unflagged; every 100 frames the topology must be valid and the
 // mass conserved. Meant to run under the ASan + UBSan build as well.
-#include "builders.h"
-#include "simulation.h"
-#include "topology.h"
-#include "vertexsplit.h"
+#include "sim/builders.h"
+#include "sim/simulation.h"
+#include "sim/topology.h"
+#include "sim/vertexsplit.h"
 
 #include <QTest>
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "document.h"
-#include "scene.h"
+#include "scene/scene.h"
 
 #include <QObject>
 #include <QPointer>

@@ -59,7 +59,7 @@ std::size_t descParticleCount(const ClothDesc &desc)
 
 ClothDesc snapshotDesc(const ClothDesc &previous, const Cloth &cloth)
 {
-    // The same convention as snapshotScene() (core/scene.cpp), so that saving an edited scene
+    // The same convention as snapshotScene() (core/scene/src/scene.cpp), so that saving an edited scene
     // leaves the description as it is: explicit kinds as authored (a grab's kinematic hold is
     // not authored), and the static particles also listed as `pins`.
     ClothDesc d = previous;

@@ -5,7 +5,7 @@
 // undone and rebuilt on Reset) and as a running Cloth in the simulation. An edit keeps both
 // in step:
 //
-//  * The running cloth is changed by core operations (core/clothedit.h, cut.h, grab.h) that
+//  * The running cloth is changed by core operations (core/edit/clothedit.h, cut.h, grab.h) that
 //    return a ClothEdit holding whole records before and after, so revert() restores the
 //    running cloth bit for bit and apply() redoes it. A gesture may apply several edits
 //    live (each segment of a cut stroke); the command keeps them in order and reverts them
@@ -29,8 +29,8 @@
 // which Reset rebuilds anyway, so it pushes no command. Dragging a pin is an edit.
 #pragma once
 
-#include "clothedit.h"
-#include "scene.h"
+#include "edit/clothedit.h"
+#include "scene/scene.h"
 
 #include <QUndoCommand>
 

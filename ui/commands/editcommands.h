@@ -1,5 +1,5 @@
 // The tools' undo commands. Each is a ClothEditCommand made from core operations
-// (core/clothedit.h, cut.h): the factories validate the request against the running
+// (core/edit/clothedit.h, cut.h): the factories validate the request against the running
 // cloth, apply it, and return the command ready to push, or null with `error` naming what
 // was wrong. Gestures that apply edits live (a cut stroke, a brush of pins) build one
 // ClothEditCommand themselves and push it on release.

@@ -1,7 +1,7 @@
 #include "setmaterialcommand.h"
 
 #include "document.h"
-#include "params.h"
+#include "scene/params.h"
 
 #include <QCoreApplication>
 

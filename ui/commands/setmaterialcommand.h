@@ -2,7 +2,7 @@
 // constraint stiffness from it without a rebuild.
 #pragma once
 
-#include "scene.h"
+#include "scene/scene.h"
 
 #include <QUndoCommand>
 

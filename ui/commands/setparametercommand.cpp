@@ -1,7 +1,7 @@
 #include "setparametercommand.h"
 
 #include "document.h"
-#include "params.h"
+#include "scene/params.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-// Sets one scalar scene parameter (a row of the parameter table, core/params.h) and applies
+// Sets one scalar scene parameter (a row of the parameter table, core/scene/params.h) and applies
 // it to the running simulation without a rebuild. Consecutive changes of the same parameter
 // on the same cloth/collider merge into one undo step until close() is called (the slider
 // was released), so one drag is one step.

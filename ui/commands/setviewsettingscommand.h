@@ -2,7 +2,7 @@
 // a change is an undo step like any other edit.
 #pragma once
 
-#include "scene.h"
+#include "scene/scene.h"
 
 #include <QUndoCommand>
 

@@ -7,7 +7,7 @@
 
 #include "framesink.h"
 
-#include "scene.h"
+#include "scene/scene.h"
 
 #include <QByteArray>
 #include <QProcess>

@@ -1,8 +1,8 @@
 #include "objsequencewriter.h"
 
-#include "objexport.h"
+#include "scene/objexport.h"
 #include "pngsequencewriter.h"
-#include "simulation.h"
+#include "sim/simulation.h"
 
 #include <QDir>
 #include <QSaveFile>

@@ -18,7 +18,7 @@
 #pragma once
 
 #include "framesink.h"
-#include "scene.h"
+#include "scene/scene.h"
 #include "scenerenderer.h"
 
 #include <QSize>

@@ -1,6 +1,6 @@
 #include "recordsession.h"
 
-#include "simulation.h"
+#include "sim/simulation.h"
 
 namespace drape {
 

@@ -2,7 +2,7 @@
 // of the same field merge into one undo step, so dragging a spin box is one step.
 #pragma once
 
-#include "scene.h"
+#include "scene/scene.h"
 
 #include <QUndoCommand>
 

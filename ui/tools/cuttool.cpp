@@ -1,7 +1,7 @@
 #include "cuttool.h"
 
 #include "commands/clotheditcommand.h"
-#include "cut.h"
+#include "edit/cut.h"
 #include "document.h"
 #include "toolbrush.h"
 #include "toolicons.h"

@@ -1,11 +1,11 @@
 // Cut: drag a stroke across the cloth; every constraint the stroke passes through (within
 // the cut radius) is removed as the mouse moves, with the triangles that lose an edge (the
-// tearable-cloth right drag; core/cut.h does the geometry). The whole stroke is one undo
+// tearable-cloth right drag; core/edit/cut.h does the geometry). The whole stroke is one undo
 // step; Escape undoes it before release. It is also the viewport's secondary tool, so a
 // right drag cuts whatever tool is active.
 #pragma once
 
-#include "ray.h"
+#include "base/ray.h"
 #include "tool.h"
 
 #include <QPointF>

@@ -9,7 +9,7 @@
 // every grabbed particle back as it was.
 #pragma once
 
-#include "grab.h"
+#include "edit/grab.h"
 #include "tool.h"
 #include "toolbrush.h"
 

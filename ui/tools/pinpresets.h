@@ -2,7 +2,7 @@
 // description (grid rows and corners, rope ends) or, for explicit cloths, from the rest shape.
 #pragma once
 
-#include "scene.h"
+#include "scene/scene.h"
 
 #include <cstdint>
 #include <vector>

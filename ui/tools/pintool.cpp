@@ -2,7 +2,7 @@
 
 #include "commands/editcommands.h"
 #include "document.h"
-#include "pick.h"
+#include "edit/pick.h"
 #include "screenpick.h"
 #include "toolicons.h"
 #include "toolmanager.h"

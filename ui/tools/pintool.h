@@ -5,7 +5,7 @@
 // or a right-click during it undoes what it did so far.
 #pragma once
 
-#include "grab.h"
+#include "edit/grab.h"
 #include "tool.h"
 #include "toolbrush.h"
 

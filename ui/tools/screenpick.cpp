@@ -1,6 +1,6 @@
 #include "screenpick.h"
 
-#include "simulation.h"
+#include "sim/simulation.h"
 #include "document.h"
 #include "tool.h"
 #include "viewport.h"

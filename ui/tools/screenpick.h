@@ -1,10 +1,10 @@
 // Screen-space picking for the tools: particles and constraints projected with the
 // viewport's camera, so that "what is under the cursor" and box selections match what the
 // user sees, in logical pixels. Ray picking against the cloth surface is a core operation
-// (core/editops.h); this complements it for points, segments and rectangles.
+// (core/edit/pick.h); this complements it for points, segments and rectangles.
 #pragma once
 
-#include "cloth.h"
+#include "sim/cloth.h"
 
 #include <QPointF>
 #include <QRectF>

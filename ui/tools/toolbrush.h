@@ -3,8 +3,8 @@
 // and metres at a depth that picking and grabbing need.
 #pragma once
 
-#include "pick.h"
-#include "vec3.h"
+#include "edit/pick.h"
+#include "base/vec3.h"
 
 #include <QColor>
 #include <QPointF>

@@ -1,0 +1,199 @@
+// The scene: what a user authors, saves, undoes and reloads. A Simulation is built from it
+// (buildSimulation) on open and on Reset; the running state never feeds back into the scene
+// except through explicit editing operations (which keep both in step) or a save with state.
+#pragma once
+
+#include "sim/builders.h"
+#include "sim/cloth.h"
+#include "sim/collider.h"
+#include "sim/settings.h"
+#include "sim/simulation.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace drape {
+
+/// A fabric in physical units. The solver-specific numbers (per-constraint compliance,
+/// spring stiffness, particle masses) are derived from it by materialParams(), so one
+/// material behaves the same on every solver as far as the solver allows.
+struct Material {
+    std::string name = "cotton";
+    float arealDensity = 0.15f;     ///< kg/m²
+    float stretchStiffness = 2000.f; ///< N/m, membrane stiffness along the weave (force per unit width per unit strain)
+    float shearStiffness = 200.f;    ///< N/m, in-plane shear stiffness
+    float bendStiffness = 2.f;       ///< N/m, stiffness of the equivalent springs across a fold
+    float damping = 0.02f;           ///< N·s/m per constraint, damping along the constraint
+    float tearStrain = 0.5f;         ///< strain (stretch / rest length) at which the cloth tears
+
+    bool operator==(const Material &) const = default;
+};
+
+/// The built-in fabrics (cotton, denim, silk, leather, rubber).
+const std::vector<Material> &materialPresets();
+
+/// Where a cloth's particles and constraints come from.
+enum class ClothSource : std::uint8_t {
+    Grid = 0,     ///< generated from `grid`
+    Rope = 1,     ///< generated from `rope`
+    Explicit = 2, ///< explicit lists (an edited, cut or torn cloth saves as this)
+};
+
+struct GridDesc {
+    int across = 32;
+    int down = 32;
+    float width = 1.f;   ///< m
+    float height = 1.f;  ///< m
+    GridOrientation orientation = GridOrientation::Vertical;
+    Vec3 origin{-0.5f, 1.5f, 0.f}; ///< m, top-left particle
+    bool structural = true;
+    bool shear = true;
+    bool bend = true;
+
+    bool operator==(const GridDesc &) const = default;
+};
+
+struct RopeDesc {
+    int count = 20;
+    float length = 1.f;               ///< m
+    Vec3 start{0.f, 1.5f, 0.f};       ///< m
+    Vec3 direction{0.f, -1.f, 0.f};
+    float linkMass = 0.01f;           ///< kg per particle
+
+    bool operator==(const RopeDesc &) const = default;
+};
+
+/// A cloth's topology as explicit lists (rest positions, masses, kinds, constraints with
+/// their own properties, triangles).
+struct ExplicitDesc {
+    std::vector<Vec3> rest;
+    std::vector<float> mass;                     ///< kg per particle
+    std::vector<ParticleKind> kind;
+    std::vector<DistanceConstraint> constraints; ///< each with its own compliance, damping, tear strain
+    std::vector<Triangle> triangles;
+
+    bool operator==(const ExplicitDesc &) const = default;
+};
+
+struct ClothDesc {
+    std::string name = "cloth";
+    ClothSource source = ClothSource::Grid;
+    GridDesc grid;
+    RopeDesc rope;
+    ExplicitDesc explicitData;          ///< used when source == Explicit
+    Material material;
+    std::vector<std::uint32_t> pins;    ///< particle indices pinned (static), sorted, unique
+    TearMode tearMode = TearMode::None;
+    float thickness = 0.005f;           ///< m
+    Vec3 frontColor{0.80f, 0.25f, 0.20f}; ///< linear RGB 0..1
+    Vec3 backColor{0.95f, 0.85f, 0.55f};  ///< linear RGB 0..1
+
+    bool operator==(const ClothDesc &) const = default;
+};
+
+struct CameraDesc {
+    Vec3 target{0.f, 1.f, 0.f}; ///< m, orbit centre
+    float yaw = 0.f;             ///< degrees, about +Y; 0 looks along -Z
+    float pitch = 10.f;          ///< degrees, positive looks down
+    float distance = 3.f;        ///< m
+    float fovY = 45.f;           ///< degrees (perspective)
+    bool orthographic = false;   ///< 2D scenes use an orthographic front view
+    float orthoHeight = 2.f;     ///< m, visible height in orthographic mode
+
+    bool operator==(const CameraDesc &) const = default;
+};
+
+enum class Shading : std::uint8_t { Smooth = 0, Flat = 1, Checker = 2 };
+
+struct ViewSettings {
+    Shading shading = Shading::Smooth;
+    bool wireframe = false;
+    bool showParticles = false;
+    bool showConstraints = false;
+    bool showStrain = false;     ///< strain / tear-risk heat map
+    bool showPins = true;
+    bool showGround = true;      ///< ground grid
+    Vec3 background{0.16f, 0.17f, 0.19f}; ///< linear RGB 0..1
+
+    bool operator==(const ViewSettings &) const = default;
+};
+
+enum class RecordFormat : std::uint8_t { Mp4 = 0, WebM = 1, Gif = 2, PngSequence = 3, ObjSequence = 4 };
+
+struct RecordSettings {
+    RecordFormat format = RecordFormat::Mp4;
+    int fps = 30;            ///< frames per second of the output
+    int width = 1280;        ///< px (0 = the viewport's size)
+    int height = 720;        ///< px
+    int quality = 80;        ///< 0..100
+    int frames = 150;        ///< frames to record (0 = until stopped)
+    bool overlays = false;   ///< include wireframe/strain overlays
+    bool transparent = false; ///< PNG: transparent background
+
+    bool operator==(const RecordSettings &) const = default;
+};
+
+/// A saved simulation state, so a paused scene resumes exactly where it was.
+struct ClothState {
+    std::vector<Vec3> position;
+    std::vector<Vec3> previous;
+    std::vector<Vec3> velocity;
+    std::vector<ParticleKind> kind;
+
+    bool operator==(const ClothState &) const = default;
+};
+struct SceneState {
+    double time = 0.0;
+    std::uint64_t frame = 0;
+    std::vector<ClothState> cloths;
+    std::vector<Vec3> colliderCenters;
+
+    bool operator==(const SceneState &) const = default;
+};
+
+struct Scene {
+    std::string name = "Untitled";
+    std::string description;
+    WorldSettings world;
+    SolverSettings solver;
+    std::vector<ClothDesc> cloths;
+    std::vector<Collider> colliders;
+    CameraDesc camera;
+    ViewSettings view;
+    RecordSettings record;
+    std::optional<SceneState> state; ///< present when saved with state
+
+    bool operator==(const Scene &) const = default;
+};
+
+/// Per-constraint numbers derived from a material for a constraint of `kind` and `restLength`,
+/// in a cloth whose particle spacing is `spacing` (m).
+ConstraintParams materialParams(const Material &m, ConstraintKind kind, float restLength, float spacing);
+
+/// Builds the simulated cloth of a description (generated or explicit, pins applied).
+Cloth buildCloth(const ClothDesc &desc);
+/// Builds the whole simulation; applies `scene.state` when present.
+Simulation buildSimulation(const Scene &scene);
+/// Snapshot of a running cloth's topology as explicit lists (what an edited cloth saves as).
+ExplicitDesc explicitFromCloth(const Cloth &cloth);
+/// Snapshot of a running simulation's state.
+SceneState captureState(const Simulation &sim);
+
+/// Number of particles a description builds (grid across·down, rope count, explicit list size).
+std::size_t particleCount(const ClothDesc &desc);
+/// Typical particle spacing of a cloth (m): the strip width that materialParams() gives each
+/// constraint. Grid: √(cell width · cell height); rope: link length; explicit: the mean
+/// rest length of its structural constraints (of all constraints when it has none).
+float clothSpacing(const ClothDesc &desc);
+/// Sets every constraint's compliance, damping and tear strain from `material`.
+void applyMaterial(Cloth &cloth, const Material &material, float spacing);
+
+/// What a save writes: a copy of `scene` in which every cloth whose running topology
+/// (particle count, kinds, constraints, triangles) no longer matches what its description
+/// builds is replaced by explicit lists taken from `sim` (cut, torn, sewn or pinned cloth);
+/// with `withState` the running state (positions, velocities, time, collider centres) too.
+Scene snapshotScene(const Scene &scene, const Simulation &sim, bool withState);
+
+} // namespace drape

@@ -1,0 +1,39 @@
+// Scene format migrations.
+//
+// Version history:
+//   1  first format (this build).
+//
+// To introduce version N+1: bump kSceneFormatVersion, add `std::string migrateNToN1(Json &)`
+// that rewrites a version-N document into version N+1 (rename keys, convert units, fill new
+// required fields), append it to kSteps, document the change in docs/scene-format.md, and keep
+// a file written by version N in tests/data/vN/ so the test proves it still loads.
+#include "scenemigrate.h"
+
+#include "scene/scenefile.h"
+
+#include <array>
+
+namespace drape {
+
+namespace {
+
+using scenejson::Json;
+using MigrationStep = std::string (*)(Json &doc);
+
+// kSteps[i] upgrades a version i+1 document to version i+2. Empty while version 1 is current.
+constexpr std::array<MigrationStep, kSceneFormatVersion - 1> kSteps = {};
+
+} // namespace
+
+std::string migrateScene(Json &doc, int fromVersion)
+{
+    for (int v = fromVersion; v < kSceneFormatVersion; ++v) {
+        const std::string error = kSteps[std::size_t(v - 1)](doc);
+        if (!error.empty())
+            return "upgrading from format version " + std::to_string(v) + ": " + error;
+        doc["version"] = v + 1;
+    }
+    return {};
+}
+
+} // namespace drape

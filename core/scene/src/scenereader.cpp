@@ -1,0 +1,591 @@
+// JSON text → Scene. Parses into a fresh Scene and hands it out only when every value has
+// been checked (type, range from the parameter table, indices, counts), so a bad file never
+// half-loads. Absent keys keep their in-class defaults, which keeps hand-written files and
+// the built-in presets short.
+#include "base/atomicfile.h"
+#include "jsonreader.h"
+#include "scene/scenefile.h"
+#include "scenemigrate.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace drape {
+
+namespace {
+
+using scenejson::Json;
+
+constexpr Limits kPositionLimits { -1e5, 1e5, "m" };
+constexpr Limits kVelocityLimits { -1e6, 1e6, "m/s" };
+constexpr Limits kColorLimits { 0.0, 1.0, "" };
+constexpr Limits kMassLimits { 1e-12, 1e6, "kg" };
+constexpr Limits kLengthLimits { 0.0, 1e5, "m" };
+constexpr Limits kComplianceLimits { 0.0, 1e6, "m/N" };
+constexpr Limits kDampingLimits { 0.0, 1e6, "N·s/m" };
+constexpr Limits kTearLimits { 1e-6, 1e6, "" };
+
+std::string at(const std::string &path, std::size_t i)
+{
+    return path + "/" + std::to_string(i);
+}
+
+class SceneReader : public JsonReader {
+public:
+    Scene read(const Json &doc);
+
+private:
+    void readWorld(const Json &j, const std::string &path, WorldSettings &w);
+    void readSolver(const Json &j, const std::string &path, SolverSettings &s);
+    ClothDesc readCloth(const Json &j, const std::string &path);
+    void readGrid(const Json &j, const std::string &path, GridDesc &g);
+    void readRope(const Json &j, const std::string &path, RopeDesc &r);
+    void readMaterial(const Json &j, const std::string &path, Material &m);
+    void readExplicit(const Json &j, const std::string &path, ExplicitDesc &e);
+    void readPins(
+        const Json &j, const std::string &path, std::size_t particles, std::vector<std::uint32_t> &pins);
+    Collider readCollider(const Json &j, const std::string &path);
+    void readCamera(const Json &j, const std::string &path, CameraDesc &c);
+    void readView(const Json &j, const std::string &path, ViewSettings &v);
+    void readRecord(const Json &j, const std::string &path, RecordSettings &r);
+    SceneState readState(const Json &j, const std::string &path, const Scene &scene);
+    std::vector<Vec3> readVecList(const Json &j, const std::string &path, std::size_t count, Limits limits);
+    std::vector<ParticleKind> readKinds(const Json &j, const std::string &path, std::size_t count);
+};
+
+Scene SceneReader::read(const Json &doc)
+{
+    expectObject(doc, "",
+        { "format", "version", "units", "name", "description", "world", "solver", "cloths", "colliders",
+            "camera", "view", "record", "state" });
+    Scene scene;
+    if (const Json *units = find(doc, "units")) {
+        expectObject(*units, "/units", { "length", "mass", "time" });
+        const std::pair<const char *, const char *> expected[]
+            = { { "length", "m" }, { "mass", "kg" }, { "time", "s" } };
+        for (const auto &[key, unit] : expected) {
+            const Json *u = find(*units, key);
+            if (u && string(*u, "/units/" + std::string(key)) != unit)
+                fail("/units/" + std::string(key),
+                    "only \"" + std::string(unit) + "\" is supported, got " + u->dump());
+        }
+    }
+    optString(doc, "", "name", scene.name);
+    optString(doc, "", "description", scene.description);
+    if (const Json *w = find(doc, "world"))
+        readWorld(*w, "/world", scene.world);
+    if (const Json *s = find(doc, "solver"))
+        readSolver(*s, "/solver", scene.solver);
+    if (const Json *cloths = find(doc, "cloths")) {
+        expectArray(*cloths, "/cloths");
+        for (std::size_t i = 0; i < cloths->size(); ++i)
+            scene.cloths.push_back(readCloth((*cloths)[i], at("/cloths", i)));
+    }
+    if (const Json *colliders = find(doc, "colliders")) {
+        expectArray(*colliders, "/colliders");
+        for (std::size_t i = 0; i < colliders->size(); ++i)
+            scene.colliders.push_back(readCollider((*colliders)[i], at("/colliders", i)));
+    }
+    if (const Json *c = find(doc, "camera"))
+        readCamera(*c, "/camera", scene.camera);
+    if (const Json *v = find(doc, "view"))
+        readView(*v, "/view", scene.view);
+    if (const Json *r = find(doc, "record"))
+        readRecord(*r, "/record", scene.record);
+    if (const Json *s = find(doc, "state"))
+        scene.state = readState(*s, "/state", scene);
+    return scene;
+}
+
+void SceneReader::readWorld(const Json &j, const std::string &path, WorldSettings &w)
+{
+    expectObject(j, path, { "gravity", "airDamping", "wind" });
+    paramVec3(j, path, "gravity", "world.gravity", w.gravity);
+    param(j, path, "airDamping", "world.airDamping", w.airDamping);
+    if (const Json *wind = find(j, "wind")) {
+        const std::string p = path + "/wind";
+        expectObject(*wind, p,
+            { "direction", "speed", "gustStrength", "gustFrequency", "seed", "airDensity", "dragCoefficient",
+                "liftCoefficient" });
+        paramVec3(*wind, p, "direction", "world.wind.direction", w.wind.direction);
+        param(*wind, p, "speed", "world.wind.speed", w.wind.speed);
+        param(*wind, p, "gustStrength", "world.wind.gustStrength", w.wind.gustStrength);
+        param(*wind, p, "gustFrequency", "world.wind.gustFrequency", w.wind.gustFrequency);
+        param(*wind, p, "seed", "world.wind.seed", w.wind.seed);
+        param(*wind, p, "airDensity", "world.wind.airDensity", w.wind.airDensity);
+        param(*wind, p, "dragCoefficient", "world.wind.dragCoefficient", w.wind.dragCoefficient);
+        param(*wind, p, "liftCoefficient", "world.wind.liftCoefficient", w.wind.liftCoefficient);
+    }
+}
+
+void SceneReader::readSolver(const Json &j, const std::string &path, SolverSettings &s)
+{
+    expectObject(j, path,
+        { "kind", "frameRate", "substeps", "iterations", "integrator", "maxSplitsPerStep", "selfCollision",
+            "maxSpeed" });
+    param(j, path, "kind", "solver.kind", s.kind);
+    param(j, path, "frameRate", "solver.frameRate", s.frameRate);
+    param(j, path, "substeps", "solver.substeps", s.substeps);
+    param(j, path, "iterations", "solver.iterations", s.iterations);
+    param(j, path, "integrator", "solver.integrator", s.integrator);
+    param(j, path, "maxSplitsPerStep", "solver.maxSplitsPerStep", s.maxSplitsPerStep);
+    param(j, path, "selfCollision", "solver.selfCollision", s.selfCollision);
+    param(j, path, "maxSpeed", "solver.maxSpeed", s.maxSpeed);
+}
+
+ClothDesc SceneReader::readCloth(const Json &j, const std::string &path)
+{
+    expectObject(j, path,
+        { "name", "source", "grid", "rope", "explicit", "material", "pins", "tearMode", "thickness",
+            "frontColor", "backColor" });
+    ClothDesc c;
+    optString(j, path, "name", c.name);
+    if (const Json *s = find(j, "source"))
+        c.source = ClothSource(enumIndex(*s, path + "/source", scenejson::kClothSourceNames));
+    else
+        c.source = find(j, "explicit") ? ClothSource::Explicit
+            : find(j, "rope")          ? ClothSource::Rope
+                                       : ClothSource::Grid;
+    const std::pair<const char *, ClothSource> blocks[] = { { "grid", ClothSource::Grid },
+        { "rope", ClothSource::Rope }, { "explicit", ClothSource::Explicit } };
+    for (const auto &[key, source] : blocks) {
+        if (find(j, key) && source != c.source) {
+            warnings.push_back(path + "/" + key + ": ignored, the cloth's source is \""
+                + std::string(scenejson::kClothSourceNames[std::size_t(c.source)]) + "\"");
+        }
+    }
+    switch (c.source) {
+    case ClothSource::Grid:
+        if (const Json *g = find(j, "grid"))
+            readGrid(*g, path + "/grid", c.grid);
+        break;
+    case ClothSource::Rope:
+        if (const Json *r = find(j, "rope"))
+            readRope(*r, path + "/rope", c.rope);
+        break;
+    case ClothSource::Explicit:
+        readExplicit(require(j, path, "explicit"), path + "/explicit", c.explicitData);
+        break;
+    }
+    if (const Json *m = find(j, "material"))
+        readMaterial(*m, path + "/material", c.material);
+    if (const Json *pins = find(j, "pins"))
+        readPins(*pins, path + "/pins", particleCount(c), c.pins);
+    param(j, path, "tearMode", "cloth.tearMode", c.tearMode);
+    param(j, path, "thickness", "cloth.thickness", c.thickness);
+    optVec3(j, path, "frontColor", kColorLimits, c.frontColor);
+    optVec3(j, path, "backColor", kColorLimits, c.backColor);
+    return c;
+}
+
+void SceneReader::readGrid(const Json &j, const std::string &path, GridDesc &g)
+{
+    expectObject(j, path,
+        { "across", "down", "width", "height", "orientation", "origin", "structural", "shear", "bend" });
+    param(j, path, "across", "cloth.grid.across", g.across);
+    param(j, path, "down", "cloth.grid.down", g.down);
+    param(j, path, "width", "cloth.grid.width", g.width);
+    param(j, path, "height", "cloth.grid.height", g.height);
+    optEnum(j, path, "orientation", scenejson::kOrientationNames, g.orientation);
+    optVec3(j, path, "origin", kPositionLimits, g.origin);
+    param(j, path, "structural", "cloth.grid.structural", g.structural);
+    param(j, path, "shear", "cloth.grid.shear", g.shear);
+    param(j, path, "bend", "cloth.grid.bend", g.bend);
+}
+
+void SceneReader::readRope(const Json &j, const std::string &path, RopeDesc &r)
+{
+    expectObject(j, path, { "count", "length", "start", "direction", "linkMass" });
+    param(j, path, "count", "cloth.rope.count", r.count);
+    param(j, path, "length", "cloth.rope.length", r.length);
+    optVec3(j, path, "start", kPositionLimits, r.start);
+    optVec3(j, path, "direction", { -1e3, 1e3, "" }, r.direction);
+    if (lengthSquared(r.direction) == 0.f)
+        fail(path + "/direction", "must not be [0, 0, 0]");
+    param(j, path, "linkMass", "cloth.rope.linkMass", r.linkMass);
+}
+
+void SceneReader::readMaterial(const Json &j, const std::string &path, Material &m)
+{
+    // "material": "denim" names a built-in material; an object starts from the built-in
+    // material of its name (if any) and overrides the values it gives.
+    const Json *nameValue = j.is_string() ? &j : (j.is_object() ? find(j, "name") : nullptr);
+    if (nameValue) {
+        const std::string name = string(*nameValue, j.is_string() ? path : path + "/name");
+        const auto &presets = materialPresets();
+        const auto it
+            = std::find_if(presets.begin(), presets.end(), [&](const Material &p) { return p.name == name; });
+        if (it != presets.end())
+            m = *it;
+        else if (j.is_string())
+            fail(path, "unknown material \"" + name + "\" (built in: cotton, denim, silk, leather, rubber)");
+        m.name = name;
+    }
+    if (j.is_string())
+        return;
+    expectObject(j, path,
+        { "name", "arealDensity", "stretchStiffness", "shearStiffness", "bendStiffness", "damping",
+            "tearStrain" });
+    param(j, path, "arealDensity", "material.arealDensity", m.arealDensity);
+    param(j, path, "stretchStiffness", "material.stretchStiffness", m.stretchStiffness);
+    param(j, path, "shearStiffness", "material.shearStiffness", m.shearStiffness);
+    param(j, path, "bendStiffness", "material.bendStiffness", m.bendStiffness);
+    param(j, path, "damping", "material.damping", m.damping);
+    param(j, path, "tearStrain", "material.tearStrain", m.tearStrain);
+}
+
+std::uint32_t particleIndex(const Json &v, const std::string &path, std::size_t particles)
+{
+    if (!v.is_number_integer())
+        JsonReader::fail(path, "expected a particle index (an integer), got " + JsonReader::describe(v));
+    if (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0)
+        JsonReader::fail(path, "particle " + v.dump() + " out of range, indices start at 0");
+    const std::uint64_t i = v.get<std::uint64_t>();
+    if (i >= particles)
+        JsonReader::fail(
+            path, "particle " + v.dump() + " out of range, cloth has " + std::to_string(particles));
+    return std::uint32_t(i);
+}
+
+void SceneReader::readPins(
+    const Json &j, const std::string &path, std::size_t particles, std::vector<std::uint32_t> &pins)
+{
+    expectArray(j, path);
+    pins.clear();
+    std::unordered_map<std::uint32_t, std::size_t> seen;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        const std::uint32_t p = particleIndex(j[i], at(path, i), particles);
+        const auto [it, fresh] = seen.emplace(p, i);
+        if (!fresh)
+            fail(at(path, i),
+                "particle " + std::to_string(p) + " is pinned twice (also at index "
+                    + std::to_string(it->second) + ")");
+        pins.push_back(p);
+    }
+    std::sort(pins.begin(), pins.end());
+}
+
+void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitDesc &e)
+{
+    expectObject(j, path, { "rest", "mass", "kinds", "constraints", "triangles" });
+    const Json &rest = require(j, path, "rest");
+    expectArray(rest, path + "/rest");
+    if (rest.empty())
+        fail(path + "/rest", "empty; an explicit cloth needs at least one particle");
+    const std::size_t n = rest.size();
+    e.rest = readVecList(rest, path + "/rest", n, kPositionLimits);
+
+    const Json &mass = require(j, path, "mass");
+    expectArray(mass, path + "/mass");
+    if (mass.size() != n)
+        fail(path + "/mass", std::to_string(mass.size()) + " masses for " + std::to_string(n) + " particles");
+    e.mass.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double m = number(mass[i], at(path + "/mass", i));
+        if (!(m > 0.0))
+            fail(at(path + "/mass", i), "mass " + mass[i].dump() + " kg is not positive");
+        e.mass[i] = toFloat(mass[i], at(path + "/mass", i), kMassLimits);
+    }
+    e.kind.assign(n, ParticleKind::Dynamic);
+    if (const Json *kinds = find(j, "kinds"))
+        e.kind = readKinds(*kinds, path + "/kinds", n);
+
+    e.constraints.clear();
+    if (const Json *cs = find(j, "constraints")) {
+        const std::string cp = path + "/constraints";
+        expectArray(*cs, cp);
+        e.constraints.reserve(cs->size());
+        std::unordered_map<std::uint64_t, std::size_t> pairs;
+        for (std::size_t i = 0; i < cs->size(); ++i) {
+            const Json &r = (*cs)[i];
+            const std::string here = at(cp, i);
+            if (!r.is_array() || r.size() != 7)
+                fail(here,
+                    "expected [a, b, restLength, compliance, damping, tearStrain or null, kind], got "
+                        + describe(r));
+            DistanceConstraint c;
+            c.a = particleIndex(r[0], here + "/0", n);
+            c.b = particleIndex(r[1], here + "/1", n);
+            if (c.a == c.b)
+                fail(here, "joins particle " + std::to_string(c.a) + " to itself");
+            c.restLength = toFloat(r[2], here + "/2", kLengthLimits);
+            c.compliance = toFloat(r[3], here + "/3", kComplianceLimits);
+            c.damping = toFloat(r[4], here + "/4", kDampingLimits);
+            c.tearStrain = r[5].is_null() ? kNeverTear : toFloat(r[5], here + "/5", kTearLimits);
+            c.kind = ConstraintKind(enumIndex(r[6], here + "/6", scenejson::kConstraintKindNames));
+            const std::uint64_t key = (std::uint64_t(std::min(c.a, c.b)) << 32) | std::max(c.a, c.b);
+            const auto [it, fresh] = pairs.emplace(key, i);
+            if (!fresh) {
+                fail(here,
+                    "duplicate constraint: particles " + std::to_string(c.a) + " and " + std::to_string(c.b)
+                        + " are already joined by constraint " + std::to_string(it->second));
+            }
+            e.constraints.push_back(c);
+        }
+    }
+
+    e.triangles.clear();
+    if (const Json *ts = find(j, "triangles")) {
+        const std::string tp = path + "/triangles";
+        expectArray(*ts, tp);
+        e.triangles.reserve(ts->size());
+        for (std::size_t i = 0; i < ts->size(); ++i) {
+            const Json &r = (*ts)[i];
+            const std::string here = at(tp, i);
+            if (!r.is_array() || r.size() != 3)
+                fail(here, "expected [a, b, c] particle indices, got " + describe(r));
+            Triangle t;
+            for (std::size_t k = 0; k < 3; ++k)
+                t.v[k] = particleIndex(r[k], at(here, k), n);
+            if (t.v[0] == t.v[1] || t.v[1] == t.v[2] || t.v[0] == t.v[2])
+                fail(here, "degenerate triangle: a particle appears twice");
+            e.triangles.push_back(t);
+        }
+    }
+}
+
+Collider SceneReader::readCollider(const Json &j, const std::string &path)
+{
+    expectObject(j, path,
+        { "name", "kind", "center", "normal", "radius", "halfExtents", "keepInside", "thickness", "friction",
+            "restitution", "motion" });
+    Collider c;
+    optString(j, path, "name", c.name);
+    param(j, path, "kind", "collider.kind", c.kind);
+    paramVec3(j, path, "center", "collider.center", c.baseCenter);
+    c.center = c.baseCenter;
+    paramVec3(j, path, "normal", "collider.normal", c.normal);
+    if (c.kind == ColliderKind::Plane && lengthSquared(c.normal) == 0.f)
+        fail(path + "/normal", "must not be [0, 0, 0]");
+    param(j, path, "radius", "collider.radius", c.radius);
+    paramVec3(j, path, "halfExtents", "collider.halfExtents", c.halfExtents);
+    param(j, path, "keepInside", "collider.keepInside", c.keepInside);
+    param(j, path, "thickness", "collider.thickness", c.thickness);
+    param(j, path, "friction", "collider.friction", c.friction);
+    param(j, path, "restitution", "collider.restitution", c.restitution);
+    if (const Json *m = find(j, "motion")) {
+        const std::string mp = path + "/motion";
+        expectObject(*m, mp, { "amplitude", "frequency", "phase" });
+        paramVec3(*m, mp, "amplitude", "collider.motion.amplitude", c.motion.amplitude);
+        param(*m, mp, "frequency", "collider.motion.frequency", c.motion.frequency);
+        param(*m, mp, "phase", "collider.motion.phase", c.motion.phase);
+    }
+    return c;
+}
+
+void SceneReader::readCamera(const Json &j, const std::string &path, CameraDesc &c)
+{
+    expectObject(j, path, { "target", "yaw", "pitch", "distance", "fovY", "orthographic", "orthoHeight" });
+    optVec3(j, path, "target", kPositionLimits, c.target);
+    optFloat(j, path, "yaw", { -360, 360, "°" }, c.yaw);
+    optFloat(j, path, "pitch", { -90, 90, "°" }, c.pitch);
+    optFloat(j, path, "distance", { 0.001, 1e5, "m" }, c.distance);
+    optFloat(j, path, "fovY", { 1, 179, "°" }, c.fovY);
+    optBool(j, path, "orthographic", c.orthographic);
+    optFloat(j, path, "orthoHeight", { 0.001, 1e5, "m" }, c.orthoHeight);
+}
+
+void SceneReader::readView(const Json &j, const std::string &path, ViewSettings &v)
+{
+    expectObject(j, path,
+        { "shading", "wireframe", "showParticles", "showConstraints", "showStrain", "showPins", "showGround",
+            "background" });
+    optEnum(j, path, "shading", scenejson::kShadingNames, v.shading);
+    optBool(j, path, "wireframe", v.wireframe);
+    optBool(j, path, "showParticles", v.showParticles);
+    optBool(j, path, "showConstraints", v.showConstraints);
+    optBool(j, path, "showStrain", v.showStrain);
+    optBool(j, path, "showPins", v.showPins);
+    optBool(j, path, "showGround", v.showGround);
+    optVec3(j, path, "background", kColorLimits, v.background);
+}
+
+void SceneReader::readRecord(const Json &j, const std::string &path, RecordSettings &r)
+{
+    expectObject(
+        j, path, { "format", "fps", "width", "height", "quality", "frames", "overlays", "transparent" });
+    optEnum(j, path, "format", scenejson::kRecordFormatNames, r.format);
+    optInteger(j, path, "fps", { 1, 240, "frames/s" }, r.fps);
+    optInteger(j, path, "width", { 0, 16384, "px" }, r.width);
+    optInteger(j, path, "height", { 0, 16384, "px" }, r.height);
+    optInteger(j, path, "quality", { 0, 100, "" }, r.quality);
+    optInteger(j, path, "frames", { 0, 1e7, "" }, r.frames);
+    optBool(j, path, "overlays", r.overlays);
+    optBool(j, path, "transparent", r.transparent);
+}
+
+std::vector<Vec3> SceneReader::readVecList(
+    const Json &j, const std::string &path, std::size_t count, Limits limits)
+{
+    expectArray(j, path);
+    if (j.size() != count)
+        fail(path, std::to_string(j.size()) + " entries for " + std::to_string(count) + " particles");
+    std::vector<Vec3> out;
+    out.reserve(count);
+    for (std::size_t i = 0; i < count; ++i)
+        out.push_back(vec3(j[i], at(path, i), limits));
+    return out;
+}
+
+std::vector<ParticleKind> SceneReader::readKinds(const Json &j, const std::string &path, std::size_t count)
+{
+    expectArray(j, path);
+    if (j.size() != count)
+        fail(path, std::to_string(j.size()) + " kinds for " + std::to_string(count) + " particles");
+    std::vector<ParticleKind> out(count);
+    for (std::size_t i = 0; i < count; ++i)
+        out[i] = ParticleKind(enumIndex(j[i], at(path, i), scenejson::kParticleKindNames));
+    return out;
+}
+
+SceneState SceneReader::readState(const Json &j, const std::string &path, const Scene &scene)
+{
+    expectObject(j, path, { "time", "frame", "cloths", "colliderCenters" });
+    SceneState s;
+    const Json &time = require(j, path, "time");
+    s.time = number(time, path + "/time");
+    if (!(s.time >= 0.0) || s.time > 1e9)
+        fail(path + "/time", time.dump() + " is out of range, allowed 0..1e9 s");
+    s.frame = std::uint64_t(integer(require(j, path, "frame"), path + "/frame", { 0, 9e15, "" }));
+    const Json &cloths = require(j, path, "cloths");
+    expectArray(cloths, path + "/cloths");
+    if (cloths.size() != scene.cloths.size())
+        fail(path + "/cloths",
+            std::to_string(cloths.size()) + " cloth states for " + std::to_string(scene.cloths.size())
+                + " cloths");
+    for (std::size_t i = 0; i < cloths.size(); ++i) {
+        const std::string cp = at(path + "/cloths", i);
+        const Json &c = cloths[i];
+        expectObject(c, cp, { "position", "previous", "velocity", "kinds" });
+        const std::size_t n = particleCount(scene.cloths[i]);
+        ClothState cs;
+        cs.position = readVecList(require(c, cp, "position"), cp + "/position", n, kPositionLimits);
+        cs.previous = readVecList(require(c, cp, "previous"), cp + "/previous", n, kPositionLimits);
+        cs.velocity = readVecList(require(c, cp, "velocity"), cp + "/velocity", n, kVelocityLimits);
+        cs.kind = readKinds(require(c, cp, "kinds"), cp + "/kinds", n);
+        s.cloths.push_back(std::move(cs));
+    }
+    const Json &centers = require(j, path, "colliderCenters");
+    expectArray(centers, path + "/colliderCenters");
+    if (centers.size() != scene.colliders.size())
+        fail(path + "/colliderCenters",
+            std::to_string(centers.size()) + " centres for " + std::to_string(scene.colliders.size())
+                + " colliders");
+    for (std::size_t i = 0; i < centers.size(); ++i)
+        s.colliderCenters.push_back(vec3(centers[i], at(path + "/colliderCenters", i), kPositionLimits));
+    return s;
+}
+
+// 1-based line and column of the 0-based byte offset `offset` in `text`.
+std::string lineColumn(std::string_view text, std::size_t offset)
+{
+    offset = std::min(offset, text.size());
+    std::size_t line = 1, lineStart = 0;
+    for (std::size_t i = 0; i < offset; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    }
+    return std::to_string(line) + ":" + std::to_string(offset - lineStart + 1);
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1,
+// column 7: " prefix (we give our own position).
+std::string stripPrefix(const std::string &what)
+{
+    std::size_t p = what.find("] ");
+    std::string s = p == std::string::npos ? what : what.substr(p + 2);
+    p = s.find(": ");
+    if (s.starts_with("parse error") && p != std::string::npos)
+        s = s.substr(p + 2);
+    return s;
+}
+
+std::string prefixed(const std::string &source, const std::string &message)
+{
+    return source.empty() ? message : source + ": " + message;
+}
+
+} // namespace
+
+SceneLoadResult parseScene(std::string_view text, const std::string &sourceName)
+{
+    SceneLoadResult result;
+    Json doc;
+    try {
+        doc = Json::parse(text.begin(), text.end());
+    } catch (const nlohmann::json::parse_error &e) {
+        std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+        // An unexpected string is reported at its closing quote; point at its start instead.
+        if (offset < text.size() && text[offset] == '"' && offset > 0) {
+            std::size_t open = offset - 1;
+            while (open > 0 && (text[open] != '"' || text[open - 1] == '\\') && text[open] != '\n')
+                --open;
+            if (text[open] == '"')
+                offset = open;
+        }
+        const std::string where = text.empty() ? std::string("1:1") : lineColumn(text, offset);
+        const std::string reason = text.find_first_not_of(" \t\r\n") == std::string_view::npos
+            ? "the file is empty"
+            : stripPrefix(e.what());
+        result.error = prefixed(sourceName, where + ": " + reason);
+        return result;
+    } catch (const nlohmann::json::exception &e) {
+        // Number overflow ("1e400") has no byte offset: find the number named in the message.
+        std::string where;
+        const std::string what = e.what();
+        const std::size_t q1 = what.find('\''), q2 = what.rfind('\'');
+        if (q1 != std::string::npos && q2 > q1) {
+            const std::size_t pos = text.find(what.substr(q1 + 1, q2 - q1 - 1));
+            if (pos != std::string_view::npos)
+                where = lineColumn(text, pos) + ": ";
+        }
+        result.error = prefixed(sourceName, where + stripPrefix(what));
+        return result;
+    }
+
+    try {
+        if (!doc.is_object())
+            JsonReader::fail("", "expected a JSON object at the top level, got " + JsonReader::describe(doc));
+        const Json *format = JsonReader::find(doc, "format");
+        if (!format)
+            JsonReader::fail("/format", "missing: not a Drape scene (expected \"format\": \"drape-scene\")");
+        if (JsonReader::string(*format, "/format") != scenejson::kFormatName)
+            JsonReader::fail(
+                "/format", "not a Drape scene: format is " + format->dump() + ", expected \"drape-scene\"");
+        const Json &versionValue = JsonReader::require(doc, "", "version");
+        const std::int64_t version = JsonReader::integer(versionValue, "/version", { 1, 1e9, "" });
+        if (version > kSceneFormatVersion) {
+            JsonReader::fail("/version",
+                "written by a newer Drape (format version " + std::to_string(version)
+                    + "); this build reads up to version " + std::to_string(kSceneFormatVersion));
+        }
+        const std::string migrationError = migrateScene(doc, int(version));
+        if (!migrationError.empty())
+            JsonReader::fail("/version", migrationError);
+        SceneReader reader;
+        Scene scene = reader.read(doc);
+        for (std::string &w : reader.warnings)
+            result.warnings.push_back(prefixed(sourceName, w));
+        result.scene = std::move(scene);
+    } catch (const JsonReadError &e) {
+        result.error = prefixed(sourceName, e.path + ": " + e.message);
+    } catch (const std::exception &e) {
+        result.error = prefixed(sourceName, std::string("unexpected error: ") + e.what());
+    }
+    return result;
+}
+
+SceneLoadResult loadSceneFile(const std::string &path)
+{
+    std::string text, error;
+    if (!readWholeFile(path, &text, &error)) {
+        SceneLoadResult result;
+        result.error = error;
+        return result;
+    }
+    return parseScene(text, path);
+}
+
+} // namespace drape

@@ -1,0 +1,107 @@
+// The simulated state of one cloth: particles as structure-of-arrays, constraints and
+// triangles as index records (never pointers), so that tearing, cutting and undo can
+// remap by index and the renderer can upload the arrays as they are.
+#pragma once
+
+#include "base/vec3.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace drape {
+
+/// How a particle moves. Static and kinematic particles have inverse mass 0: the solver
+/// never moves them, and they never split when the cloth tears.
+enum class ParticleKind : std::uint8_t {
+    Dynamic = 0,   ///< integrated by the solver
+    Kinematic = 1, ///< moved from outside (a grab, an animated pin); velocity is taken from its motion
+    Static = 2,    ///< fixed in place (a pin)
+};
+
+/// What a distance constraint stands for. The kind selects the material's stiffness and
+/// lets the UI show or hide families of constraints.
+enum class ConstraintKind : std::uint8_t {
+    Structural = 0, ///< along a grid edge / rope link
+    Shear = 1,      ///< across a quad's diagonal
+    Bend = 2,       ///< across a triangle pair / skipping one particle, resists folding
+    User = 3,       ///< added by hand (sewing); never rebuilt from triangles
+};
+
+/// What happens when a constraint is stretched past its tear strain.
+enum class TearMode : std::uint8_t {
+    None = 0,             ///< never tears
+    RemoveConstraint = 1, ///< the constraint is deleted (the tearable-cloth demo)
+    SplitVertex = 2,      ///< a particle is split along the tension plane (clean torn edges)
+};
+
+constexpr float kNeverTear = std::numeric_limits<float>::infinity();
+
+/// A distance constraint C = |x_a - x_b| - restLength between two particles.
+struct DistanceConstraint {
+    std::uint32_t a = 0;         ///< particle index
+    std::uint32_t b = 0;         ///< particle index
+    float restLength = 0.f;      ///< m
+    float compliance = 0.f;      ///< m/N, inverse stiffness (0 = rigid); springs use k = 1/compliance
+    float damping = 0.f;         ///< N·s/m, damping along the constraint direction
+    float tearStrain = kNeverTear; ///< (|x_a - x_b| - L) / L beyond which it tears; +inf = never
+    ConstraintKind kind = ConstraintKind::Structural;
+
+    bool operator==(const DistanceConstraint &) const = default;
+};
+
+/// A rendered face; counter-clockwise seen from the front side.
+struct Triangle {
+    std::uint32_t v[3] = {0, 0, 0}; ///< particle indices
+
+    bool operator==(const Triangle &) const = default;
+};
+
+/// Particle attributes as parallel arrays, all of the same length.
+struct Particles {
+    std::vector<Vec3> position;        ///< m, current position
+    std::vector<Vec3> previous;        ///< m, position at the start of the last step (Verlet, XPBD)
+    std::vector<Vec3> velocity;        ///< m/s
+    std::vector<Vec3> force;           ///< N, forces accumulated for the current step
+    std::vector<Vec3> rest;            ///< m, authored (rest) position; texture coordinates derive from it
+    std::vector<float> mass;           ///< kg, kept for pinned particles too (unpinning restores it)
+    std::vector<float> invMass;        ///< 1/kg, 0 for static and kinematic particles
+    std::vector<ParticleKind> kind;
+
+    std::size_t size() const { return position.size(); }
+    bool empty() const { return position.empty(); }
+
+    /// Appends a particle at rest at `p`; returns its index.
+    std::uint32_t add(const Vec3 &p, float massKg, ParticleKind k = ParticleKind::Dynamic);
+    void resize(std::size_t n);
+    /// Sets the kind and keeps invMass consistent with it.
+    void setKind(std::uint32_t i, ParticleKind k);
+    /// Sets the mass (kg > 0) and keeps invMass consistent with the kind.
+    void setMass(std::uint32_t i, float massKg);
+};
+
+/// One cloth: its state (particles) and topology (constraints, triangles).
+struct Cloth {
+    std::string name;
+    Particles particles;
+    std::vector<DistanceConstraint> constraints;
+    std::vector<Triangle> triangles;
+    TearMode tearMode = TearMode::None;
+    float thickness = 0.005f;       ///< m, collision half-thickness of the sheet
+    /// Incremented by every change to triangles, constraints or the particle count, so a
+    /// renderer rebuilds index buffers only when it changes.
+    std::uint64_t topologyRevision = 0;
+
+    void touchTopology() { ++topologyRevision; }
+    /// Sum of particle masses, kg.
+    double totalMass() const;
+    /// Empty when every index is in range, masses positive and finite and positions finite;
+    /// otherwise a message naming the first problem ("constraint 12: particle 900 out of range, cloth has 400").
+    std::string validate() const;
+};
+
+/// Per-vertex normals from the triangles (area weighted), for rendering and wind.
+void computeVertexNormals(const Cloth &cloth, std::vector<Vec3> &normals);
+
+} // namespace drape

@@ -1,0 +1,95 @@
+// The running simulation: settings, cloths and colliders, advanced in fixed steps.
+//
+// step() advances exactly one frame (1 / solver.frameRate seconds), split into
+// solver.substeps substeps; the time step never comes from wall-clock time, so the same
+// scene with the same inputs gives bit-identical states. The solver is chosen per
+// simulation (solver.kind) and may be switched between steps without a jolt.
+#pragma once
+
+#include "sim/cloth.h"
+#include "sim/collider.h"
+#include "sim/settings.h"
+#include "sim/solvercache.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace drape {
+
+/// Whether the last step went well. A blow-up (non-finite or runaway state) is flagged,
+/// the particles are restored to the last good frame, and further steps do nothing until
+/// clearBlowUp() or a reset, so no NaN ever reaches a renderer.
+struct SimStatus {
+    bool blownUp = false;
+    std::string
+        message; ///< what went wrong and where ("cloth 0, particle 17: speed 1.2e4 m/s exceeds 200 m/s")
+};
+
+/// Counters about the last step (for the status bar and benchmarks).
+struct StepStats {
+    std::uint64_t projections = 0; ///< constraint projections / spring evaluations done
+    std::uint32_t tornConstraints = 0;
+    std::uint32_t splitParticles = 0;
+};
+
+class Simulation {
+public:
+    WorldSettings world;
+    SolverSettings solver;
+    std::vector<Cloth> cloths;
+    std::vector<Collider> colliders;
+
+    /// Advances one frame. Does nothing while blown up.
+    void step();
+    /// Advances `frames` frames (stops early on a blow-up).
+    void run(int frames);
+
+    double time() const { return m_time; } ///< s, simulated time
+    std::uint64_t frame() const { return m_frame; } ///< frames stepped
+    void setTime(double t, std::uint64_t frame); ///< used when resuming a saved state
+    /// Resumes a state saved mid-run (after at least one stepped frame): sets the time like
+    /// setTime() but lets the solvers continue their history from the current positions and
+    /// velocities (Verlet's are mid-step velocities, not initial ones), so the continuation
+    /// is bit-identical to the uninterrupted run.
+    void resumeAt(double t, std::uint64_t frame);
+    /// Call after writing particle positions or velocities directly (other than moving
+    /// kinematic particles between steps): solvers then restart their history from the
+    /// current positions and velocities instead of assuming uninterrupted stepping.
+    void invalidateHistory();
+
+    const SimStatus &status() const { return m_status; }
+    void clearBlowUp() { m_status = {}; }
+    const StepStats &lastStepStats() const { return m_stats; }
+
+    /// All settings and cloth problems, each naming the field or index and the value.
+    std::vector<std::string> validate() const;
+
+    /// FNV-1a hash of the complete state (positions, velocities, topology), for determinism tests.
+    std::uint64_t stateHash() const;
+
+private:
+    /// Particle state at the start of the frame, restored on a blow-up.
+    struct Snapshot {
+        std::vector<Vec3> position;
+        std::vector<Vec3> previous;
+        std::vector<Vec3> velocity;
+    };
+
+    bool checkSettings();
+    void takeSnapshot();
+    bool detectBlowUp();
+    void rollBack();
+    void stepCloth(std::size_t index);
+
+    double m_time = 0.0;
+    std::uint64_t m_frame = 0;
+    SimStatus m_status;
+    StepStats m_stats;
+    std::vector<Snapshot> m_lastGood; // per cloth (blow-up rollback)
+    std::vector<detail::ClothSolverCache> m_caches; // per cloth solver scratch
+    std::vector<detail::ColliderState> m_colliderStates; // substeps × colliders, this frame
+    std::vector<std::uint64_t> m_tearScratch;
+};
+
+} // namespace drape

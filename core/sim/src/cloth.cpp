@@ -1,0 +1,143 @@
+// Particle arrays and cloth-level helpers: kind/mass bookkeeping, validation, normals.
+#include "sim/cloth.h"
+
+#include <cmath>
+#include <string>
+
+namespace drape {
+
+namespace {
+
+float inverseMassFor(float massKg, ParticleKind k)
+{
+    // Static and kinematic particles are moved only from outside: inverse mass 0.
+    return (k == ParticleKind::Dynamic && massKg > 0.f) ? 1.f / massKg : 0.f;
+}
+
+std::string vecText(const Vec3 &v)
+{
+    return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
+}
+
+} // namespace
+
+std::uint32_t Particles::add(const Vec3 &p, float massKg, ParticleKind k)
+{
+    const auto index = std::uint32_t(position.size());
+    position.push_back(p);
+    previous.push_back(p);
+    velocity.push_back({});
+    force.push_back({});
+    rest.push_back(p);
+    mass.push_back(massKg);
+    invMass.push_back(inverseMassFor(massKg, k));
+    kind.push_back(k);
+    return index;
+}
+
+void Particles::resize(std::size_t n)
+{
+    position.resize(n);
+    previous.resize(n);
+    velocity.resize(n);
+    force.resize(n);
+    rest.resize(n);
+    mass.resize(n, 0.f);
+    invMass.resize(n, 0.f);
+    kind.resize(n, ParticleKind::Dynamic);
+}
+
+void Particles::setKind(std::uint32_t i, ParticleKind k)
+{
+    kind[i] = k;
+    invMass[i] = inverseMassFor(mass[i], k);
+}
+
+void Particles::setMass(std::uint32_t i, float massKg)
+{
+    mass[i] = massKg;
+    invMass[i] = inverseMassFor(massKg, kind[i]);
+}
+
+double Cloth::totalMass() const
+{
+    double sum = 0.0;
+    for (float m : particles.mass)
+        sum += m;
+    return sum;
+}
+
+std::string Cloth::validate() const
+{
+    const Particles &p = particles;
+    const std::size_t n = p.position.size();
+    if (p.previous.size() != n || p.velocity.size() != n || p.force.size() != n || p.rest.size() != n
+        || p.mass.size() != n || p.invMass.size() != n || p.kind.size() != n)
+        return "particle arrays have different lengths (position has " + std::to_string(n) + ")";
+    // Messages are only built for the first problem found: this runs before every step.
+    for (std::size_t i = 0; i < n; ++i) {
+        const bool massOk = p.mass[i] > 0.f && std::isfinite(p.mass[i]);
+        if (isFinite(p.position[i]) && isFinite(p.previous[i]) && isFinite(p.velocity[i])
+            && isFinite(p.rest[i]) && massOk && std::uint8_t(p.kind[i]) <= std::uint8_t(ParticleKind::Static))
+            continue;
+        const std::string where = "particle " + std::to_string(i) + ": ";
+        if (!isFinite(p.position[i]))
+            return where + "position " + vecText(p.position[i]) + " is not finite";
+        if (!isFinite(p.previous[i]) || !isFinite(p.velocity[i]))
+            return where + "previous position or velocity is not finite";
+        if (!isFinite(p.rest[i]))
+            return where + "rest position " + vecText(p.rest[i]) + " is not finite";
+        if (!massOk)
+            return where + "mass " + std::to_string(p.mass[i]) + " kg is out of range, allowed > 0";
+        return where + "kind " + std::to_string(int(p.kind[i])) + " is unknown";
+    }
+    for (std::size_t c = 0; c < constraints.size(); ++c) {
+        const DistanceConstraint &k = constraints[c];
+        if (k.a < n && k.b < n && k.a != k.b && k.restLength >= 0.f && std::isfinite(k.restLength)
+            && k.compliance >= 0.f && std::isfinite(k.compliance) && k.damping >= 0.f
+            && std::isfinite(k.damping) && k.tearStrain > 0.f)
+            continue;
+        const std::string where = "constraint " + std::to_string(c) + ": ";
+        if (k.a >= n || k.b >= n)
+            return where + "particle " + std::to_string(k.a >= n ? k.a : k.b) + " out of range, cloth has "
+                + std::to_string(n);
+        if (k.a == k.b)
+            return where + "joins particle " + std::to_string(k.a) + " to itself";
+        if (!(k.restLength >= 0.f) || !std::isfinite(k.restLength))
+            return where + "rest length " + std::to_string(k.restLength) + " m is out of range, allowed >= 0";
+        if (!(k.compliance >= 0.f) || !std::isfinite(k.compliance))
+            return where + "compliance " + std::to_string(k.compliance)
+                + " m/N is out of range, allowed >= 0";
+        if (!(k.damping >= 0.f) || !std::isfinite(k.damping))
+            return where + "damping " + std::to_string(k.damping) + " N·s/m is out of range, allowed >= 0";
+        return where + "tear strain " + std::to_string(k.tearStrain)
+            + " is out of range, allowed > 0"; // NaN too; +inf = never
+    }
+    for (std::size_t t = 0; t < triangles.size(); ++t) {
+        for (std::uint32_t v : triangles[t].v) {
+            if (v >= n)
+                return "triangle " + std::to_string(t) + ": particle " + std::to_string(v)
+                    + " out of range, cloth has " + std::to_string(n);
+        }
+    }
+    if (!(thickness >= 0.f) || !std::isfinite(thickness))
+        return "thickness " + std::to_string(thickness) + " m is out of range, allowed >= 0";
+    return {};
+}
+
+void computeVertexNormals(const Cloth &cloth, std::vector<Vec3> &normals)
+{
+    const std::vector<Vec3> &x = cloth.particles.position;
+    normals.assign(x.size(), Vec3 {});
+    for (const Triangle &t : cloth.triangles) {
+        // The unnormalised cross product is twice the area times the unit normal: summing it
+        // weights each face by its area.
+        const Vec3 n = cross(x[t.v[1]] - x[t.v[0]], x[t.v[2]] - x[t.v[0]]);
+        for (std::uint32_t v : t.v)
+            normals[v] += n;
+    }
+    for (Vec3 &n : normals)
+        n = normalized(n, { 0.f, 0.f, 1.f });
+}
+
+} // namespace drape

@@ -1,0 +1,27 @@
+// External forces on a cloth: gravity, air damping and wind with deterministic gusts.
+#pragma once
+
+#include "sim/cloth.h"
+#include "sim/settings.h"
+
+namespace drape {
+
+/// Gust noise in [-1, 1]: smooth value noise over time (s × Hz), seeded, deterministic.
+float gustNoise(std::uint32_t seed, double x);
+
+/// The wind velocity (m/s) at simulation time t, gusts included.
+Vec3 windVelocity(const WindSettings &wind, double t);
+
+/// Per-substep velocity factor of linear air damping c (1/s) over dt: exp(-c dt), the exact
+/// solution of dv/dt = -c v (so the result does not depend on the substep count).
+float airDampingFactor(float airDamping, double dt);
+
+/// Sets particles.force to gravity (m g) plus the aerodynamic force of the wind on the
+/// triangles at time t, using the particles' current velocities. Static and kinematic
+/// particles receive forces too (the solvers ignore them through inverse mass 0).
+void accumulateExternalForces(Cloth &cloth, const WorldSettings &world, double t);
+
+/// Adds the wind force on each triangle, shared a third per corner (see forces.cpp).
+void addWindForces(Cloth &cloth, const WindSettings &wind, const Vec3 &windVel);
+
+} // namespace drape

@@ -1,0 +1,307 @@
+// Simulation::step(): one frame for every cloth with the selected solver, then a blow-up
+// check with rollback. The per-cloth solvers live in solverxpbd.cpp, solververlet.cpp and
+// solversprings.cpp; see docs/solvers.md.
+#include "sim/simulation.h"
+
+#include "collision.h"
+#include "solver.h"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+namespace drape {
+
+namespace {
+
+constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
+constexpr std::uint64_t kFnvPrime = 1099511628211ull;
+
+void fnv(std::uint64_t &h, const void *data, std::size_t bytes)
+{
+    const auto *p = static_cast<const unsigned char *>(data);
+    for (std::size_t i = 0; i < bytes; ++i) {
+        h ^= p[i];
+        h *= kFnvPrime;
+    }
+}
+
+template <typename T> void fnvArray(std::uint64_t &h, const std::vector<T> &v)
+{
+    const std::uint64_t n = v.size();
+    fnv(h, &n, sizeof n);
+    if (!v.empty())
+        fnv(h, v.data(), v.size() * sizeof(T));
+}
+
+} // namespace
+
+void Simulation::setTime(double t, std::uint64_t frame)
+{
+    m_time = t;
+    m_frame = frame;
+    invalidateHistory();
+}
+
+void Simulation::invalidateHistory()
+{
+    for (detail::ClothSolverCache &c : m_caches)
+        c.invalidateHistory();
+}
+
+std::vector<std::string> Simulation::validate() const
+{
+    std::vector<std::string> out;
+    for (const SettingsError &e : drape::validate(world))
+        out.push_back(e.message);
+    for (const SettingsError &e : drape::validate(solver))
+        out.push_back(e.message);
+    for (std::size_t c = 0; c < cloths.size(); ++c) {
+        const std::string problem = cloths[c].validate();
+        if (!problem.empty())
+            out.push_back("cloth " + std::to_string(c) + " (" + cloths[c].name + "), " + problem);
+    }
+    for (std::size_t c = 0; c < colliders.size(); ++c) {
+        const Collider &k = colliders[c];
+        const std::string where = "collider " + std::to_string(c) + " (" + k.name + "): ";
+        if (!isFinite(k.center) || !isFinite(k.baseCenter))
+            out.push_back(where + "center is not finite");
+        if (k.kind == ColliderKind::Sphere && !(k.radius > 0.f && std::isfinite(k.radius)))
+            out.push_back(where + "radius " + std::to_string(k.radius) + " m is out of range, allowed > 0");
+        if (k.kind == ColliderKind::Plane && !(lengthSquared(k.normal) > 0.f && isFinite(k.normal)))
+            out.push_back(where + "normal must be a finite non-zero vector");
+        if (k.kind == ColliderKind::Box
+            && !(k.halfExtents.x > 0.f && k.halfExtents.y > 0.f && k.halfExtents.z > 0.f
+                && isFinite(k.halfExtents)))
+            out.push_back(where + "half extents must be finite and > 0 m");
+        if (!(k.thickness >= 0.f && std::isfinite(k.thickness)))
+            out.push_back(
+                where + "thickness " + std::to_string(k.thickness) + " m is out of range, allowed >= 0");
+        if (!(k.friction >= 0.f && std::isfinite(k.friction)))
+            out.push_back(
+                where + "friction " + std::to_string(k.friction) + " is out of range, allowed >= 0");
+        if (!(k.restitution >= 0.f && k.restitution <= 1.f))
+            out.push_back(
+                where + "restitution " + std::to_string(k.restitution) + " is out of range, allowed 0..1");
+        if (!std::isfinite(k.motion.frequency) || !isFinite(k.motion.amplitude)
+            || !std::isfinite(k.motion.phase))
+            out.push_back(where + "motion is not finite");
+    }
+    return out;
+}
+
+bool Simulation::checkSettings()
+{
+    // Only the settings whose violation would break the step itself are checked every frame;
+    // validate() gives the complete list.
+    std::vector<SettingsError> errors = drape::validate(solver);
+    const std::vector<SettingsError> worldErrors = drape::validate(world);
+    errors.insert(errors.end(), worldErrors.begin(), worldErrors.end());
+    if (errors.empty())
+        return true;
+    m_status.blownUp = true;
+    m_status.message = "invalid settings, not stepping: " + errors.front().message;
+    return false;
+}
+
+void Simulation::takeSnapshot()
+{
+    m_lastGood.resize(cloths.size());
+    for (std::size_t c = 0; c < cloths.size(); ++c) {
+        const Particles &p = cloths[c].particles;
+        Snapshot &s = m_lastGood[c];
+        s.position.assign(p.position.begin(), p.position.end());
+        s.previous.assign(p.previous.begin(), p.previous.end());
+        s.velocity.assign(p.velocity.begin(), p.velocity.end());
+    }
+}
+
+bool Simulation::detectBlowUp()
+{
+    const float maxSpeed2 = solver.maxSpeed * solver.maxSpeed;
+    for (std::size_t c = 0; c < cloths.size(); ++c) {
+        const Particles &p = cloths[c].particles;
+        for (std::size_t i = 0; i < p.size(); ++i) {
+            const Vec3 &x = p.position[i];
+            const Vec3 &v = p.velocity[i];
+            const bool finite = isFinite(x) && isFinite(v) && isFinite(p.previous[i]);
+            if (finite && lengthSquared(v) <= maxSpeed2)
+                continue;
+            std::ostringstream msg;
+            if (!finite) {
+                msg << "cloth " << c << ", particle " << i << ": position or velocity is not finite";
+            } else {
+                msg << "cloth " << c << ", particle " << i << ": speed " << length(v)
+                    << " m/s exceeds solver.maxSpeed " << solver.maxSpeed << " m/s";
+            }
+            m_status.blownUp = true;
+            m_status.message
+                = msg.str() + "; restored the last good frame (lower the time step or soften the material)";
+            return true;
+        }
+    }
+    return false;
+}
+
+void Simulation::rollBack()
+{
+    for (std::size_t c = 0; c < cloths.size() && c < m_lastGood.size(); ++c) {
+        Particles &p = cloths[c].particles;
+        const Snapshot &s = m_lastGood[c];
+        const std::size_t n = std::min(p.size(), s.position.size());
+        std::copy(s.position.begin(), s.position.begin() + std::ptrdiff_t(n), p.position.begin());
+        std::copy(s.previous.begin(), s.previous.begin() + std::ptrdiff_t(n), p.previous.begin());
+        std::copy(s.velocity.begin(), s.velocity.begin() + std::ptrdiff_t(n), p.velocity.begin());
+        // Particles created by splits during the frame take the state of the particle they
+        // were split from (splits are listed in order, so a split of a split resolves too).
+        if (c < m_caches.size()) {
+            for (const ParticleSplit &split : m_caches[c].splitsThisFrame) {
+                if (split.created < p.size() && split.original < p.size()) {
+                    p.position[split.created] = p.position[split.original];
+                    p.previous[split.created] = p.previous[split.original];
+                    p.velocity[split.created] = p.velocity[split.original];
+                }
+            }
+        }
+        // Anything still not finite (a particle added from outside mid-frame) is put at rest.
+        for (std::size_t i = 0; i < p.size(); ++i) {
+            if (!isFinite(p.position[i]))
+                p.position[i] = isFinite(p.rest[i]) ? p.rest[i] : Vec3 {};
+            if (!isFinite(p.previous[i]))
+                p.previous[i] = p.position[i];
+            if (!isFinite(p.velocity[i]))
+                p.velocity[i] = {};
+        }
+        if (c < m_caches.size())
+            m_caches[c].invalidateHistory();
+    }
+}
+
+void Simulation::stepCloth(std::size_t index)
+{
+    Cloth &cloth = cloths[index];
+    detail::ClothSolverCache &cache = m_caches[index];
+    cache.ensure(cloth);
+    cache.splitsThisFrame.clear();
+    const detail::FrameContext ctx { world, solver, m_colliderStates, colliders.size(), m_time,
+        solver.frameDt(), solver.substepDt(), solver.substeps, m_tearScratch };
+    switch (solver.kind) {
+    case SolverKind::Xpbd:
+        detail::stepXpbd(cloth, cache, ctx, m_stats);
+        break;
+    case SolverKind::Verlet:
+        detail::stepVerlet(cloth, cache, ctx, m_stats);
+        break;
+    case SolverKind::Springs:
+        detail::stepSprings(cloth, cache, ctx, m_stats);
+        break;
+    }
+    cache.endPosition.assign(cloth.particles.position.begin(), cloth.particles.position.end());
+    cache.endValid = true;
+    cache.started = true;
+}
+
+void Simulation::step()
+{
+    if (m_status.blownUp)
+        return;
+    m_stats = {};
+    if (!checkSettings())
+        return;
+    for (std::size_t c = 0; c < cloths.size(); ++c) {
+        const std::string problem = cloths[c].validate();
+        if (!problem.empty()) {
+            m_status.blownUp = true;
+            m_status.message = "cloth " + std::to_string(c) + " (" + cloths[c].name
+                + ") is invalid, not stepping: " + problem;
+            return;
+        }
+    }
+    m_caches.resize(cloths.size());
+
+    // Collider states for every substep of the frame, from simulation time.
+    const int substeps = solver.substeps;
+    const double dt = solver.substepDt();
+    m_colliderStates.resize(std::size_t(substeps) * colliders.size());
+    for (int s = 0; s < substeps; ++s) {
+        for (std::size_t k = 0; k < colliders.size(); ++k)
+            m_colliderStates[std::size_t(s) * colliders.size() + k]
+                = detail::colliderStateAt(colliders[k], m_time + double(s + 1) * dt);
+    }
+
+    if (solver.kind == SolverKind::Springs) {
+        const detail::FrameContext ctx { world, solver, m_colliderStates, colliders.size(), m_time,
+            solver.frameDt(), dt, substeps, m_tearScratch };
+        for (std::size_t c = 0; c < cloths.size(); ++c) {
+            m_caches[c].ensure(cloths[c]);
+            const std::string problem = detail::checkSpringStability(cloths[c], m_caches[c], ctx);
+            if (!problem.empty()) {
+                m_status.blownUp = true;
+                m_status.message = "cloth " + std::to_string(c) + ", " + problem;
+                return;
+            }
+        }
+    }
+
+    takeSnapshot();
+    for (std::size_t c = 0; c < cloths.size(); ++c)
+        stepCloth(c);
+
+    if (detectBlowUp()) {
+        rollBack();
+        return;
+    }
+    m_time += solver.frameDt();
+    ++m_frame;
+    for (Collider &k : colliders)
+        k.updateMotion(m_time);
+}
+
+void Simulation::run(int frames)
+{
+    for (int i = 0; i < frames && !m_status.blownUp; ++i)
+        step();
+}
+
+std::uint64_t Simulation::stateHash() const
+{
+    std::uint64_t h = kFnvOffset;
+    const std::uint64_t count = cloths.size();
+    fnv(h, &count, sizeof count);
+    for (const Cloth &c : cloths) {
+        fnvArray(h, c.particles.position);
+        fnvArray(h, c.particles.velocity);
+        fnvArray(h, c.particles.kind);
+        const std::uint64_t constraintCount = c.constraints.size();
+        fnv(h, &constraintCount, sizeof constraintCount);
+        for (const DistanceConstraint &k : c.constraints) {
+            // Field by field: the struct has padding bytes whose content is unspecified.
+            fnv(h, &k.a, sizeof k.a);
+            fnv(h, &k.b, sizeof k.b);
+            fnv(h, &k.restLength, sizeof k.restLength);
+            fnv(h, &k.kind, sizeof k.kind);
+        }
+        fnvArray(h, c.triangles);
+    }
+    return h;
+}
+
+} // namespace drape
+
+namespace drape {
+
+void Simulation::resumeAt(double t, std::uint64_t frame)
+{
+    m_time = t;
+    m_frame = frame;
+    m_caches.resize(cloths.size());
+    for (std::size_t c = 0; c < cloths.size(); ++c) {
+        detail::ClothSolverCache &cache = m_caches[c];
+        cache.ensure(cloths[c]);
+        cache.endPosition.assign(cloths[c].particles.position.begin(), cloths[c].particles.position.end());
+        cache.endValid = true;
+        cache.started = true;
+    }
+}
+
+} // namespace drape

@@ -1,0 +1,95 @@
+// Topology-derived solver data: greedy constraint colouring and particle adjacency.
+#include "sim/solvercache.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace drape::detail {
+
+void ClothSolverCache::ensure(const Cloth &cloth)
+{
+    const std::size_t n = cloth.particles.size();
+    const std::size_t m = cloth.constraints.size();
+    if (revision == cloth.topologyRevision && particleCount == n && constraintCount == m)
+        return;
+    revision = cloth.topologyRevision;
+    particleCount = n;
+    constraintCount = m;
+
+    // Greedy colouring in constraint order: each constraint takes the lowest colour not yet
+    // used at either of its particles. A 2D grid with structural, shear and bend constraints
+    // needs about 12-16 colours; colour 63 is a catch-all that is solved serially if a
+    // particle ever has more than 63 constraints (still correct Gauss-Seidel, just not a
+    // conflict-free batch).
+    std::vector<std::uint64_t> used(n, 0);
+    std::vector<std::uint8_t> colour(m, 0);
+    std::uint32_t colourCount[64] = {};
+    for (std::size_t c = 0; c < m; ++c) {
+        const DistanceConstraint &k = cloth.constraints[c];
+        const std::uint64_t busy = used[k.a] | used[k.b] | (std::uint64_t(1) << 63);
+        const int col = std::min(std::countr_one(busy), 63);
+        colour[c] = std::uint8_t(col);
+        used[k.a] |= std::uint64_t(1) << col;
+        used[k.b] |= std::uint64_t(1) << col;
+        ++colourCount[col];
+    }
+    int colours = 0;
+    for (int c = 0; c < 64; ++c)
+        if (colourCount[c])
+            colours = c + 1;
+    batchStart.assign(std::size_t(colours) + 1, 0);
+    for (int c = 0; c < colours; ++c)
+        batchStart[std::size_t(c) + 1] = batchStart[std::size_t(c)] + colourCount[c];
+    std::vector<std::uint32_t> cursor(batchStart.begin(), batchStart.end());
+    order.assign(m, 0);
+    for (std::size_t c = 0; c < m; ++c)
+        order[cursor[colour[c]]++] = std::uint32_t(c);
+    buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
+    springStiffness.clear(); // recomputed by the springs solver for the new topology
+
+    // Adjacency (CSR) for self-collision exclusion and spring stability bounds.
+    adjacencyStart.assign(n + 1, 0);
+    for (const DistanceConstraint &k : cloth.constraints) {
+        ++adjacencyStart[k.a + 1];
+        ++adjacencyStart[k.b + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        adjacencyStart[i + 1] += adjacencyStart[i];
+    adjacency.assign(adjacencyStart[n], 0);
+    std::vector<std::uint32_t> fill(adjacencyStart.begin(), adjacencyStart.end() - 1);
+    for (const DistanceConstraint &k : cloth.constraints) {
+        adjacency[fill[k.a]++] = k.b;
+        adjacency[fill[k.b]++] = k.a;
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        std::sort(adjacency.begin() + adjacencyStart[i], adjacency.begin() + adjacencyStart[i + 1]);
+
+    minRestLength = 0.f;
+    tearable = false;
+    bool first = true;
+    for (const DistanceConstraint &k : cloth.constraints) {
+        if (k.tearStrain < kNeverTear)
+            tearable = true;
+        if (k.kind == ConstraintKind::Structural || k.kind == ConstraintKind::Shear) {
+            if (k.restLength > 0.f && (first || k.restLength < minRestLength)) {
+                minRestLength = k.restLength;
+                first = false;
+            }
+        }
+    }
+
+    preVelocity.resize(n);
+    contactNormal.resize(n);
+    contactCollider.assign(n, -1);
+    if (endPosition.size() != n)
+        endValid = false;
+}
+
+bool ClothSolverCache::adjacent(std::uint32_t a, std::uint32_t b) const
+{
+    const auto first = adjacency.begin() + adjacencyStart[a];
+    const auto last = adjacency.begin() + adjacencyStart[a + 1];
+    return std::binary_search(first, last, b);
+}
+
+} // namespace drape::detail

@@ -1,0 +1,197 @@
+// Batched XPBD distance-constraint kernel; see xpbdbatch.h for the layout and solverxpbd.cpp
+// for the constraint step (Macklin et al. 2016, eq. 18 with the damping of §3.5).
+#include "sim/xpbdbatch.h"
+
+#include <cmath>
+
+#include <emmintrin.h>
+
+namespace drape::detail {
+
+void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &order,
+                      const std::vector<std::uint32_t> &batchStart, int catchAllColour, XpbdBatches &out)
+{
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
+    const std::size_t colours = batchStart.empty() ? 0 : batchStart.size() - 1;
+    out.start.assign(colours + 1, 0);
+    out.conflictFree.assign(colours, 1);
+    for (std::size_t c = 0; c < colours; ++c) {
+        const std::uint32_t count = batchStart[c + 1] - batchStart[c];
+        out.start[c + 1] = out.start[c] + (count + L - 1) / L * L;
+        out.conflictFree[c] = int(c) != catchAllColour;
+    }
+    const std::size_t slots = out.start[colours];
+    out.chunkBegin.clear();
+    out.chunkColour.clear();
+    out.colourFirstChunk.assign(colours + 1, 0);
+    for (std::size_t c = 0; c < colours; ++c) {
+        out.colourFirstChunk[c] = std::uint32_t(out.chunkColour.size());
+        const std::uint32_t step = out.conflictFree[c] ? XpbdBatches::kChunkSlots : out.start[c + 1] - out.start[c];
+        for (std::uint32_t k = out.start[c]; k < out.start[c + 1]; k += step) {
+            out.chunkBegin.push_back(k);
+            out.chunkColour.push_back(std::uint32_t(c));
+        }
+    }
+    out.colourFirstChunk[colours] = std::uint32_t(out.chunkColour.size());
+    out.chunkBegin.push_back(std::uint32_t(slots));
+    out.a.assign(slots, 0);
+    out.b.assign(slots, 0);
+    out.source.assign(slots, ~std::uint32_t(0));
+    out.restLength.assign(slots, 0.f);
+    out.alphaTilde.assign(slots, 0.f);
+    out.gamma.assign(slots, 0.f);
+    out.lambda.assign(slots, 0.f);
+    out.needsRefresh = true;
+    for (std::size_t c = 0; c < colours; ++c) {
+        std::uint32_t slot = out.start[c];
+        for (std::uint32_t k = batchStart[c]; k < batchStart[c + 1]; ++k, ++slot) {
+            const DistanceConstraint &dc = cloth.constraints[order[k]];
+            out.a[slot] = dc.a;
+            out.b[slot] = dc.b;
+            out.source[slot] = order[k];
+            out.restLength[slot] = dc.restLength;
+        }
+    }
+}
+
+void refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches)
+{
+    const float invDt = 1.f / dt;
+    const float invDt2 = invDt * invDt;
+    const DistanceConstraint *cons = cloth.constraints.data();
+    const std::size_t slots = batches.slotCount();
+    for (std::size_t s = 0; s < slots; ++s) {
+        const std::uint32_t src = batches.source[s];
+        if (src == ~std::uint32_t(0))
+            continue;
+        const DistanceConstraint &c = cons[src];
+        batches.restLength[s] = c.restLength;
+        batches.alphaTilde[s] = c.compliance * invDt2;
+        batches.gamma[s] = c.compliance * c.damping * invDt; // α̃ β̃ / dt (Macklin 2016 §3.5)
+    }
+    batches.needsRefresh = false;
+}
+
+namespace {
+
+// One constraint, in exactly the arithmetic of the lane loop below (used for the catch-all
+// colour, whose constraints may share particles and must be visited in order).
+void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const float *w)
+{
+    const std::uint32_t a = s.a[k];
+    const std::uint32_t b = s.b[k];
+    const float wSum = w[a] + w[b];
+    if (wSum == 0.f)
+        return;
+    const double dx = double(x[a].x) - double(x[b].x);
+    const double dy = double(x[a].y) - double(x[b].y);
+    const double dz = double(x[a].z) - double(x[b].z);
+    const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
+    if (len < 1e-9)
+        return;
+    const double invLen = 1.0 / len;
+    const Vec3 n{float(dx * invLen), float(dy * invLen), float(dz * invLen)};
+    const float C = float(len - double(s.restLength[k]));
+    const float gradDotDx = dot(n, (x[a] - xPrev[a]) - (x[b] - xPrev[b]));
+    const float dLambda = (-C - s.alphaTilde[k] * s.lambda[k] - s.gamma[k] * gradDotDx) /
+                          ((1.f + s.gamma[k]) * wSum + s.alphaTilde[k]);
+    s.lambda[k] += dLambda;
+    x[a] += n * (w[a] * dLambda);
+    x[b] -= n * (w[b] * dLambda);
+}
+
+// A conflict-free colour, kLanes constraints at a time: gather the lanes' particle data,
+// compute every lane with straight-line arithmetic the compiler vectorises (the length and C
+// in double: C = |d| - L is a small difference of numbers near L, and float rounding of |d|
+// would be a sizeable part of it at short substeps), then scatter. The `default` clone is
+// SSE2; the `avx2` one runs 4 double / 8 float lanes per instruction. Neither enables FMA, so
+// both round exactly like solveOne.
+__attribute__((target_clones("avx2", "default"))) void solveConflictFree(
+    XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
+{
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
+    const std::uint32_t *sa = s.a.data();
+    const std::uint32_t *sb = s.b.data();
+    const float *rest = s.restLength.data();
+    const float *alphaTilde = s.alphaTilde.data();
+    const float *gamma = s.gamma.data();
+    float *lambda = s.lambda.data();
+    for (std::uint32_t k0 = begin; k0 < end; k0 += L) {
+        alignas(32) double dx[L], dy[L], dz[L];
+        alignas(32) float vx[L], vy[L], vz[L], wa[L], wb[L];
+        for (std::uint32_t l = 0; l < L; ++l) {
+            const std::uint32_t a = sa[k0 + l];
+            const std::uint32_t b = sb[k0 + l];
+            const Vec3 xa = x[a];
+            const Vec3 xb = x[b];
+            dx[l] = double(xa.x) - double(xb.x);
+            dy[l] = double(xa.y) - double(xb.y);
+            dz[l] = double(xa.z) - double(xb.z);
+            const Vec3 v = (xa - xPrev[a]) - (xb - xPrev[b]);
+            vx[l] = v.x;
+            vy[l] = v.y;
+            vz[l] = v.z;
+            wa[l] = w[a];
+            wb[l] = w[b];
+        }
+        // The square roots and divisions, the costly part, in packed SSE2 instructions
+        // (correctly rounded like their scalar forms); the cheap arithmetic around them is
+        // left to the compiler.
+        alignas(32) double len[L], invLen[L];
+        alignas(32) float nx[L], ny[L], nz[L], num[L], den[L], dl[L], ca[L], cb[L];
+        alignas(32) std::int32_t ok[L];
+        for (std::uint32_t l = 0; l < L; ++l)
+            len[l] = dx[l] * dx[l] + dy[l] * dy[l] + dz[l] * dz[l];
+        for (std::uint32_t l = 0; l < L; l += 2)
+            _mm_store_pd(len + l, _mm_sqrt_pd(_mm_load_pd(len + l)));
+        for (std::uint32_t l = 0; l < L; ++l) {
+            ok[l] = (wa[l] + wb[l] != 0.f) & (len[l] >= 1e-9); // padding has len 0
+            invLen[l] = ok[l] ? len[l] : 1.0;
+        }
+        for (std::uint32_t l = 0; l < L; l += 2)
+            _mm_store_pd(invLen + l, _mm_div_pd(_mm_set1_pd(1.0), _mm_load_pd(invLen + l)));
+        for (std::uint32_t l = 0; l < L; ++l) {
+            nx[l] = float(dx[l] * invLen[l]);
+            ny[l] = float(dy[l] * invLen[l]);
+            nz[l] = float(dz[l] * invLen[l]);
+            const float C = float(len[l] - double(rest[k0 + l]));
+            const float gradDotDx = nx[l] * vx[l] + ny[l] * vy[l] + nz[l] * vz[l];
+            const float g = gamma[k0 + l];
+            const float at = alphaTilde[k0 + l];
+            num[l] = -C - at * lambda[k0 + l] - g * gradDotDx;
+            den[l] = ok[l] ? (1.f + g) * (wa[l] + wb[l]) + at : 1.f;
+        }
+        for (std::uint32_t l = 0; l < L; l += 4)
+            _mm_store_ps(dl + l, _mm_div_ps(_mm_load_ps(num + l), _mm_load_ps(den + l)));
+        for (std::uint32_t l = 0; l < L; ++l) {
+            const float dLambda = ok[l] ? dl[l] : 0.f;
+            lambda[k0 + l] += dLambda;
+            ca[l] = wa[l] * dLambda;
+            cb[l] = wb[l] * dLambda;
+        }
+        for (std::uint32_t l = 0; l < L; ++l) {
+            if (!ok[l])
+                continue;
+            const Vec3 n{nx[l], ny[l], nz[l]};
+            x[sa[k0 + l]] += n * ca[l];
+            x[sb[k0 + l]] -= n * cb[l];
+        }
+    }
+}
+
+} // namespace
+
+void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
+                    Vec3 *x, const Vec3 *xPrev, const float *invMass)
+{
+    if (conflictFree) {
+        solveConflictFree(batches, begin, end, x, xPrev, invMass);
+        return;
+    }
+    for (std::uint32_t k = begin; k < end; ++k) {
+        if (batches.source[k] != ~std::uint32_t(0))
+            solveOne(batches, k, x, xPrev, invMass);
+    }
+}
+
+} // namespace drape::detail
