@@ -1,11 +1,11 @@
 // `drape`, `drape SCENE`, `drape --preset NAME`, `drape --help`, `drape --version`: the editor.
 #include "commands.h"
 
-#include "document.h"
+#include "document/document.h"
 #include "mainwindow.h"
-#include "presetcatalog.h"
-#include "resources.h"
-#include "viewport.h"
+#include "document/presetcatalog.h"
+#include "render/resources.h"
+#include "render/viewport.h"
 
 #include <QApplication>
 #include <QMessageBox>

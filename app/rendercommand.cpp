@@ -9,12 +9,12 @@
 
 #include "record/eglheadlesscontext.h"
 #include "record/framerenderer.h"
-#include "presetcatalog.h"
+#include "document/presetcatalog.h"
 #include "record/recordplan.h"
 #include "record/recordsession.h"
-#include "resources.h"
+#include "render/resources.h"
 #include "scene/scenefile.h"
-#include "scenerenderer.h"
+#include "render/scenerenderer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -2,10 +2,10 @@
 // keeps the file on disk and the modified state, a bad file is refused with a message that
 // names it, and Reset goes back to the authoring data.
 #include "commands/setparametercommand.h"
-#include "document.h"
+#include "document/document.h"
 #include "scene/params.h"
-#include "presetcatalog.h"
-#include "resources.h"
+#include "document/presetcatalog.h"
+#include "render/resources.h"
 
 #include <QFile>
 #include <QSignalSpy>

@@ -2,12 +2,12 @@
 // undo/redo restore it (in the scene, the simulation and the rows), a slider drag is one undo
 // step, and rows follow the document without pushing commands of their own.
 #include "commands/setparametercommand.h"
-#include "document.h"
-#include "paramrow.h"
-#include "parametersdock.h"
+#include "document/document.h"
+#include "docks/paramrow.h"
+#include "docks/parametersdock.h"
 #include "scene/params.h"
-#include "presetcatalog.h"
-#include "resources.h"
+#include "document/presetcatalog.h"
+#include "render/resources.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

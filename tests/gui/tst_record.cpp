@@ -4,19 +4,19 @@
 // file, a missing ffmpeg reported while PNG still works, the editor's PNG frames equal to
 // `drape render`'s for the same scene (run with no display), F12 screenshots, and undoable
 // settings in the Record dock.
-#include "document.h"
-#include "presetcatalog.h"
+#include "document/document.h"
+#include "document/presetcatalog.h"
 #include "record/ffmpegencoder.h"
 #include "record/objsequencewriter.h"
 #include "record/pngsequencewriter.h"
 #include "record/recorder.h"
 #include "record/recordplan.h"
 #include "record/recordsession.h"
-#include "recorddock.h"
-#include "resources.h"
+#include "docks/recorddock.h"
+#include "render/resources.h"
 #include "scene/scenefile.h"
-#include "screenshot.h"
-#include "viewport.h"
+#include "render/screenshot.h"
+#include "render/viewport.h"
 
 #include "../ffprobe.h"
 

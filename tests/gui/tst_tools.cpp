@@ -3,19 +3,19 @@
 // paused, so every particle's screen position is known from Viewport::project and every
 // expected result follows from the grid's geometry, not from a previous run.
 #include "commands/clotheditcommand.h"
-#include "constraintdock.h"
-#include "document.h"
-#include "resources.h"
+#include "docks/constraintdock.h"
+#include "document/document.h"
+#include "render/resources.h"
 #include "scene/scene.h"
-#include "selection.h"
-#include "tool.h"
+#include "document/selection.h"
+#include "tools/tool.h"
 #include "tools/constrainttool.h"
 #include "tools/cuttool.h"
 #include "tools/dragtool.h"
 #include "tools/pintool.h"
 #include "tools/toolmanager.h"
-#include "toolsdock.h"
-#include "viewport.h"
+#include "docks/toolsdock.h"
+#include "render/viewport.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -2,12 +2,12 @@
 // or back colour, changes as the simulation runs, and the renderer keeps its upload
 // discipline (no buffer reallocation or index rebuild while the topology stays the same).
 #include "sim/builders.h"
-#include "document.h"
-#include "presetcatalog.h"
-#include "renderdata.h"
-#include "resources.h"
-#include "scenerenderer.h"
-#include "viewport.h"
+#include "document/document.h"
+#include "document/presetcatalog.h"
+#include "render/renderdata.h"
+#include "render/resources.h"
+#include "render/scenerenderer.h"
+#include "render/viewport.h"
 
 #include <QColor>
 #include <QDir>

@@ -1,11 +1,11 @@
 // Scrolling the parameters dock with the mouse wheel must not edit the rows that pass under
 // the cursor: an unfocused slider, spin box or combo box ignores the wheel (no value change,
 // no undo step), while a control the user has focused still takes it.
-#include "document.h"
-#include "parametersdock.h"
-#include "paramrow.h"
-#include "presetcatalog.h"
-#include "resources.h"
+#include "document/document.h"
+#include "docks/parametersdock.h"
+#include "docks/paramrow.h"
+#include "document/presetcatalog.h"
+#include "render/resources.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

@@ -1,4 +1,4 @@
-#include "editactions.h"
+#include "actions/editactions.h"
 
 #include <QAction>
 #include <QMenu>

@@ -1,9 +1,9 @@
-#include "fileactions.h"
+#include "actions/fileactions.h"
 
 #include "appsettings.h"
-#include "document.h"
+#include "document/document.h"
 #include "mainwindow.h"
-#include "presetcatalog.h"
+#include "document/presetcatalog.h"
 
 #include <QAction>
 #include <QDir>

@@ -1,6 +1,6 @@
-#include "helpactions.h"
+#include "actions/helpactions.h"
 
-#include "icons.h"
+#include "widgets/icons.h"
 
 #include <QApplication>
 #include <QDialog>

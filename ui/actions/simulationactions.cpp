@@ -1,7 +1,7 @@
-#include "simulationactions.h"
+#include "actions/simulationactions.h"
 
-#include "icons.h"
-#include "simulationcontroller.h"
+#include "widgets/icons.h"
+#include "document/simulationcontroller.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -1,9 +1,9 @@
-#include "viewactions.h"
+#include "actions/viewactions.h"
 
 #include "commands/setviewsettingscommand.h"
-#include "document.h"
+#include "document/document.h"
 #include "mainwindow.h"
-#include "viewport.h"
+#include "render/viewport.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -4,7 +4,7 @@
 // changed through undoable commands; the constraint-kind filter and the camera are not edits.
 #pragma once
 
-#include "document.h"
+#include "document/document.h"
 #include "scene/scene.h"
 
 #include <QObject>

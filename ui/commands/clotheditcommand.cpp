@@ -1,6 +1,6 @@
-#include "clotheditcommand.h"
+#include "commands/clotheditcommand.h"
 
-#include "document.h"
+#include "document/document.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,6 +1,6 @@
-#include "editcommands.h"
+#include "commands/editcommands.h"
 
-#include "document.h"
+#include "document/document.h"
 
 #include <QObject>
 

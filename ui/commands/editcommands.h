@@ -5,7 +5,7 @@
 // ClothEditCommand themselves and push it on release.
 #pragma once
 
-#include "clotheditcommand.h"
+#include "commands/clotheditcommand.h"
 
 #include <QString>
 

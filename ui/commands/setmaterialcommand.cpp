@@ -1,6 +1,6 @@
-#include "setmaterialcommand.h"
+#include "commands/setmaterialcommand.h"
 
-#include "document.h"
+#include "document/document.h"
 #include "scene/params.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
-#include "setparametercommand.h"
+#include "commands/setparametercommand.h"
 
-#include "document.h"
+#include "document/document.h"
 #include "scene/params.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
-#include "setviewsettingscommand.h"
+#include "commands/setviewsettingscommand.h"
 
-#include "document.h"
+#include "document/document.h"
 
 namespace drape {
 

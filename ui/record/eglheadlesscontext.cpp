@@ -1,5 +1,5 @@
 // libepoxy only: no Qt OpenGL header may be included in this file (they clash).
-#include "eglheadlesscontext.h"
+#include "record/eglheadlesscontext.h"
 
 #include <epoxy/egl.h>
 #include <epoxy/gl.h>

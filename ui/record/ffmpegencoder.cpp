@@ -1,4 +1,4 @@
-#include "ffmpegencoder.h"
+#include "record/ffmpegencoder.h"
 
 #include <QDir>
 #include <QFile>

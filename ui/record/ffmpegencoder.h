@@ -5,7 +5,7 @@
 // leaves a half-written video behind.
 #pragma once
 
-#include "framesink.h"
+#include "record/framesink.h"
 
 #include "scene/scene.h"
 

@@ -1,4 +1,4 @@
-#include "framerenderer.h"
+#include "record/framerenderer.h"
 
 namespace drape {
 

@@ -5,8 +5,8 @@
 // settings give the same pixels.
 #pragma once
 
-#include "offscreentarget.h"
-#include "scenerenderer.h"
+#include "record/offscreentarget.h"
+#include "render/scenerenderer.h"
 
 #include <QImage>
 #include <QSize>

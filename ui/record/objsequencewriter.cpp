@@ -1,7 +1,7 @@
-#include "objsequencewriter.h"
+#include "record/objsequencewriter.h"
 
 #include "scene/objexport.h"
-#include "pngsequencewriter.h"
+#include "record/pngsequencewriter.h"
 #include "sim/simulation.h"
 
 #include <QDir>

@@ -4,7 +4,7 @@
 // Nothing is rendered for this sink.
 #pragma once
 
-#include "framesink.h"
+#include "record/framesink.h"
 
 #include <QString>
 

@@ -1,5 +1,5 @@
 // libepoxy only: no Qt OpenGL header may be included in this file (they clash).
-#include "offscreentarget.h"
+#include "record/offscreentarget.h"
 
 #include <epoxy/gl.h>
 

@@ -1,4 +1,4 @@
-#include "pngsequencewriter.h"
+#include "record/pngsequencewriter.h"
 
 #include <QDir>
 #include <QImageWriter>

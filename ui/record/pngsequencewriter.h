@@ -4,7 +4,7 @@
 // which keeps memory use to a few frames whatever the recording length.
 #pragma once
 
-#include "framesink.h"
+#include "record/framesink.h"
 
 #include <QString>
 

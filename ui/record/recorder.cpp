@@ -1,8 +1,8 @@
-#include "recorder.h"
+#include "record/recorder.h"
 
-#include "document.h"
-#include "simulationcontroller.h"
-#include "viewport.h"
+#include "document/document.h"
+#include "document/simulationcontroller.h"
+#include "render/viewport.h"
 
 #include <QDir>
 

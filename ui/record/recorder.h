@@ -5,9 +5,9 @@
 // (RecordSession). `drape render` runs the same FrameRenderer and RecordSession headless.
 #pragma once
 
-#include "framerenderer.h"
-#include "recordplan.h"
-#include "recordsession.h"
+#include "record/framerenderer.h"
+#include "record/recordplan.h"
+#include "record/recordsession.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -1,8 +1,8 @@
-#include "recordplan.h"
+#include "record/recordplan.h"
 
-#include "ffmpegencoder.h"
-#include "objsequencewriter.h"
-#include "pngsequencewriter.h"
+#include "record/ffmpegencoder.h"
+#include "record/objsequencewriter.h"
+#include "record/pngsequencewriter.h"
 
 #include <QDateTime>
 #include <QDir>

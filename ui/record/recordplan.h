@@ -17,9 +17,9 @@
 // No frame is ever dropped or repeated, whatever the display does meanwhile.
 #pragma once
 
-#include "framesink.h"
+#include "record/framesink.h"
 #include "scene/scene.h"
-#include "scenerenderer.h"
+#include "render/scenerenderer.h"
 
 #include <QSize>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "recordsession.h"
+#include "record/recordsession.h"
 
 #include "sim/simulation.h"
 

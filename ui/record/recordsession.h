@@ -4,8 +4,8 @@
 // The caller renders each frame in between (or not, for sinks that take meshes only).
 #pragma once
 
-#include "framesink.h"
-#include "recordplan.h"
+#include "record/framesink.h"
+#include "record/recordplan.h"
 
 #include <QImage>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "setrecordsettingscommand.h"
+#include "record/setrecordsettingscommand.h"
 
-#include "document.h"
+#include "document/document.h"
 
 namespace drape {
 

@@ -1,12 +1,12 @@
-#include "constrainttool.h"
+#include "tools/constrainttool.h"
 
 #include "commands/editcommands.h"
-#include "document.h"
-#include "selection.h"
-#include "toolbrush.h"
-#include "toolicons.h"
-#include "toolmanager.h"
-#include "viewport.h"
+#include "document/document.h"
+#include "document/selection.h"
+#include "tools/toolbrush.h"
+#include "tools/toolicons.h"
+#include "tools/toolmanager.h"
+#include "render/viewport.h"
 
 #include <QKeyEvent>
 #include <QLineF>

@@ -7,8 +7,8 @@
 // selection's properties.
 #pragma once
 
-#include "screenpick.h"
-#include "tool.h"
+#include "tools/screenpick.h"
+#include "tools/tool.h"
 
 #include <QPointF>
 

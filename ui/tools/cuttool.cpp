@@ -1,12 +1,12 @@
-#include "cuttool.h"
+#include "tools/cuttool.h"
 
 #include "commands/clotheditcommand.h"
 #include "edit/cut.h"
-#include "document.h"
-#include "toolbrush.h"
-#include "toolicons.h"
-#include "toolmanager.h"
-#include "viewport.h"
+#include "document/document.h"
+#include "tools/toolbrush.h"
+#include "tools/toolicons.h"
+#include "tools/toolmanager.h"
+#include "render/viewport.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>

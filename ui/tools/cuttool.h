@@ -6,7 +6,7 @@
 #pragma once
 
 #include "base/ray.h"
-#include "tool.h"
+#include "tools/tool.h"
 
 #include <QPointF>
 #include <QVector>

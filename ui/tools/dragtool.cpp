@@ -1,10 +1,10 @@
-#include "dragtool.h"
+#include "tools/dragtool.h"
 
 #include "commands/clotheditcommand.h"
-#include "document.h"
-#include "toolicons.h"
-#include "toolmanager.h"
-#include "viewport.h"
+#include "document/document.h"
+#include "tools/toolicons.h"
+#include "tools/toolmanager.h"
+#include "render/viewport.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>

@@ -1,4 +1,4 @@
-#include "pinpresets.h"
+#include "tools/pinpresets.h"
 
 #include <algorithm>
 #include <array>

@@ -1,12 +1,12 @@
-#include "pintool.h"
+#include "tools/pintool.h"
 
 #include "commands/editcommands.h"
-#include "document.h"
+#include "document/document.h"
 #include "edit/pick.h"
-#include "screenpick.h"
-#include "toolicons.h"
-#include "toolmanager.h"
-#include "viewport.h"
+#include "tools/screenpick.h"
+#include "tools/toolicons.h"
+#include "tools/toolmanager.h"
+#include "render/viewport.h"
 
 #include <QKeyEvent>
 #include <QLineF>

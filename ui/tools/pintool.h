@@ -6,8 +6,8 @@
 #pragma once
 
 #include "edit/grab.h"
-#include "tool.h"
-#include "toolbrush.h"
+#include "tools/tool.h"
+#include "tools/toolbrush.h"
 
 #include <QPointF>
 

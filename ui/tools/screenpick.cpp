@@ -1,9 +1,9 @@
-#include "screenpick.h"
+#include "tools/screenpick.h"
 
 #include "sim/simulation.h"
-#include "document.h"
-#include "tool.h"
-#include "viewport.h"
+#include "document/document.h"
+#include "tools/tool.h"
+#include "render/viewport.h"
 
 #include <QLineF>
 

@@ -1,8 +1,8 @@
-#include "toolbrush.h"
+#include "tools/toolbrush.h"
 
-#include "document.h"
-#include "tool.h"
-#include "viewport.h"
+#include "document/document.h"
+#include "tools/tool.h"
+#include "render/viewport.h"
 
 #include <QPainter>
 

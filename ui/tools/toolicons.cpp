@@ -1,4 +1,4 @@
-#include "toolicons.h"
+#include "tools/toolicons.h"
 
 #include <QFile>
 #include <QImageReader>

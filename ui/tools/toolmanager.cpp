@@ -1,15 +1,15 @@
-#include "toolmanager.h"
+#include "tools/toolmanager.h"
 
 #include "commands/editcommands.h"
-#include "constrainttool.h"
-#include "cuttool.h"
-#include "document.h"
-#include "dragtool.h"
-#include "pinpresets.h"
-#include "pintool.h"
-#include "selection.h"
-#include "toolicons.h"
-#include "viewport.h"
+#include "tools/constrainttool.h"
+#include "tools/cuttool.h"
+#include "document/document.h"
+#include "tools/dragtool.h"
+#include "tools/pinpresets.h"
+#include "tools/pintool.h"
+#include "document/selection.h"
+#include "tools/toolicons.h"
+#include "render/viewport.h"
 
 #include <QAction>
 #include <QActionGroup>

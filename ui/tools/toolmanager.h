@@ -5,7 +5,7 @@
 // drag cuts whatever tool is active.
 #pragma once
 
-#include "screenpick.h"
+#include "tools/screenpick.h"
 
 #include <QObject>
 #include <QPointer>

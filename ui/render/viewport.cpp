@@ -1,7 +1,7 @@
-#include "viewport.h"
+#include "render/viewport.h"
 
-#include "document.h"
-#include "tool.h"
+#include "document/document.h"
+#include "tools/tool.h"
 
 #include <QKeyEvent>
 #include <QFontMetricsF>

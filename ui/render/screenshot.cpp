@@ -1,6 +1,6 @@
-#include "screenshot.h"
+#include "render/screenshot.h"
 
-#include "viewport.h"
+#include "render/viewport.h"
 
 #include <QAction>
 #include <QDateTime>

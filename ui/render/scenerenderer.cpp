@@ -1,6 +1,6 @@
-#include "scenerenderer.h"
+#include "render/scenerenderer.h"
 
-#include "glprogram.h"
+#include "render/glprogram.h"
 
 #include <epoxy/gl.h>
 

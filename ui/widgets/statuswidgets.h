@@ -3,7 +3,7 @@
 // camera's) hint, and a red "Blown up — Reset" badge when the solver flagged a blow-up.
 #pragma once
 
-#include "simulationcontroller.h"
+#include "document/simulationcontroller.h"
 
 #include <QObject>
 

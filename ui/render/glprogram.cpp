@@ -1,4 +1,4 @@
-#include "glprogram.h"
+#include "render/glprogram.h"
 
 #include <epoxy/gl.h>
 

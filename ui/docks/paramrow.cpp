@@ -1,7 +1,7 @@
-#include "paramrow.h"
+#include "docks/paramrow.h"
 
 #include "scene/params.h"
-#include "wheelguard.h"
+#include "widgets/wheelguard.h"
 
 #include <QCheckBox>
 #include <QComboBox>

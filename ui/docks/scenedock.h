@@ -2,7 +2,7 @@
 // recent files, and what the open scene contains (its cloths and colliders).
 #pragma once
 
-#include "document.h"
+#include "document/document.h"
 #include <QDockWidget>
 #include <QPointer>
 

@@ -5,7 +5,7 @@
 // factor drops below 1 instead ("Fix Your Timestep!", Glenn Fiedler 2004).
 #pragma once
 
-#include "document.h"
+#include "document/document.h"
 #include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>

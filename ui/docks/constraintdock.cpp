@@ -1,8 +1,8 @@
-#include "constraintdock.h"
+#include "docks/constraintdock.h"
 
 #include "commands/setviewsettingscommand.h"
-#include "document.h"
-#include "selection.h"
+#include "document/document.h"
+#include "document/selection.h"
 #include "tools/constrainttool.h"
 #include "tools/toolmanager.h"
 

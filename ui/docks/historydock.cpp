@@ -1,4 +1,4 @@
-#include "historydock.h"
+#include "docks/historydock.h"
 
 #include <QUndoGroup>
 #include <QUndoView>

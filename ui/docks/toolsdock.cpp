@@ -1,7 +1,7 @@
-#include "toolsdock.h"
+#include "docks/toolsdock.h"
 
 #include "commands/setparametercommand.h"
-#include "document.h"
+#include "document/document.h"
 #include "scene/params.h"
 #include "tools/toolmanager.h"
 

@@ -10,7 +10,7 @@
 #pragma once
 
 #include "scene/camera.h"
-#include "renderdata.h"
+#include "render/renderdata.h"
 #include "scene/scene.h"
 #include "sim/simulation.h"
 

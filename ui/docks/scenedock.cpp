@@ -1,10 +1,10 @@
-#include "scenedock.h"
+#include "docks/scenedock.h"
 
 #include "actions/fileactions.h"
 #include "appsettings.h"
-#include "document.h"
+#include "document/document.h"
 #include "mainwindow.h"
-#include "presetcatalog.h"
+#include "document/presetcatalog.h"
 
 #include <QFileInfo>
 #include <QGridLayout>

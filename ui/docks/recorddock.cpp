@@ -1,12 +1,12 @@
-#include "recorddock.h"
+#include "docks/recorddock.h"
 
-#include "document.h"
+#include "document/document.h"
 #include "record/ffmpegencoder.h"
 #include "record/recorder.h"
 #include "record/recordplan.h"
 #include "record/setrecordsettingscommand.h"
-#include "simulationcontroller.h"
-#include "viewport.h"
+#include "document/simulationcontroller.h"
+#include "render/viewport.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
-#include "simulationcontroller.h"
+#include "document/simulationcontroller.h"
 
-#include "document.h"
+#include "document/document.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "resources.h"
+#include "render/resources.h"
 
 #include <QtGlobal>
 

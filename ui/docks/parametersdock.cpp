@@ -1,11 +1,11 @@
-#include "parametersdock.h"
+#include "docks/parametersdock.h"
 
-#include "collapsiblesection.h"
+#include "widgets/collapsiblesection.h"
 #include "commands/setmaterialcommand.h"
 #include "commands/setparametercommand.h"
-#include "document.h"
-#include "paramrow.h"
-#include "wheelguard.h"
+#include "document/document.h"
+#include "docks/paramrow.h"
+#include "widgets/wheelguard.h"
 
 #include <QComboBox>
 #include <QGridLayout>

@@ -1,4 +1,4 @@
-#include "selection.h"
+#include "document/selection.h"
 
 #include <algorithm>
 #include <unordered_map>

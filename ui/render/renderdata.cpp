@@ -1,4 +1,4 @@
-#include "renderdata.h"
+#include "render/renderdata.h"
 
 #include "sim/tearing.h"
 

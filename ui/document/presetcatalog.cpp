@@ -1,4 +1,4 @@
-#include "presetcatalog.h"
+#include "document/presetcatalog.h"
 
 #include "scene/presets.h"
 

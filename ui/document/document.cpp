@@ -1,4 +1,4 @@
-#include "document.h"
+#include "document/document.h"
 
 #include "scene/params.h"
 

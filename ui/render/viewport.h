@@ -10,10 +10,10 @@
 // in cleanup(), connected to the context's aboutToBeDestroyed, with the context current.
 #pragma once
 
-#include "document.h"
-#include "tool.h"
+#include "document/document.h"
+#include "tools/tool.h"
 #include "scene/camera.h"
-#include "scenerenderer.h"
+#include "render/scenerenderer.h"
 
 #include <QOpenGLWidget>
 #include <QPointer>

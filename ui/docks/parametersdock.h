@@ -5,7 +5,7 @@
 // one undo step. Rows follow the document (undo, redo, load) without feeding back.
 #pragma once
 
-#include "document.h"
+#include "document/document.h"
 #include "scene/params.h"
 
 #include <QDockWidget>

@@ -1,4 +1,4 @@
-#include "statuswidgets.h"
+#include "widgets/statuswidgets.h"
 
 #include <QLabel>
 #include <QLocale>
