@@ -115,8 +115,8 @@ std::string revert(Cloth &cloth, const ClothEdit &edit);
 std::vector<std::uint32_t> constraintIndexMap(const ClothEdit &edit, std::size_t oldCount);
 std::vector<std::uint32_t> triangleIndexMap(const ClothEdit &edit, std::size_t oldCount);
 /// Remaps a list of indices through `map`, dropping removed ones (selections, pins).
-std::vector<std::uint32_t> remapIndices(std::span<const std::uint32_t> indices,
-                                        std::span<const std::uint32_t> map);
+std::vector<std::uint32_t> remapIndices(
+    std::span<const std::uint32_t> indices, std::span<const std::uint32_t> map);
 
 // ---- operations: each returns the edit to apply, or an error -------------------------------
 
@@ -126,40 +126,40 @@ std::vector<std::uint32_t> remapIndices(std::span<const std::uint32_t> indices,
 ClothEditResult makeSetKind(const Cloth &cloth, std::span<const std::uint32_t> particles, ParticleKind kind);
 
 /// Moves particles (typically pins, e.g. curtain hooks) to `positions`, at rest there.
-ClothEditResult makeMoveParticles(const Cloth &cloth, std::span<const std::uint32_t> particles,
-                                  std::span<const Vec3> positions);
+ClothEditResult makeMoveParticles(
+    const Cloth &cloth, std::span<const std::uint32_t> particles, std::span<const Vec3> positions);
 
 /// Sets the mass (kg, > 0 and finite) of particles; invMass follows unless the particle is pinned.
 ClothEditResult makeSetMass(const Cloth &cloth, std::span<const std::uint32_t> particles, float massKg);
 
 /// Settings of a constraint added by hand (sewing, the constraint tool).
 struct NewConstraintDef {
-    float restLength = -1.f;        ///< m; < 0 means the current distance between the particles
-    float compliance = 0.f;         ///< m/N (0 = rigid)
-    float damping = 0.f;            ///< N·s/m
-    float tearStrain = kNeverTear;  ///< strain at which it tears
+    float restLength = -1.f; ///< m; < 0 means the current distance between the particles
+    float compliance = 0.f; ///< m/N (0 = rigid)
+    float damping = 0.f; ///< N·s/m
+    float tearStrain = kNeverTear; ///< strain at which it tears
     ConstraintKind kind = ConstraintKind::User;
 };
 
 /// Appends a constraint between particles a and b (a != b).
-ClothEditResult makeAddConstraint(const Cloth &cloth, std::uint32_t a, std::uint32_t b,
-                                  const NewConstraintDef &def = {});
+ClothEditResult makeAddConstraint(
+    const Cloth &cloth, std::uint32_t a, std::uint32_t b, const NewConstraintDef &def = {});
 
 /// Removes constraints by index (duplicates ignored). With `removeOrphanTriangles`, triangles
 /// that lose an edge are removed too (the tearing rule; see trianglesLosingEdges).
-ClothEditResult makeRemoveConstraints(const Cloth &cloth, std::span<const std::uint32_t> indices,
-                                      bool removeOrphanTriangles = true);
+ClothEditResult makeRemoveConstraints(
+    const Cloth &cloth, std::span<const std::uint32_t> indices, bool removeOrphanTriangles = true);
 
 /// Property changes of constraints; unset fields keep their value.
 struct ConstraintProps {
     std::optional<float> restLength; ///< m, >= 0
     std::optional<float> compliance; ///< m/N, >= 0
-    std::optional<float> damping;    ///< N·s/m, >= 0
+    std::optional<float> damping; ///< N·s/m, >= 0
     std::optional<float> tearStrain; ///< > 0, +inf = never tears
     std::optional<ConstraintKind> kind;
 };
-ClothEditResult makeChangeConstraints(const Cloth &cloth, std::span<const std::uint32_t> indices,
-                                      const ConstraintProps &props);
+ClothEditResult makeChangeConstraints(
+    const Cloth &cloth, std::span<const std::uint32_t> indices, const ConstraintProps &props);
 
 /// Triangles (ascending indices) that have an edge whose particles were joined by one of the
 /// `removed` constraints and are joined by none of the constraints that remain. A triangle

@@ -28,20 +28,22 @@
 namespace drape {
 
 struct GrabSettings {
-    int velocityFrames = 3;        ///< frames averaged for the release velocity (>= 1)
+    int velocityFrames = 3; ///< frames averaged for the release velocity (>= 1)
     float releaseVelocityScale = 1.f; ///< multiplies the release velocity (0 = drop dead)
 };
 
 class Grab {
 public:
-    explicit Grab(GrabSettings settings = {}) : m_settings(settings) {}
+    explicit Grab(GrabSettings settings = {})
+        : m_settings(settings)
+    { }
 
     /// Grabs the particles of cloth `cloth` within `radius` (m) of `centre`. Error when nothing
     /// is there, the index is out of range, or the input is not finite / radius <= 0.
     std::string begin(Simulation &sim, int cloth, const Vec3 &centre, float radius);
     /// Grabs the given particles; `centre` is the point that will follow the target.
-    std::string beginParticles(Simulation &sim, int cloth, const std::vector<std::uint32_t> &particles,
-                               const Vec3 &centre);
+    std::string beginParticles(
+        Simulation &sim, int cloth, const std::vector<std::uint32_t> &particles, const Vec3 &centre);
     /// Moves the grab centre to `target` (m). Call once per frame, before step().
     std::string moveTo(Simulation &sim, const Vec3 &target);
     /// Lets go. Returns the net change of the particles that stay static (moved pins); empty
@@ -66,15 +68,15 @@ private:
     int m_cloth = -1;
     std::vector<std::uint32_t> m_particles;
     std::vector<ParticleRecord> m_before; // parallel to m_particles, as before begin()
-    std::vector<Vec3> m_offsets;          // m, from the grab centre
-    Vec3 m_target;                        // m, current grab centre
+    std::vector<Vec3> m_offsets; // m, from the grab centre
+    Vec3 m_target; // m, current grab centre
     struct Sample {
         std::uint64_t frame = 0; // sim.frame() when the target was set
-        Vec3 target;             // m
+        Vec3 target; // m
     };
-    std::deque<Sample> m_samples;         // recent targets, oldest first
-    double m_frameDt = 1.0 / 60.0;        // s
-    std::uint64_t m_frameNow = 0;         // sim.frame() at the last call
+    std::deque<Sample> m_samples; // recent targets, oldest first
+    double m_frameDt = 1.0 / 60.0; // s
+    std::uint64_t m_frameNow = 0; // sim.frame() at the last call
 };
 
 /// The tearable-cloth left drag: particles of every cloth within `radius` of `centre` take
@@ -83,6 +85,6 @@ private:
 /// Static and kinematic particles are left alone. Returns the number of particles pushed,
 /// or -1 with `error` set on bad input.
 int push(Simulation &sim, const Vec3 &centre, float radius, const Vec3 &delta, float factor = 1.f,
-         std::string *error = nullptr);
+    std::string *error = nullptr);
 
 } // namespace drape

@@ -17,9 +17,9 @@ namespace drape {
 /// distance along the ray so a fixed pixel radius works with a perspective camera:
 /// tolerance(t) = radius + radiusPerMeter * t.
 struct PickSettings {
-    float radius = 0.02f;        ///< m, tolerance at the ray origin (> 0)
-    float radiusPerMeter = 0.f;  ///< m per m along the ray (pixel radius / focal length in px); >= 0
-    float maxDistance = 1e6f;    ///< m, nothing beyond this along the ray
+    float radius = 0.02f; ///< m, tolerance at the ray origin (> 0)
+    float radiusPerMeter = 0.f; ///< m per m along the ray (pixel radius / focal length in px); >= 0
+    float maxDistance = 1e6f; ///< m, nothing beyond this along the ray
 };
 
 /// The particle under a ray. Among the particles within tolerance in front of the ray origin,
@@ -28,12 +28,12 @@ struct PickSettings {
 /// arbitrary neighbour on the same sheet that happens to be a hair nearer the camera).
 struct ParticleHit {
     bool found = false;
-    int cloth = -1;               ///< index into Simulation::cloths
+    int cloth = -1; ///< index into Simulation::cloths
     std::uint32_t particle = 0;
-    float t = 0.f;                ///< m, ray parameter of the closest approach
-    Vec3 point;                   ///< m, the particle's position
-    float distance = 0.f;         ///< m, perpendicular distance from the ray
-    std::string error;            ///< set when the request was invalid (found is false)
+    float t = 0.f; ///< m, ray parameter of the closest approach
+    Vec3 point; ///< m, the particle's position
+    float distance = 0.f; ///< m, perpendicular distance from the ray
+    std::string error; ///< set when the request was invalid (found is false)
 };
 
 /// The constraint under a ray (segment–ray distance), same depth rule as particles.
@@ -41,9 +41,9 @@ struct ConstraintHit {
     bool found = false;
     int cloth = -1;
     std::uint32_t constraint = 0;
-    float t = 0.f;                ///< m, ray parameter of the closest approach
-    Vec3 point;                   ///< m, closest point on the constraint's segment
-    float distance = 0.f;         ///< m, segment–ray distance
+    float t = 0.f; ///< m, ray parameter of the closest approach
+    Vec3 point; ///< m, closest point on the constraint's segment
+    float distance = 0.f; ///< m, segment–ray distance
     std::string error;
 };
 
@@ -63,8 +63,10 @@ std::vector<std::uint32_t> particlesWithin(const Cloth &cloth, const Vec3 &centr
 /// Across all cloths, ordered by cloth then particle.
 std::vector<ParticleRef> particlesWithin(const Simulation &sim, const Vec3 &centre, float radius);
 /// Particles whose position satisfies `inside` (e.g. "projects into the selection rectangle").
-std::vector<std::uint32_t> particlesWhere(const Cloth &cloth, const std::function<bool(const Vec3 &)> &inside);
-std::vector<ParticleRef> particlesWhere(const Simulation &sim, const std::function<bool(const Vec3 &)> &inside);
+std::vector<std::uint32_t> particlesWhere(
+    const Cloth &cloth, const std::function<bool(const Vec3 &)> &inside);
+std::vector<ParticleRef> particlesWhere(
+    const Simulation &sim, const std::function<bool(const Vec3 &)> &inside);
 
 /// Validates a pick request; empty when fine.
 std::string validatePick(const Ray &ray, const PickSettings &settings);

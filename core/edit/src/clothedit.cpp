@@ -18,7 +18,6 @@ std::string constraintOutOfRange(std::uint32_t i, std::size_t n)
     return "constraint " + std::to_string(i) + " out of range, cloth has " + std::to_string(n);
 }
 
-
 // Stable compaction: erases the items at `indices` (ascending, unique, in range).
 template <class T, class Indexed>
 void removeSorted(std::vector<T> &items, const std::vector<Indexed> &removed)
@@ -62,16 +61,17 @@ std::string checkSorted(const std::vector<Indexed> &list, std::size_t count, con
     for (std::size_t k = 0; k < list.size(); ++k) {
         const std::size_t limit = allowEnd ? count + k + 1 : count;
         if (list[k].index >= limit)
-            return std::string(what) + " " + std::to_string(list[k].index) + " out of range, cloth has " +
-                   std::to_string(count);
+            return std::string(what) + " " + std::to_string(list[k].index) + " out of range, cloth has "
+                + std::to_string(count);
         if (k > 0 && list[k].index <= list[k - 1].index)
-            return std::string(what) + " indices of the edit are not ascending at " + std::to_string(list[k].index);
+            return std::string(what) + " indices of the edit are not ascending at "
+                + std::to_string(list[k].index);
     }
     return {};
 }
 
-std::vector<std::uint32_t> indexMap(std::size_t oldCount, const std::vector<std::uint32_t> &removed,
-                                    const std::vector<std::uint32_t> &added)
+std::vector<std::uint32_t> indexMap(
+    std::size_t oldCount, const std::vector<std::uint32_t> &removed, const std::vector<std::uint32_t> &added)
 {
     std::vector<std::uint32_t> map(oldCount, kRemovedIndex);
     // After compaction survivor i sits at i - (removed below i); an insertion at final
@@ -104,7 +104,7 @@ std::uint64_t pairKey(std::uint32_t a, std::uint32_t b)
 
 // Sorted, unique copy of `indices`, or an error naming the first index out of range.
 std::string sortedUnique(std::span<const std::uint32_t> indices, std::size_t count, bool particles,
-                         std::vector<std::uint32_t> &out)
+    std::vector<std::uint32_t> &out)
 {
     for (std::uint32_t i : indices)
         if (i >= count)
@@ -119,7 +119,7 @@ std::string sortedUnique(std::span<const std::uint32_t> indices, std::size_t cou
 
 ParticleRecord particleRecord(const Particles &p, std::uint32_t i)
 {
-    return {p.position[i], p.previous[i], p.velocity[i], p.mass[i], p.invMass[i], p.kind[i]};
+    return { p.position[i], p.previous[i], p.velocity[i], p.mass[i], p.invMass[i], p.kind[i] };
 }
 
 void storeParticleRecord(Particles &p, std::uint32_t i, const ParticleRecord &r)
@@ -139,8 +139,8 @@ bool ClothEdit::empty() const
 
 bool ClothEdit::changesTopology() const
 {
-    return !removedConstraints.empty() || !addedConstraints.empty() || !removedTriangles.empty() ||
-           !addedTriangles.empty();
+    return !removedConstraints.empty() || !addedConstraints.empty() || !removedTriangles.empty()
+        || !addedTriangles.empty();
 }
 
 std::string apply(Cloth &cloth, const ClothEdit &edit)
@@ -152,12 +152,15 @@ std::string apply(Cloth &cloth, const ClothEdit &edit)
     for (const ConstraintChange &c : edit.changedConstraints)
         if (c.index >= cloth.constraints.size())
             return constraintOutOfRange(c.index, cloth.constraints.size());
-    const std::size_t remaining = cloth.constraints.size() - std::min(cloth.constraints.size(), edit.removedConstraints.size());
-    const std::size_t remainingTriangles = cloth.triangles.size() - std::min(cloth.triangles.size(), edit.removedTriangles.size());
-    for (std::string e : {checkSorted(edit.removedConstraints, cloth.constraints.size(), "constraint", false),
-                          checkSorted(edit.addedConstraints, remaining, "constraint", true),
-                          checkSorted(edit.removedTriangles, cloth.triangles.size(), "triangle", false),
-                          checkSorted(edit.addedTriangles, remainingTriangles, "triangle", true)})
+    const std::size_t remaining
+        = cloth.constraints.size() - std::min(cloth.constraints.size(), edit.removedConstraints.size());
+    const std::size_t remainingTriangles
+        = cloth.triangles.size() - std::min(cloth.triangles.size(), edit.removedTriangles.size());
+    for (std::string e :
+        { checkSorted(edit.removedConstraints, cloth.constraints.size(), "constraint", false),
+            checkSorted(edit.addedConstraints, remaining, "constraint", true),
+            checkSorted(edit.removedTriangles, cloth.triangles.size(), "triangle", false),
+            checkSorted(edit.addedTriangles, remainingTriangles, "triangle", true) })
         if (!e.empty())
             return e;
 
@@ -166,7 +169,8 @@ std::string apply(Cloth &cloth, const ClothEdit &edit)
     for (const ConstraintChange &c : edit.changedConstraints)
         cloth.constraints[c.index] = c.after;
     removeSorted(cloth.constraints, edit.removedConstraints);
-    insertSorted(cloth.constraints, edit.addedConstraints, [](const IndexedConstraint &c) { return c.constraint; });
+    insertSorted(
+        cloth.constraints, edit.addedConstraints, [](const IndexedConstraint &c) { return c.constraint; });
     removeSorted(cloth.triangles, edit.removedTriangles);
     insertSorted(cloth.triangles, edit.addedTriangles, [](const IndexedTriangle &t) { return t.triangle; });
     if (edit.changesTopology())
@@ -180,12 +184,14 @@ std::string revert(Cloth &cloth, const ClothEdit &edit)
     for (const ParticleChange &c : edit.particles)
         if (c.index >= n)
             return particleOutOfRange(c.index, n);
-    const std::size_t beforeAdd = cloth.constraints.size() - std::min(cloth.constraints.size(), edit.addedConstraints.size());
-    const std::size_t beforeAddTriangles = cloth.triangles.size() - std::min(cloth.triangles.size(), edit.addedTriangles.size());
-    for (std::string e : {checkSorted(edit.addedConstraints, cloth.constraints.size(), "constraint", false),
-                          checkSorted(edit.removedConstraints, beforeAdd, "constraint", true),
-                          checkSorted(edit.addedTriangles, cloth.triangles.size(), "triangle", false),
-                          checkSorted(edit.removedTriangles, beforeAddTriangles, "triangle", true)})
+    const std::size_t beforeAdd
+        = cloth.constraints.size() - std::min(cloth.constraints.size(), edit.addedConstraints.size());
+    const std::size_t beforeAddTriangles
+        = cloth.triangles.size() - std::min(cloth.triangles.size(), edit.addedTriangles.size());
+    for (std::string e : { checkSorted(edit.addedConstraints, cloth.constraints.size(), "constraint", false),
+             checkSorted(edit.removedConstraints, beforeAdd, "constraint", true),
+             checkSorted(edit.addedTriangles, cloth.triangles.size(), "triangle", false),
+             checkSorted(edit.removedTriangles, beforeAddTriangles, "triangle", true) })
         if (!e.empty())
             return e;
     const std::size_t restored = beforeAdd + edit.removedConstraints.size();
@@ -196,7 +202,8 @@ std::string revert(Cloth &cloth, const ClothEdit &edit)
     removeSorted(cloth.triangles, edit.addedTriangles);
     insertSorted(cloth.triangles, edit.removedTriangles, [](const IndexedTriangle &t) { return t.triangle; });
     removeSorted(cloth.constraints, edit.addedConstraints);
-    insertSorted(cloth.constraints, edit.removedConstraints, [](const IndexedConstraint &c) { return c.constraint; });
+    insertSorted(
+        cloth.constraints, edit.removedConstraints, [](const IndexedConstraint &c) { return c.constraint; });
     for (auto c = edit.changedConstraints.rbegin(); c != edit.changedConstraints.rend(); ++c)
         cloth.constraints[c->index] = c->before;
     for (auto c = edit.particles.rbegin(); c != edit.particles.rend(); ++c)
@@ -226,7 +233,8 @@ std::vector<std::uint32_t> triangleIndexMap(const ClothEdit &edit, std::size_t o
     return indexMap(oldCount, removed, added);
 }
 
-std::vector<std::uint32_t> remapIndices(std::span<const std::uint32_t> indices, std::span<const std::uint32_t> map)
+std::vector<std::uint32_t> remapIndices(
+    std::span<const std::uint32_t> indices, std::span<const std::uint32_t> map)
 {
     std::vector<std::uint32_t> out;
     out.reserve(indices.size());
@@ -241,19 +249,20 @@ ClothEditResult makeSetKind(const Cloth &cloth, std::span<const std::uint32_t> p
     ClothEditResult result;
     std::vector<std::uint32_t> list;
     if (std::string e = sortedUnique(particles, cloth.particles.size(), true, list); !e.empty())
-        return {{}, e};
+        return { {}, e };
     if (kind != ParticleKind::Dynamic && kind != ParticleKind::Static && kind != ParticleKind::Kinematic)
-        return {{}, "particle kind " + std::to_string(int(kind)) + " is not a valid kind"};
+        return { {}, "particle kind " + std::to_string(int(kind)) + " is not a valid kind" };
     const Particles &p = cloth.particles;
     for (std::uint32_t i : list) {
         if (p.kind[i] == kind)
             continue;
-        ParticleChange c{i, particleRecord(p, i), particleRecord(p, i)};
+        ParticleChange c { i, particleRecord(p, i), particleRecord(p, i) };
         c.after.kind = kind;
         if (kind == ParticleKind::Dynamic) {
             if (!(p.mass[i] > 0.f) || !std::isfinite(p.mass[i]))
-                return {{}, "particle " + std::to_string(i) + ": cannot unpin, mass " + std::to_string(p.mass[i]) +
-                                " kg is not positive"};
+                return { {},
+                    "particle " + std::to_string(i) + ": cannot unpin, mass " + std::to_string(p.mass[i])
+                        + " kg is not positive" };
             c.after.invMass = 1.f / p.mass[i];
         } else {
             c.after.invMass = 0.f;
@@ -265,43 +274,44 @@ ClothEditResult makeSetKind(const Cloth &cloth, std::span<const std::uint32_t> p
     return result;
 }
 
-ClothEditResult makeMoveParticles(const Cloth &cloth, std::span<const std::uint32_t> particles,
-                                  std::span<const Vec3> positions)
+ClothEditResult makeMoveParticles(
+    const Cloth &cloth, std::span<const std::uint32_t> particles, std::span<const Vec3> positions)
 {
     if (particles.size() != positions.size())
-        return {{}, "move: " + std::to_string(particles.size()) + " particles but " +
-                        std::to_string(positions.size()) + " positions"};
+        return { {},
+            "move: " + std::to_string(particles.size()) + " particles but " + std::to_string(positions.size())
+                + " positions" };
     ClothEditResult result;
     std::unordered_set<std::uint32_t> seen;
     for (std::size_t k = 0; k < particles.size(); ++k) {
         const std::uint32_t i = particles[k];
         if (i >= cloth.particles.size())
-            return {{}, particleOutOfRange(i, cloth.particles.size())};
+            return { {}, particleOutOfRange(i, cloth.particles.size()) };
         if (!isFinite(positions[k]))
-            return {{}, "particle " + std::to_string(i) + ": target position is not finite"};
+            return { {}, "particle " + std::to_string(i) + ": target position is not finite" };
         if (!seen.insert(i).second)
-            return {{}, "particle " + std::to_string(i) + " is listed twice"};
-        ParticleChange c{i, particleRecord(cloth.particles, i), particleRecord(cloth.particles, i)};
+            return { {}, "particle " + std::to_string(i) + " is listed twice" };
+        ParticleChange c { i, particleRecord(cloth.particles, i), particleRecord(cloth.particles, i) };
         c.after.position = positions[k];
         c.after.previous = positions[k];
         c.after.velocity = {};
         result.edit.particles.push_back(c);
     }
     std::sort(result.edit.particles.begin(), result.edit.particles.end(),
-              [](const ParticleChange &a, const ParticleChange &b) { return a.index < b.index; });
+        [](const ParticleChange &a, const ParticleChange &b) { return a.index < b.index; });
     return result;
 }
 
 ClothEditResult makeSetMass(const Cloth &cloth, std::span<const std::uint32_t> particles, float massKg)
 {
     if (!(massKg > 0.f) || !std::isfinite(massKg))
-        return {{}, "mass " + std::to_string(massKg) + " kg must be positive and finite"};
+        return { {}, "mass " + std::to_string(massKg) + " kg must be positive and finite" };
     std::vector<std::uint32_t> list;
     if (std::string e = sortedUnique(particles, cloth.particles.size(), true, list); !e.empty())
-        return {{}, e};
+        return { {}, e };
     ClothEditResult result;
     for (std::uint32_t i : list) {
-        ParticleChange c{i, particleRecord(cloth.particles, i), particleRecord(cloth.particles, i)};
+        ParticleChange c { i, particleRecord(cloth.particles, i), particleRecord(cloth.particles, i) };
         c.after.mass = massKg;
         c.after.invMass = c.after.kind == ParticleKind::Dynamic ? 1.f / massKg : 0.f;
         if (c.after != c.before)
@@ -310,30 +320,33 @@ ClothEditResult makeSetMass(const Cloth &cloth, std::span<const std::uint32_t> p
     return result;
 }
 
-ClothEditResult makeAddConstraint(const Cloth &cloth, std::uint32_t a, std::uint32_t b, const NewConstraintDef &def)
+ClothEditResult makeAddConstraint(
+    const Cloth &cloth, std::uint32_t a, std::uint32_t b, const NewConstraintDef &def)
 {
     const std::size_t n = cloth.particles.size();
     if (a >= n)
-        return {{}, particleOutOfRange(a, n)};
+        return { {}, particleOutOfRange(a, n) };
     if (b >= n)
-        return {{}, particleOutOfRange(b, n)};
+        return { {}, particleOutOfRange(b, n) };
     if (a == b)
-        return {{}, "constraint from particle " + std::to_string(a) + " to itself"};
+        return { {}, "constraint from particle " + std::to_string(a) + " to itself" };
     if (!std::isfinite(def.restLength))
-        return {{}, "constraint rest length is not finite"};
+        return { {}, "constraint rest length is not finite" };
     if (!(def.compliance >= 0.f) || !std::isfinite(def.compliance))
-        return {{}, "constraint compliance " + std::to_string(def.compliance) + " m/N must be >= 0 and finite"};
+        return { {},
+            "constraint compliance " + std::to_string(def.compliance) + " m/N must be >= 0 and finite" };
     if (!(def.damping >= 0.f) || !std::isfinite(def.damping))
-        return {{}, "constraint damping " + std::to_string(def.damping) + " N·s/m must be >= 0 and finite"};
+        return { {}, "constraint damping " + std::to_string(def.damping) + " N·s/m must be >= 0 and finite" };
     if (!(def.tearStrain > 0.f))
-        return {{}, "constraint tear strain " + std::to_string(def.tearStrain) + " must be > 0"};
+        return { {}, "constraint tear strain " + std::to_string(def.tearStrain) + " must be > 0" };
     // Two constraints between one pair would only double its stiffness, and scene files refuse
     // them as a likely mistake; so an edit that would save an unloadable scene is refused here.
     for (std::size_t i = 0; i < cloth.constraints.size(); ++i) {
         const DistanceConstraint &k = cloth.constraints[i];
         if ((k.a == a && k.b == b) || (k.a == b && k.b == a))
-            return {{}, "particles " + std::to_string(a) + " and " + std::to_string(b)
-                            + " are already joined by constraint " + std::to_string(i)};
+            return { {},
+                "particles " + std::to_string(a) + " and " + std::to_string(b)
+                    + " are already joined by constraint " + std::to_string(i) };
     }
     DistanceConstraint c;
     c.a = a;
@@ -345,7 +358,7 @@ ClothEditResult makeAddConstraint(const Cloth &cloth, std::uint32_t a, std::uint
     c.tearStrain = def.tearStrain;
     c.kind = def.kind;
     ClothEditResult result;
-    result.edit.addedConstraints.push_back({std::uint32_t(cloth.constraints.size()), c});
+    result.edit.addedConstraints.push_back({ std::uint32_t(cloth.constraints.size()), c });
     return result;
 }
 
@@ -377,26 +390,27 @@ std::vector<std::uint32_t> trianglesLosingEdges(const Cloth &cloth, std::span<co
     return out;
 }
 
-ClothEditResult makeRemoveConstraints(const Cloth &cloth, std::span<const std::uint32_t> indices,
-                                      bool removeOrphanTriangles)
+ClothEditResult makeRemoveConstraints(
+    const Cloth &cloth, std::span<const std::uint32_t> indices, bool removeOrphanTriangles)
 {
     std::vector<std::uint32_t> list;
     if (std::string e = sortedUnique(indices, cloth.constraints.size(), false, list); !e.empty())
-        return {{}, e};
+        return { {}, e };
     ClothEditResult result;
     for (std::uint32_t i : list)
-        result.edit.removedConstraints.push_back({i, cloth.constraints[i]});
+        result.edit.removedConstraints.push_back({ i, cloth.constraints[i] });
     if (removeOrphanTriangles)
         for (std::uint32_t t : trianglesLosingEdges(cloth, list))
-            result.edit.removedTriangles.push_back({t, cloth.triangles[t]});
+            result.edit.removedTriangles.push_back({ t, cloth.triangles[t] });
     return result;
 }
 
-ClothEditResult makeChangeConstraints(const Cloth &cloth, std::span<const std::uint32_t> indices,
-                                      const ConstraintProps &props)
+ClothEditResult makeChangeConstraints(
+    const Cloth &cloth, std::span<const std::uint32_t> indices, const ConstraintProps &props)
 {
     auto bad = [](const char *what, float v, const char *rule) {
-        return ClothEditResult{{}, std::string("constraint ") + what + " " + std::to_string(v) + " " + rule};
+        return ClothEditResult { {},
+            std::string("constraint ") + what + " " + std::to_string(v) + " " + rule };
     };
     if (props.restLength && (!(*props.restLength >= 0.f) || !std::isfinite(*props.restLength)))
         return bad("rest length", *props.restLength, "m must be >= 0 and finite");
@@ -407,13 +421,13 @@ ClothEditResult makeChangeConstraints(const Cloth &cloth, std::span<const std::u
     if (props.tearStrain && !(*props.tearStrain > 0.f))
         return bad("tear strain", *props.tearStrain, "must be > 0 (inf = never tears)");
     if (props.kind && int(*props.kind) > int(ConstraintKind::User))
-        return {{}, "constraint kind " + std::to_string(int(*props.kind)) + " is not a valid kind"};
+        return { {}, "constraint kind " + std::to_string(int(*props.kind)) + " is not a valid kind" };
     std::vector<std::uint32_t> list;
     if (std::string e = sortedUnique(indices, cloth.constraints.size(), false, list); !e.empty())
-        return {{}, e};
+        return { {}, e };
     ClothEditResult result;
     for (std::uint32_t i : list) {
-        ConstraintChange c{i, cloth.constraints[i], cloth.constraints[i]};
+        ConstraintChange c { i, cloth.constraints[i], cloth.constraints[i] };
         if (props.restLength)
             c.after.restLength = *props.restLength;
         if (props.compliance)

@@ -7,7 +7,10 @@ namespace drape {
 
 namespace {
 
-float clamp01(float v) { return std::clamp(v, 0.f, 1.f); }
+float clamp01(float v)
+{
+    return std::clamp(v, 0.f, 1.f);
+}
 
 // Closest point of triangle abc to p (Ericson, Real-Time Collision Detection 5.1.5): finds
 // the Voronoi region of p by barycentric tests and projects onto it.
@@ -65,7 +68,7 @@ bool segmentCrossesTriangle(const Vec3 &p0, const Vec3 &p1, const Vec3 &a, const
 bool degenerate(const Vec3 &a, const Vec3 &b, const Vec3 &c)
 {
     const float area2 = lengthSquared(cross(b - a, c - a));
-    const float scale = std::max({lengthSquared(b - a), lengthSquared(c - a), lengthSquared(c - b)});
+    const float scale = std::max({ lengthSquared(b - a), lengthSquared(c - a), lengthSquared(c - b) });
     return area2 <= 1e-12f * scale * scale || scale == 0.f;
 }
 
@@ -93,8 +96,8 @@ std::string validateCut(const Ray &r0, const Ray &r1, const CutSettings &s)
 
 } // namespace
 
-float segmentSegmentDistanceSquared(const Vec3 &p0, const Vec3 &p1, const Vec3 &q0, const Vec3 &q1, float *sOut,
-                                    float *tOut)
+float segmentSegmentDistanceSquared(
+    const Vec3 &p0, const Vec3 &p1, const Vec3 &q0, const Vec3 &q1, float *sOut, float *tOut)
 {
     const Vec3 d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;
     const float a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r);
@@ -129,21 +132,22 @@ float segmentSegmentDistanceSquared(const Vec3 &p0, const Vec3 &p1, const Vec3 &
     return lengthSquared(p0 + d1 * s - (q0 + d2 * t));
 }
 
-float segmentTriangleDistanceSquared(const Vec3 &p0, const Vec3 &p1, const Vec3 &a, const Vec3 &b, const Vec3 &c)
+float segmentTriangleDistanceSquared(
+    const Vec3 &p0, const Vec3 &p1, const Vec3 &a, const Vec3 &b, const Vec3 &c)
 {
     if (segmentCrossesTriangle(p0, p1, a, b, c))
         return 0.f;
     // Otherwise the closest pair involves an endpoint of the segment or an edge of the triangle.
     float best = std::min(lengthSquared(p0 - closestPointOnTriangle(p0, a, b, c)),
-                          lengthSquared(p1 - closestPointOnTriangle(p1, a, b, c)));
+        lengthSquared(p1 - closestPointOnTriangle(p1, a, b, c)));
     best = std::min(best, segmentSegmentDistanceSquared(p0, p1, a, b));
     best = std::min(best, segmentSegmentDistanceSquared(p0, p1, b, c));
     best = std::min(best, segmentSegmentDistanceSquared(p0, p1, c, a));
     return best;
 }
 
-std::vector<std::uint32_t> constraintsCutByStroke(const Cloth &cloth, const Ray &r0, const Ray &r1,
-                                                  const CutSettings &settings)
+std::vector<std::uint32_t> constraintsCutByStroke(
+    const Cloth &cloth, const Ray &r0, const Ray &r1, const CutSettings &settings)
 {
     std::vector<std::uint32_t> out;
     if (!validateCut(r0, r1, settings).empty())
@@ -164,10 +168,11 @@ std::vector<std::uint32_t> constraintsCutByStroke(const Cloth &cloth, const Ray 
         const Vec3 &p = x[dc.a], &q = x[dc.b];
         bool cut = false;
         if (settings.radius == 0.f) {
-            cut = (useA && segmentCrossesTriangle(p, q, o0, o1, f1)) || (useB && segmentCrossesTriangle(p, q, o0, f1, f0));
+            cut = (useA && segmentCrossesTriangle(p, q, o0, o1, f1))
+                || (useB && segmentCrossesTriangle(p, q, o0, f1, f0));
         } else if (useA || useB) {
-            cut = (useA && segmentTriangleDistanceSquared(p, q, o0, o1, f1) <= r2) ||
-                  (useB && segmentTriangleDistanceSquared(p, q, o0, f1, f0) <= r2);
+            cut = (useA && segmentTriangleDistanceSquared(p, q, o0, o1, f1) <= r2)
+                || (useB && segmentTriangleDistanceSquared(p, q, o0, f1, f0) <= r2);
         } else {
             cut = segmentSegmentDistanceSquared(p, q, o0, f0) <= r2;
         }
@@ -180,12 +185,13 @@ std::vector<std::uint32_t> constraintsCutByStroke(const Cloth &cloth, const Ray 
 ClothEditResult makeCutStroke(const Cloth &cloth, const Ray &r0, const Ray &r1, const CutSettings &settings)
 {
     if (std::string e = validateCut(r0, r1, settings); !e.empty())
-        return {{}, e};
+        return { {}, e };
     const std::vector<std::uint32_t> cut = constraintsCutByStroke(cloth, r0, r1, settings);
     return makeRemoveConstraints(cloth, cut, settings.removeTriangles);
 }
 
-std::vector<std::uint32_t> constraintsNearSegment(const Cloth &cloth, const Vec3 &p0, const Vec3 &p1, float radius)
+std::vector<std::uint32_t> constraintsNearSegment(
+    const Cloth &cloth, const Vec3 &p0, const Vec3 &p1, float radius)
 {
     std::vector<std::uint32_t> out;
     if (!(radius > 0.f) || !std::isfinite(radius) || !isFinite(p0) || !isFinite(p1))
@@ -194,18 +200,20 @@ std::vector<std::uint32_t> constraintsNearSegment(const Cloth &cloth, const Vec3
     const std::vector<Vec3> &x = cloth.particles.position;
     for (std::size_t k = 0; k < cloth.constraints.size(); ++k) {
         const DistanceConstraint &dc = cloth.constraints[k];
-        if (dc.a < x.size() && dc.b < x.size() && segmentSegmentDistanceSquared(x[dc.a], x[dc.b], p0, p1) <= r2)
+        if (dc.a < x.size() && dc.b < x.size()
+            && segmentSegmentDistanceSquared(x[dc.a], x[dc.b], p0, p1) <= r2)
             out.push_back(std::uint32_t(k));
     }
     return out;
 }
 
-ClothEditResult makeCutSegment(const Cloth &cloth, const Vec3 &p0, const Vec3 &p1, float radius, bool removeTriangles)
+ClothEditResult makeCutSegment(
+    const Cloth &cloth, const Vec3 &p0, const Vec3 &p1, float radius, bool removeTriangles)
 {
     if (!isFinite(p0) || !isFinite(p1))
-        return {{}, "cut: the segment's end points are not finite"};
+        return { {}, "cut: the segment's end points are not finite" };
     if (!(radius > 0.f) || !std::isfinite(radius))
-        return {{}, "cut: radius " + std::to_string(radius) + " m must be positive"};
+        return { {}, "cut: radius " + std::to_string(radius) + " m must be positive" };
     return makeRemoveConstraints(cloth, constraintsNearSegment(cloth, p0, p1, radius), removeTriangles);
 }
 

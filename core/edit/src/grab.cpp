@@ -7,16 +7,13 @@
 
 namespace drape {
 
-namespace {
-
-
-} // namespace
+namespace { } // namespace
 
 std::string Grab::begin(Simulation &sim, int cloth, const Vec3 &centre, float radius)
 {
     if (cloth < 0 || cloth >= int(sim.cloths.size()))
-        return "grab: cloth " + std::to_string(cloth) + " out of range, the scene has " +
-               std::to_string(sim.cloths.size());
+        return "grab: cloth " + std::to_string(cloth) + " out of range, the scene has "
+            + std::to_string(sim.cloths.size());
     if (!isFinite(centre))
         return "grab: the centre is not finite";
     if (!(radius > 0.f) || !std::isfinite(radius))
@@ -27,14 +24,14 @@ std::string Grab::begin(Simulation &sim, int cloth, const Vec3 &centre, float ra
     return beginParticles(sim, cloth, particles, centre);
 }
 
-std::string Grab::beginParticles(Simulation &sim, int cloth, const std::vector<std::uint32_t> &particles,
-                                 const Vec3 &centre)
+std::string Grab::beginParticles(
+    Simulation &sim, int cloth, const std::vector<std::uint32_t> &particles, const Vec3 &centre)
 {
     if (active())
         return "grab: already holding particles; release or cancel first";
     if (cloth < 0 || cloth >= int(sim.cloths.size()))
-        return "grab: cloth " + std::to_string(cloth) + " out of range, the scene has " +
-               std::to_string(sim.cloths.size());
+        return "grab: cloth " + std::to_string(cloth) + " out of range, the scene has "
+            + std::to_string(sim.cloths.size());
     if (!isFinite(centre))
         return "grab: the centre is not finite";
     Particles &p = sim.cloths[std::size_t(cloth)].particles;
@@ -45,7 +42,8 @@ std::string Grab::beginParticles(Simulation &sim, int cloth, const std::vector<s
         return "grab: no particles given";
     for (std::uint32_t i : list)
         if (i >= p.size())
-            return "grab: particle " + std::to_string(i) + " out of range, cloth has " + std::to_string(p.size());
+            return "grab: particle " + std::to_string(i) + " out of range, cloth has "
+                + std::to_string(p.size());
 
     m_cloth = cloth;
     m_particles = std::move(list);
@@ -64,7 +62,7 @@ std::string Grab::beginParticles(Simulation &sim, int cloth, const std::vector<s
     m_target = centre;
     m_frameDt = sim.solver.frameDt();
     m_frameNow = sim.frame();
-    m_samples.assign(1, {m_frameNow, centre});
+    m_samples.assign(1, { m_frameNow, centre });
     return {};
 }
 
@@ -74,7 +72,8 @@ std::string Grab::moveTo(Simulation &sim, const Vec3 &target)
         return "grab: nothing is held";
     if (!isFinite(target))
         return "grab: the target is not finite";
-    if (m_cloth >= int(sim.cloths.size()) || sim.cloths[std::size_t(m_cloth)].particles.size() <= m_particles.back())
+    if (m_cloth >= int(sim.cloths.size())
+        || sim.cloths[std::size_t(m_cloth)].particles.size() <= m_particles.back())
         return "grab: the held cloth no longer exists";
     Particles &p = sim.cloths[std::size_t(m_cloth)].particles;
     m_frameDt = sim.solver.frameDt();
@@ -94,7 +93,7 @@ std::string Grab::moveTo(Simulation &sim, const Vec3 &target)
     if (!m_samples.empty() && m_samples.back().frame == m_frameNow)
         m_samples.back().target = target; // several mouse moves within one frame
     else
-        m_samples.push_back({m_frameNow, target});
+        m_samples.push_back({ m_frameNow, target });
     const std::size_t keep = std::size_t(std::max(1, m_settings.velocityFrames)) + 1;
     while (m_samples.size() > keep)
         m_samples.pop_front();
@@ -126,7 +125,8 @@ ClothEdit Grab::release(Simulation &sim)
     ClothEdit moved;
     if (!active())
         return moved;
-    if (m_cloth >= int(sim.cloths.size()) || sim.cloths[std::size_t(m_cloth)].particles.size() <= m_particles.back()) {
+    if (m_cloth >= int(sim.cloths.size())
+        || sim.cloths[std::size_t(m_cloth)].particles.size() <= m_particles.back()) {
         clear();
         return moved;
     }
@@ -148,7 +148,7 @@ ClothEdit Grab::release(Simulation &sim)
             // A pin (or an animated particle) stays where it was dropped, at rest.
             p.velocity[i] = {};
             p.previous[i] = p.position[i];
-            ParticleChange change{i, before, particleRecord(p, i)};
+            ParticleChange change { i, before, particleRecord(p, i) };
             if (change.after != change.before)
                 moved.particles.push_back(change);
         }
@@ -161,7 +161,8 @@ void Grab::cancel(Simulation &sim)
 {
     if (!active())
         return;
-    if (m_cloth < int(sim.cloths.size()) && sim.cloths[std::size_t(m_cloth)].particles.size() > m_particles.back()) {
+    if (m_cloth < int(sim.cloths.size())
+        && sim.cloths[std::size_t(m_cloth)].particles.size() > m_particles.back()) {
         Particles &p = sim.cloths[std::size_t(m_cloth)].particles;
         for (std::size_t k = 0; k < m_particles.size(); ++k)
             storeParticleRecord(p, m_particles[k], m_before[k]);
@@ -178,7 +179,8 @@ void Grab::clear()
     m_samples.clear();
 }
 
-int push(Simulation &sim, const Vec3 &centre, float radius, const Vec3 &delta, float factor, std::string *error)
+int push(
+    Simulation &sim, const Vec3 &centre, float radius, const Vec3 &delta, float factor, std::string *error)
 {
     auto fail = [&](std::string message) {
         if (error)

@@ -43,12 +43,16 @@ bool pickNearest(const Simulation &sim, const PickSettings &s, Visit visit, Cand
     return found;
 }
 
-float tolerance(const PickSettings &s, float t) { return s.radius + s.radiusPerMeter * std::max(t, 0.f); }
+float tolerance(const PickSettings &s, float t)
+{
+    return s.radius + s.radiusPerMeter * std::max(t, 0.f);
+}
 
 // Closest points of the ray o + t d (|d| = 1, t >= 0) and the segment p + s (q - p), s in
 // [0, 1]; Ericson, Real-Time Collision Detection 5.1.9 with the first segment unbounded
 // beyond its start. Done on the ray directly (not as a long segment) to keep float precision.
-float raySegmentDistanceSquared(const Vec3 &o, const Vec3 &d, const Vec3 &p, const Vec3 &q, float &t, float &s)
+float raySegmentDistanceSquared(
+    const Vec3 &o, const Vec3 &d, const Vec3 &p, const Vec3 &q, float &t, float &s)
 {
     const Vec3 e2 = q - p;
     const Vec3 r = o - p;
@@ -107,7 +111,7 @@ ParticleHit pickParticle(const Simulation &sim, const Ray &ray, const PickSettin
                 continue;
             const float dist = length(rel - d * t);
             if (dist <= tolerance(settings, t))
-                out.push_back({c, std::uint32_t(i), t, dist, x[i]});
+                out.push_back({ c, std::uint32_t(i), t, dist, x[i] });
         }
     };
     Candidate best;
@@ -141,7 +145,7 @@ ConstraintHit pickConstraint(const Simulation &sim, const Ray &ray, const PickSe
                 continue;
             const float dist = std::sqrt(d2);
             if (dist <= tolerance(settings, t))
-                out.push_back({c, std::uint32_t(k), t, dist, lerp(x[dc.a], x[dc.b], s)});
+                out.push_back({ c, std::uint32_t(k), t, dist, lerp(x[dc.a], x[dc.b], s) });
         }
     };
     Candidate best;
@@ -174,7 +178,7 @@ std::vector<ParticleRef> particlesWithin(const Simulation &sim, const Vec3 &cent
     std::vector<ParticleRef> out;
     for (int c = 0; c < int(sim.cloths.size()); ++c)
         for (std::uint32_t i : particlesWithin(sim.cloths[std::size_t(c)], centre, radius))
-            out.push_back({c, i});
+            out.push_back({ c, i });
     return out;
 }
 
@@ -190,12 +194,13 @@ std::vector<std::uint32_t> particlesWhere(const Cloth &cloth, const std::functio
     return out;
 }
 
-std::vector<ParticleRef> particlesWhere(const Simulation &sim, const std::function<bool(const Vec3 &)> &inside)
+std::vector<ParticleRef> particlesWhere(
+    const Simulation &sim, const std::function<bool(const Vec3 &)> &inside)
 {
     std::vector<ParticleRef> out;
     for (int c = 0; c < int(sim.cloths.size()); ++c)
         for (std::uint32_t i : particlesWhere(sim.cloths[std::size_t(c)], inside))
-            out.push_back({c, i});
+            out.push_back({ c, i });
     return out;
 }
 

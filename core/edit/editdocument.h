@@ -1,0 +1,152 @@
+// The editing layer: a scene plus a take, the playhead, and undo / redo with exact inverses.
+//
+// Every edit means one thing, decided by the playhead:
+//   * at frame 0 it changes the scene (the start);
+//   * at frame f > 0 it is recorded in the take as an event stamped f, and the events after f
+//     are dropped (the take continues from the new edit), as one undo step with the edit;
+//   * structural edits (a grid's size or resolution, adding or removing a cloth) change the
+//     scene whatever the frame, return the playhead to 0 and drop the events that no longer
+//     apply (those of the changed cloth), saying how many.
+// The state shown at the playhead is always the replay of (scene, take) to it (player.h):
+// the document keeps the state on arrival at the playhead and re-applies that frame's events
+// to a copy whenever they change, so what is shown and what a replay gives are the same.
+//
+// Every undo step stores the scene, the take and the playhead before and after it. Undo puts
+// the document back exactly and re-simulates to the playhead, which, replay being
+// deterministic, is bit for bit the state that was shown before the edit; redo likewise.
+// A drag (press, the cursor's target every frame, release) is one step however long.
+#pragma once
+
+#include "edit/clothedit.h"
+#include "edit/player.h"
+#include "scene/scene.h"
+#include "scene/take.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace drape {
+
+/// Particle indices (pins, selections) of a grid of `from` mapped to the particles at the
+/// same place on the cloth in a grid of `to`, by rest position in grid units: the top row
+/// stays the top row, a corner stays a corner, a lone pin stays one pin. Sorted, unique.
+std::vector<std::uint32_t> remapGridIndices(
+    const GridDesc &from, const GridDesc &to, const std::vector<std::uint32_t> &indices);
+
+class EditDocument {
+public:
+    explicit EditDocument(Scene scene, Take take = {});
+
+    const Scene &scene() const { return *m_scene; }
+    const Take &take() const { return m_take; }
+    std::uint64_t playhead() const { return m_state.frame; }
+    /// The state shown at the playhead.
+    const Simulation &simulation() const { return m_state.sim; }
+    const PlayerState &playerState() const { return m_state; }
+    /// Events that did not apply on the way to the playhead.
+    const std::vector<EventReport> &reports() const { return m_reports; }
+    /// "Editing the scene" at frame 0, "Recording at frame 183" otherwise.
+    std::string modeText() const;
+    /// The message of the last edit that dropped events ("2 events no longer apply and were removed").
+    const std::string &message() const { return m_message; }
+
+    // ---- time ------------------------------------------------------------------------------
+    /// Advances one frame (while a drag is held, it holds its current target for that frame).
+    void step();
+    void run(int frames);
+    /// Returns the playhead to the scene's start (not an edit).
+    void reset();
+    /// Replays to `frame` (not an edit).
+    void seek(std::uint64_t frame);
+
+    // ---- edits: each is one undo step; an error changes nothing -----------------------------
+    std::string setKind(int cloth, const std::vector<std::uint32_t> &particles, ParticleKind kind);
+    std::string movePins(
+        int cloth, const std::vector<std::uint32_t> &particles, const std::vector<Vec3> &positions);
+    std::string sew(int cloth, std::uint32_t a, std::uint32_t b, const NewConstraintDef &def = {});
+    std::string removeConstraints(
+        int cloth, const std::vector<std::uint32_t> &indices, bool cut = false, bool removeTriangles = true);
+    std::string changeConstraints(
+        int cloth, const std::vector<std::uint32_t> &indices, const ConstraintProps &props);
+    /// A parameter of scene/params.h. Parameters that need a rebuild are structural edits.
+    std::string setParameter(const std::string &key, int index, double value);
+    std::string setMaterial(int cloth, const Material &material);
+    /// Structural edits.
+    std::string setGrid(int cloth, const GridDesc &grid);
+    std::string addCloth(const ClothDesc &cloth);
+    std::string removeCloth(int cloth);
+    /// The state at the playhead becomes the scene's start (with state); the take is cleared.
+    std::string setStartHere();
+
+    // ---- a drag: one undo step from press to release ---------------------------------------
+    std::string beginDrag(int cloth, const std::vector<std::uint32_t> &particles, const Vec3 &centre);
+    /// The cursor's target for the current frame.
+    void dragTo(const Vec3 &target);
+    /// Lets go and records the drag as one undo step.
+    void endDrag();
+    /// Puts everything back as before the press.
+    void cancelDrag();
+    bool dragging() const { return m_drag.has_value(); }
+
+    // ---- undo --------------------------------------------------------------------------------
+    bool canUndo() const { return m_index > 0; }
+    bool canRedo() const { return m_index < m_steps.size(); }
+    void undo();
+    void redo();
+    std::size_t undoCount() const { return m_steps.size(); }
+    std::size_t undoIndex() const { return m_index; }
+    std::string undoText(std::size_t step) const { return m_steps[step].text; }
+
+private:
+    struct Snapshot {
+        std::shared_ptr<const Scene> scene;
+        Take take;
+        std::uint64_t playhead = 0;
+    };
+    struct Step {
+        std::string text;
+        Snapshot before;
+        Snapshot after;
+    };
+    struct OpenDrag {
+        Snapshot before;
+        std::size_t event = 0;
+    };
+
+    Snapshot snapshot() const { return { m_scene, m_take, m_state.frame }; }
+    /// Puts the document to `s` and replays to its playhead.
+    void restore(const Snapshot &s);
+    /// Replays from the start to `frame`.
+    void replayTo(std::uint64_t frame);
+    /// Recomputes the shown state from the arrival state after the events of the playhead changed.
+    void reapplyFrame();
+    void push(std::string text, Snapshot before);
+    /// Adds `data` to the take at the playhead (later events dropped, drags held past it let
+    /// go there) and shows it; when it does not apply, puts the take back to `before`'s and
+    /// returns why.
+    std::string addAtPlayhead(
+        EventData data, const Snapshot &before, std::size_t *dropped, std::size_t *index);
+    /// Records `data` at the playhead (dropping later events), or changes the scene at frame 0.
+    std::string record(std::string text, EventData data);
+    /// Applies `data` to the scene's start (frame 0 edits of cloths).
+    std::string editScene(const EventData &data, Scene &scene) const;
+    /// Scene change that applies whatever the frame: playhead to 0, events of `cloth` dropped
+    /// (`removedCloth`: later cloths renumbered).
+    void structural(std::string text, Scene next, int cloth, bool removedCloth);
+
+    std::shared_ptr<const Scene> m_scene;
+    Take m_take;
+    PlayerState m_arrived; ///< state on arrival at the playhead, before its events
+    PlayerState m_state; ///< the state shown: m_arrived with the playhead's events applied
+    std::vector<EventReport> m_arrivedReports; ///< events that did not apply before the playhead
+    std::vector<EventReport> m_reports; ///< those and the playhead's own
+    std::vector<Step> m_steps;
+    std::size_t m_index = 0;
+    std::optional<OpenDrag> m_drag;
+    std::string m_message;
+};
+
+} // namespace drape

@@ -1,0 +1,548 @@
+#include "edit/editdocument.h"
+
+#include "scene/params.h"
+
+#include <algorithm>
+
+namespace drape {
+
+std::vector<std::uint32_t> remapGridIndices(
+    const GridDesc &from, const GridDesc &to, const std::vector<std::uint32_t> &indices)
+{
+    // Grid particle (i, j) sits at u = i / (across - 1), v = j / (down - 1) of the sheet. Each
+    // listed particle maps to the new particle nearest the same (u, v), rounding halves up in
+    // integers so corners stay exact (no pin is lost when the grid gets coarser). A new
+    // particle that lies between listed old ones (all of the up to four old particles
+    // around it listed) is listed too, so a pinned row stays a whole row when the grid gets
+    // finer while a lone pin stays one pin.
+    const std::int64_t fa = std::max(from.across, 2), fd = std::max(from.down, 2);
+    const std::int64_t ta = std::max(to.across, 2), td = std::max(to.down, 2);
+    auto scale = [](std::int64_t k, std::int64_t fromCount, std::int64_t toCount) {
+        return (2 * k * (toCount - 1) + (fromCount - 1)) / (2 * (fromCount - 1));
+    };
+    std::vector<bool> listed(std::size_t(fa * fd), false);
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t index : indices) {
+        if (std::int64_t(index) >= fa * fd)
+            continue;
+        listed[index] = true;
+        const std::int64_t i = std::int64_t(index) % fa, j = std::int64_t(index) / fa;
+        out.push_back(std::uint32_t(scale(j, fd, td) * ta + scale(i, fa, ta)));
+    }
+    auto at = [&](std::int64_t i, std::int64_t j) { return bool(listed[std::size_t(j * fa + i)]); };
+    for (std::int64_t j = 0; j < td; ++j) {
+        const std::int64_t y = j * (fd - 1), j0 = y / (td - 1), j1 = (y + td - 2) / (td - 1);
+        for (std::int64_t i = 0; i < ta; ++i) {
+            const std::int64_t x = i * (fa - 1), i0 = x / (ta - 1), i1 = (x + ta - 2) / (ta - 1);
+            if (at(i0, j0) && at(i1, j0) && at(i0, j1) && at(i1, j1))
+                out.push_back(std::uint32_t(j * ta + i));
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+namespace {
+
+std::vector<ParticleKind> authoredKinds(std::vector<ParticleKind> kinds)
+{
+    for (ParticleKind &k : kinds)
+        if (k == ParticleKind::Kinematic)
+            k = ParticleKind::Dynamic; // a grab is an interaction, not authored
+    return kinds;
+}
+
+// Writes an edited start-state cloth back into the scene: a pure pin change keeps a generated
+// cloth generated (only `pins` changes); anything else makes the description explicit lists
+// taken from the cloth. A scene with a state gets the cloth's state too.
+void writeBack(Scene &scene, std::size_t index, const Cloth &cloth)
+{
+    ClothDesc &desc = scene.cloths[index];
+    const Cloth built = buildCloth(desc);
+    const bool sameShape = built.particles.size() == cloth.particles.size()
+        && built.constraints == cloth.constraints && built.triangles == cloth.triangles
+        && built.particles.rest == cloth.particles.rest && built.particles.mass == cloth.particles.mass;
+    const std::vector<ParticleKind> kinds = authoredKinds(cloth.particles.kind);
+    if (!sameShape || desc.source == ClothSource::Explicit) {
+        desc.source = ClothSource::Explicit;
+        desc.grid = GridDesc {};
+        desc.rope = RopeDesc {};
+        desc.explicitData = explicitFromCloth(cloth);
+        desc.explicitData.kind = kinds;
+    }
+    desc.pins.clear();
+    for (std::uint32_t p = 0; p < kinds.size(); ++p)
+        if (kinds[p] == ParticleKind::Static)
+            desc.pins.push_back(p);
+    if (scene.state && index < scene.state->cloths.size()) {
+        ClothState &s = scene.state->cloths[index];
+        s.position = cloth.particles.position;
+        s.previous = cloth.particles.previous;
+        s.velocity = cloth.particles.velocity;
+        s.kind = kinds;
+    }
+}
+
+// Sets the cloth index an event refers to.
+void setEventCloth(EventData &data, int cloth)
+{
+    std::visit(
+        [cloth](auto &e) {
+            using T = std::decay_t<decltype(e)>;
+            if constexpr (std::is_same_v<T, ParameterEvent>)
+                e.index = cloth;
+            else
+                e.cloth = cloth;
+        },
+        data);
+}
+
+// The cloth an event is about, parameters of a cloth or its material included (-1: none).
+int clothOfEvent(const EventData &data)
+{
+    if (const auto *p = std::get_if<ParameterEvent>(&data)) {
+        const ParamDesc *param = findParam(p->key);
+        if (param && (param->group == ParamGroup::Material || param->group == ParamGroup::Cloth))
+            return p->index;
+        return -1;
+    }
+    return eventCloth(data);
+}
+
+// Shortens the drags still held after `frame` so they let go at `frame`.
+void endDragsAt(Take &take, std::uint64_t frame)
+{
+    for (Event &e : take.events)
+        if (auto *drag = std::get_if<DragEvent>(&e.data); drag && e.frame <= frame)
+            if (e.frame + drag->targets.size() > frame + 1)
+                drag->targets.resize(std::size_t(frame - e.frame + 1));
+}
+
+std::string plural(std::size_t n, const char *one, const char *many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+} // namespace
+
+EditDocument::EditDocument(Scene scene, Take take)
+    : m_scene(std::make_shared<const Scene>(std::move(scene)))
+    , m_take(std::move(take))
+{
+    replayTo(0);
+}
+
+std::string EditDocument::modeText() const
+{
+    if (m_state.frame == 0)
+        return "Editing the scene";
+    return "Recording at frame " + std::to_string(m_state.frame);
+}
+
+void EditDocument::replayTo(std::uint64_t frame)
+{
+    PlayerState s = startState(*m_scene);
+    m_arrivedReports.clear();
+    while (s.frame < frame) {
+        Player::applyFrameEvents(s, m_take, &m_arrivedReports);
+        Player::stepState(s);
+    }
+    m_arrived = std::move(s);
+    reapplyFrame();
+}
+
+void EditDocument::reapplyFrame()
+{
+    m_state = m_arrived;
+    m_reports = m_arrivedReports;
+    Player::applyFrameEvents(m_state, m_take, &m_reports);
+}
+
+void EditDocument::step()
+{
+    if (m_drag) {
+        auto &drag = std::get<DragEvent>(m_take.events[m_drag->event].data);
+        drag.targets.push_back(drag.targets.back()); // held where the cursor is
+    }
+    m_arrived = m_state;
+    m_arrivedReports = m_reports;
+    Player::stepState(m_arrived);
+    reapplyFrame();
+}
+
+void EditDocument::run(int frames)
+{
+    for (int i = 0; i < frames; ++i)
+        step();
+}
+
+void EditDocument::reset()
+{
+    if (m_drag)
+        cancelDrag();
+    replayTo(0);
+}
+
+void EditDocument::seek(std::uint64_t frame)
+{
+    if (m_drag)
+        cancelDrag();
+    if (frame >= m_state.frame) {
+        while (m_state.frame < frame)
+            step();
+        return;
+    }
+    replayTo(frame);
+}
+
+void EditDocument::restore(const Snapshot &s)
+{
+    m_scene = s.scene;
+    m_take = s.take;
+    replayTo(s.playhead);
+}
+
+void EditDocument::push(std::string text, Snapshot before)
+{
+    m_steps.resize(m_index);
+    m_steps.push_back({ std::move(text), std::move(before), snapshot() });
+    ++m_index;
+}
+
+void EditDocument::undo()
+{
+    if (m_drag)
+        cancelDrag();
+    if (!canUndo())
+        return;
+    --m_index;
+    restore(m_steps[m_index].before);
+}
+
+void EditDocument::redo()
+{
+    if (m_drag)
+        cancelDrag();
+    if (!canRedo())
+        return;
+    restore(m_steps[m_index].after);
+    ++m_index;
+}
+
+std::string EditDocument::editScene(const EventData &data, Scene &scene) const
+{
+    PlayerState s = startState(scene);
+    Take single;
+    single.events.push_back({ 0, data });
+    if (std::string error = applyEvent(s, single, 0); !error.empty())
+        return error;
+    if (std::holds_alternative<ParameterEvent>(data) || std::holds_alternative<MaterialEvent>(data)) {
+        std::optional<SceneState> state = scene.state;
+        scene = *s.settings;
+        scene.state = std::move(state);
+        return {};
+    }
+    const std::size_t cloth = std::size_t(eventCloth(data));
+    Cloth &edited = s.sim.cloths[cloth];
+    if (const auto *move = std::get_if<MovePinsEvent>(&data))
+        for (std::size_t k = 0; k < move->particles.size(); ++k)
+            edited.particles.rest[move->particles[k]] = move->positions[k]; // the hook is authored there
+    writeBack(scene, cloth, edited);
+    return {};
+}
+
+std::string EditDocument::addAtPlayhead(
+    EventData data, const Snapshot &before, std::size_t *dropped, std::size_t *index)
+{
+    const std::uint64_t frame = m_state.frame;
+    endDragsAt(m_take, frame);
+    const std::size_t count = m_take.dropAfter(frame);
+    m_take.add({ frame, std::move(data) });
+    const std::size_t at = m_take.range(frame).second - 1;
+    reapplyFrame();
+    for (const EventReport &r : m_reports)
+        if (r.event == at && r.frame == frame) {
+            std::string error = r.message;
+            m_take = before.take;
+            reapplyFrame();
+            return error;
+        }
+    if (dropped)
+        *dropped = count;
+    if (index)
+        *index = at;
+    return {};
+}
+
+std::string EditDocument::record(std::string text, EventData data)
+{
+    if (m_drag)
+        return "finish the drag first";
+    const std::uint64_t frame = m_state.frame;
+    Snapshot before = snapshot();
+    if (frame == 0) {
+        Scene next = *m_scene;
+        if (std::string error = editScene(data, next); !error.empty())
+            return error;
+        m_scene = std::make_shared<const Scene>(std::move(next));
+        const std::size_t dropped = m_take.dropAfter(0);
+        // Events at frame 0 referred to the old start; they are replayed and kept if they fit.
+        m_message
+            = dropped ? plural(dropped, "later event was", "later events were") + " dropped" : std::string();
+        replayTo(0);
+        push(std::move(text), std::move(before));
+        return {};
+    }
+    std::size_t dropped = 0;
+    if (std::string error = addAtPlayhead(std::move(data), before, &dropped, nullptr); !error.empty())
+        return error;
+    m_message
+        = dropped ? plural(dropped, "later event was", "later events were") + " dropped" : std::string();
+    push(std::move(text), std::move(before));
+    return {};
+}
+
+std::string EditDocument::setKind(int cloth, const std::vector<std::uint32_t> &particles, ParticleKind kind)
+{
+    return record(kind == ParticleKind::Static ? "Pin" : "Unpin", PinEvent { cloth, particles, kind });
+}
+
+std::string EditDocument::movePins(
+    int cloth, const std::vector<std::uint32_t> &particles, const std::vector<Vec3> &positions)
+{
+    return record("Move pins", MovePinsEvent { cloth, particles, positions });
+}
+
+std::string EditDocument::sew(int cloth, std::uint32_t a, std::uint32_t b, const NewConstraintDef &def)
+{
+    return record("Sew",
+        SewEvent { cloth, a, b, def.restLength, def.compliance, def.damping, def.tearStrain, def.kind });
+}
+
+namespace {
+
+std::string refsOf(const Simulation &sim, int cloth, const std::vector<std::uint32_t> &indices,
+    std::vector<ConstraintRef> &out)
+{
+    if (cloth < 0 || std::size_t(cloth) >= sim.cloths.size())
+        return "cloth " + std::to_string(cloth) + " out of range, the scene has "
+            + std::to_string(sim.cloths.size());
+    const Cloth &c = sim.cloths[std::size_t(cloth)];
+    std::vector<std::uint32_t> sorted = indices;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    for (std::uint32_t i : sorted) {
+        if (i >= c.constraints.size())
+            return "constraint " + std::to_string(i) + " out of range, cloth has "
+                + std::to_string(c.constraints.size());
+        out.push_back({ i, c.constraints[i].a, c.constraints[i].b });
+    }
+    return {};
+}
+
+} // namespace
+
+std::string EditDocument::removeConstraints(
+    int cloth, const std::vector<std::uint32_t> &indices, bool cut, bool removeTriangles)
+{
+    RemoveConstraintsEvent e { cloth, {}, removeTriangles, cut };
+    if (std::string error = refsOf(m_state.sim, cloth, indices, e.constraints); !error.empty())
+        return error;
+    if (e.constraints.empty())
+        return "nothing to remove";
+    return record(cut ? "Cut" : "Remove constraints", std::move(e));
+}
+
+std::string EditDocument::changeConstraints(
+    int cloth, const std::vector<std::uint32_t> &indices, const ConstraintProps &props)
+{
+    ChangeConstraintsEvent e { cloth, {}, props.restLength, props.compliance, props.damping,
+        props.tearStrain };
+    if (std::string error = refsOf(m_state.sim, cloth, indices, e.constraints); !error.empty())
+        return error;
+    return record("Change constraints", std::move(e));
+}
+
+std::string EditDocument::setParameter(const std::string &key, int index, double value)
+{
+    const ParamDesc *param = findParam(key);
+    if (!param)
+        return "unknown parameter \"" + key + "\"";
+    if (!param->needsRebuild)
+        return record("Set " + param->label, ParameterEvent { key, index, value });
+    if (m_drag)
+        return "finish the drag first";
+    if (value < param->min || value > param->max)
+        return "parameter \"" + key + "\" = " + std::to_string(value) + " is outside "
+            + std::to_string(param->min) + ".." + std::to_string(param->max);
+    const bool perCloth = param->group == ParamGroup::Material || param->group == ParamGroup::Cloth;
+    if (perCloth && (index < 0 || std::size_t(index) >= m_scene->cloths.size()))
+        return "parameter \"" + key + "\": cloth " + std::to_string(index) + " out of range";
+    Scene next = *m_scene;
+    param->set(next, index, value);
+    if (perCloth) {
+        const ClothDesc &was = m_scene->cloths[std::size_t(index)];
+        ClothDesc &now = next.cloths[std::size_t(index)];
+        if (was.source == ClothSource::Grid && !(was.grid == now.grid))
+            now.pins = remapGridIndices(was.grid, now.grid, was.pins);
+    }
+    structural("Set " + param->label, std::move(next), perCloth ? index : -1, false);
+    return {};
+}
+
+std::string EditDocument::setMaterial(int cloth, const Material &material)
+{
+    return record("Set material", MaterialEvent { cloth, material });
+}
+
+std::string EditDocument::setGrid(int cloth, const GridDesc &grid)
+{
+    if (m_drag)
+        return "finish the drag first";
+    if (cloth < 0 || std::size_t(cloth) >= m_scene->cloths.size())
+        return "cloth " + std::to_string(cloth) + " out of range";
+    const ClothDesc &was = m_scene->cloths[std::size_t(cloth)];
+    if (was.source != ClothSource::Grid)
+        return "cloth " + std::to_string(cloth) + " is not a grid";
+    if (grid.across < 2 || grid.down < 2 || !(grid.width > 0.f) || !(grid.height > 0.f))
+        return "a grid needs at least 2 × 2 particles and a positive size";
+    Scene next = *m_scene;
+    ClothDesc &now = next.cloths[std::size_t(cloth)];
+    now.grid = grid;
+    now.pins = remapGridIndices(was.grid, grid, was.pins);
+    structural("Change grid", std::move(next), cloth, false);
+    return {};
+}
+
+std::string EditDocument::addCloth(const ClothDesc &cloth)
+{
+    if (m_drag)
+        return "finish the drag first";
+    Scene next = *m_scene;
+    next.cloths.push_back(cloth);
+    if (next.state)
+        next.state->cloths.resize(next.cloths.size()); // the new cloth starts at rest
+    structural("Add cloth", std::move(next), -1, false);
+    return {};
+}
+
+std::string EditDocument::removeCloth(int cloth)
+{
+    if (m_drag)
+        return "finish the drag first";
+    if (cloth < 0 || std::size_t(cloth) >= m_scene->cloths.size())
+        return "cloth " + std::to_string(cloth) + " out of range";
+    Scene next = *m_scene;
+    next.cloths.erase(next.cloths.begin() + cloth);
+    if (next.state && std::size_t(cloth) < next.state->cloths.size())
+        next.state->cloths.erase(next.state->cloths.begin() + cloth);
+    structural("Remove cloth", std::move(next), cloth, true);
+    return {};
+}
+
+void EditDocument::structural(std::string text, Scene next, int cloth, bool removedCloth)
+{
+    Snapshot before = snapshot();
+    // The state saved for a changed cloth no longer fits it: it restarts at rest.
+    if (next.state && cloth >= 0 && !removedCloth && std::size_t(cloth) < next.state->cloths.size())
+        next.state->cloths[std::size_t(cloth)] = {};
+    Take kept;
+    std::size_t dropped = 0;
+    for (Event &e : m_take.events) {
+        const int c = clothOfEvent(e.data);
+        if (cloth >= 0 && c == cloth) {
+            ++dropped; // its particle and constraint indices meant the old cloth
+            continue;
+        }
+        if (removedCloth && c > cloth)
+            setEventCloth(e.data, c - 1);
+        kept.events.push_back(std::move(e));
+    }
+    // Whatever else no longer fits the new scene is dropped too (found by replaying it).
+    std::vector<EventReport> reports;
+    {
+        Player player(next, kept);
+        player.advanceTo(kept.lastFrame());
+        reports = player.reports();
+    }
+    if (!reports.empty()) {
+        std::vector<bool> bad(kept.events.size(), false);
+        for (const EventReport &r : reports)
+            bad[r.event] = true;
+        Take fitting;
+        for (std::size_t i = 0; i < kept.events.size(); ++i)
+            if (!bad[i])
+                fitting.events.push_back(std::move(kept.events[i]));
+        dropped += kept.events.size() - fitting.events.size();
+        kept = std::move(fitting);
+    }
+    m_scene = std::make_shared<const Scene>(std::move(next));
+    m_take = std::move(kept);
+    m_message = dropped
+        ? plural(dropped, "event no longer applies and was", "events no longer apply and were") + " removed"
+        : std::string();
+    replayTo(0);
+    push(std::move(text), std::move(before));
+}
+
+std::string EditDocument::setStartHere()
+{
+    if (m_drag)
+        return "finish the drag first";
+    Snapshot before = snapshot();
+    Scene next = snapshotScene(*m_state.settings, m_state.sim, true);
+    m_scene = std::make_shared<const Scene>(std::move(next));
+    m_take = {};
+    m_message.clear();
+    replayTo(0);
+    push("Set start here", std::move(before));
+    return {};
+}
+
+std::string EditDocument::beginDrag(
+    int cloth, const std::vector<std::uint32_t> &particles, const Vec3 &centre)
+{
+    if (m_drag)
+        return "a drag is already held";
+    Snapshot before = snapshot();
+    std::vector<std::uint32_t> held = particles;
+    std::sort(held.begin(), held.end());
+    held.erase(std::unique(held.begin(), held.end()), held.end());
+    std::size_t index = 0;
+    DragEvent drag { cloth, std::move(held), centre, { centre }, true };
+    if (std::string error = addAtPlayhead(std::move(drag), before, nullptr, &index); !error.empty())
+        return error;
+    m_drag = OpenDrag { std::move(before), index };
+    return {};
+}
+
+void EditDocument::dragTo(const Vec3 &target)
+{
+    if (!m_drag)
+        return;
+    std::get<DragEvent>(m_take.events[m_drag->event].data).targets.back() = target;
+    reapplyFrame();
+}
+
+void EditDocument::endDrag()
+{
+    if (!m_drag)
+        return;
+    std::get<DragEvent>(m_take.events[m_drag->event].data).open = false;
+    reapplyFrame();
+    Snapshot before = std::move(m_drag->before);
+    m_drag.reset();
+    push("Drag", std::move(before));
+}
+
+void EditDocument::cancelDrag()
+{
+    if (!m_drag)
+        return;
+    Snapshot before = std::move(m_drag->before);
+    m_drag.reset();
+    restore(before);
+}
+
+} // namespace drape

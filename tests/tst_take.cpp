@@ -1,0 +1,538 @@
+// The scene + take document model (core/edit/editdocument.h, core/edit/player.h): replay is a
+// pure function of the scene and the take, every edit has an exact inverse, and the defects
+// of the old rebuild-from-the-running-cloth design stay fixed.
+#include "edit/editdocument.h"
+#include "edit/player.h"
+#include "scene/presets.h"
+#include "scene/scenefile.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+
+using namespace drape;
+
+namespace {
+
+Scene preset(const char *id)
+{
+    SceneLoadResult r = loadPreset(id);
+    if (!r.ok())
+        qFatal("preset %s: %s", id, r.error.c_str());
+    return *r.scene;
+}
+
+// Everything the document shows and holds.
+struct Seen {
+    Scene scene;
+    Take take;
+    std::uint64_t playhead = 0;
+    std::uint64_t hash = 0;
+};
+
+Seen seen(const EditDocument &doc)
+{
+    return { doc.scene(), doc.take(), doc.playhead(), doc.simulation().stateHash() };
+}
+
+bool same(const Seen &a, const Seen &b)
+{
+    return a.scene == b.scene && a.take == b.take && a.playhead == b.playhead && a.hash == b.hash;
+}
+
+std::vector<std::uint32_t> randomParticles(std::mt19937 &rng, const Cloth &cloth, int count)
+{
+    std::uniform_int_distribution<std::uint32_t> pick(0, std::uint32_t(cloth.particles.size() - 1));
+    std::vector<std::uint32_t> out;
+    for (int i = 0; i < count; ++i)
+        out.push_back(pick(rng));
+    return out;
+}
+
+// One random edit of the document: a scene edit at frame 0, an event otherwise, now and then
+// a drag, a structural grid change or "Set start here". Returns true when it pushed a step.
+bool randomEdit(std::mt19937 &rng, EditDocument &doc)
+{
+    const Simulation &sim = doc.simulation();
+    const int cloth = std::uniform_int_distribution<int>(0, int(sim.cloths.size()) - 1)(rng);
+    const Cloth &c = sim.cloths[std::size_t(cloth)];
+    const std::size_t before = doc.undoIndex();
+    switch (std::uniform_int_distribution<int>(0, 9)(rng)) {
+    case 0:
+        doc.setKind(cloth, randomParticles(rng, c, 3), ParticleKind::Static);
+        break;
+    case 1:
+        doc.setKind(cloth, randomParticles(rng, c, 4), ParticleKind::Dynamic);
+        break;
+    case 2:
+        if (!c.constraints.empty()) {
+            std::uniform_int_distribution<std::uint32_t> k(0, std::uint32_t(c.constraints.size() - 1));
+            doc.removeConstraints(cloth, { k(rng), k(rng), k(rng) }, true);
+        }
+        break;
+    case 3: {
+        const auto p = randomParticles(rng, c, 2);
+        if (p[0] != p[1])
+            doc.sew(cloth, p[0], p[1]);
+        break;
+    }
+    case 4:
+        if (!c.constraints.empty()) {
+            std::uniform_int_distribution<std::uint32_t> k(0, std::uint32_t(c.constraints.size() - 1));
+            ConstraintProps props;
+            props.compliance = std::uniform_real_distribution<float>(1e-5f, 1e-3f)(rng);
+            doc.changeConstraints(cloth, { k(rng), k(rng) }, props);
+        }
+        break;
+    case 5:
+        doc.setParameter("world.gravity.y", 0, std::uniform_real_distribution<double>(-15.0, -3.0)(rng));
+        break;
+    case 6: {
+        const auto p = randomParticles(rng, c, 1);
+        const Vec3 centre = c.particles.position[p[0]];
+        if (doc.beginDrag(cloth, p, centre).empty()) {
+            const int frames = std::uniform_int_distribution<int>(1, 5)(rng);
+            for (int f = 0; f < frames; ++f) {
+                doc.dragTo(centre + Vec3 { 0.05f * float(f), 0.03f * float(f), 0.f });
+                doc.step();
+            }
+            doc.endDrag();
+        }
+        break;
+    }
+    case 7: {
+        const ClothDesc &desc = doc.scene().cloths[std::size_t(cloth)];
+        if (desc.source == ClothSource::Grid && std::uniform_int_distribution<int>(0, 2)(rng) == 0) {
+            GridDesc g = desc.grid;
+            g.across = std::max(4, g.across + std::uniform_int_distribution<int>(-6, 6)(rng));
+            doc.setGrid(cloth, g);
+        }
+        break;
+    }
+    case 8:
+        if (std::uniform_int_distribution<int>(0, 3)(rng) == 0)
+            doc.setStartHere();
+        break;
+    case 9: {
+        Material m = doc.scene().cloths[std::size_t(cloth)].material;
+        m.damping *= 1.5f;
+        doc.setMaterial(cloth, m);
+        break;
+    }
+    }
+    return doc.undoIndex() != before;
+}
+
+} // namespace
+
+class TestTake : public QObject {
+    Q_OBJECT
+
+private slots:
+    void takeOrdersEventsByFrame();
+    void replayFromSnapshotMatchesReplayFromStart();
+    void liveDocumentMatchesReplay();
+    void eventThatNoLongerFitsIsReported();
+    void editAtFrameZeroChangesTheScene();
+    void editLaterRecordsAnEventAndDropsLaterOnes();
+    void dragIsOneUndoStep();
+    void dragThatTearsIsOneUndoStep();
+    void bannerPinnedAfterTearingResetsToItsStart();
+    void undoCutAfterMotionShowsTheUncutState();
+    void curtainFinerGridKeepsWholeTopRowPinned();
+    void gridRemapKeepsCorners();
+    void structuralEditDropsEventsOfTheCloth();
+    void setStartHereKeepsTheState();
+    void modeText();
+    void randomEditsUndoAndRedoExactly_data();
+    void randomEditsUndoAndRedoExactly();
+};
+
+void TestTake::takeOrdersEventsByFrame()
+{
+    Take t;
+    t.add({ 5, PinEvent { 0, { 1 }, ParticleKind::Static } });
+    t.add({ 2, PinEvent { 0, { 2 }, ParticleKind::Static } });
+    t.add({ 5, PinEvent { 0, { 3 }, ParticleKind::Static } });
+    t.add({ 9, DragEvent { 0, { 4 }, {}, { {}, {}, {} }, false } });
+    QCOMPARE(t.events.size(), std::size_t(4));
+    QCOMPARE(t.events[0].frame, std::uint64_t(2));
+    QCOMPARE(std::get<PinEvent>(t.events[1].data).particles[0], 1u); // recording order within a frame
+    QCOMPARE(std::get<PinEvent>(t.events[2].data).particles[0], 3u);
+    QCOMPARE(t.range(5), (std::pair<std::size_t, std::size_t>(1, 3)));
+    QCOMPARE(t.lastFrame(), std::uint64_t(11)); // the drag lasts three frames
+    QCOMPARE(t.dropAfter(4), std::size_t(3));
+    QCOMPARE(t.events.size(), std::size_t(1));
+}
+
+void TestTake::replayFromSnapshotMatchesReplayFromStart()
+{
+    const Scene scene = preset("banner-tear");
+    Take take;
+    take.add({ 3, DragEvent { 0, { 1100, 1101 }, {}, {}, false } });
+    {
+        const Simulation start = buildSimulation(scene);
+        auto &d = std::get<DragEvent>(take.events[0].data);
+        d.centre = start.cloths[0].particles.position[1100];
+        for (int i = 0; i < 30; ++i)
+            d.targets.push_back(d.centre + Vec3 { 0.f, -0.04f * float(i), 0.02f * float(i) });
+    }
+    take.add({ 12, PinEvent { 0, { 600 }, ParticleKind::Static } });
+    take.add({ 20, ParameterEvent { "world.gravity.y", 0, -4.0 } });
+    const Simulation full = replay(scene, take, 60);
+
+    Player player(scene, take);
+    player.advanceTo(15); // in the middle of the drag
+    const PlayerState snapshot = player.state();
+    Player fromSnapshot(snapshot, take);
+    fromSnapshot.advanceTo(60);
+    QCOMPARE(fromSnapshot.simulation().stateHash(), full.stateHash());
+    player.advanceTo(60);
+    QCOMPARE(player.simulation().stateHash(), full.stateHash());
+    QVERIFY(player.reports().empty());
+    // The events changed something: without them the state differs.
+    QVERIFY(replay(scene, Take {}, 60).stateHash() != full.stateHash());
+}
+
+void TestTake::liveDocumentMatchesReplay()
+{
+    EditDocument doc(preset("curtain"));
+    doc.run(10);
+    QVERIFY(doc.setKind(0, { 900, 901 }, ParticleKind::Static).empty());
+    doc.run(5);
+    const Vec3 centre = doc.simulation().cloths[0].particles.position[1500];
+    QVERIFY(doc.beginDrag(0, { 1500 }, centre).empty());
+    for (int i = 0; i < 8; ++i) {
+        doc.dragTo(centre + Vec3 { 0.f, 0.f, 0.01f * float(i) });
+        doc.dragTo(centre + Vec3 { 0.f, 0.f, 0.02f * float(i) }); // several moves within a frame
+        doc.step();
+    }
+    doc.endDrag();
+    doc.run(7);
+    QCOMPARE(doc.simulation().stateHash(), replay(doc.scene(), doc.take(), doc.playhead()).stateHash());
+}
+
+void TestTake::eventThatNoLongerFitsIsReported()
+{
+    const Scene scene = preset("curtain");
+    Take take;
+    take.add({ 4, RemoveConstraintsEvent { 0, { { 999999, 0, 1 } }, true, true } });
+    const Simulation start = buildSimulation(scene);
+    const DistanceConstraint &c = start.cloths[0].constraints[10];
+    take.add({ 5, RemoveConstraintsEvent { 0, { { 10, c.b, c.a } }, true, true } }); // other particles
+    take.add({ 6, PinEvent { 3, { 0 }, ParticleKind::Static } });
+    take.add({ 7, ParameterEvent { "no.such.key", 0, 1.0 } });
+    std::vector<EventReport> reports;
+    const Simulation sim = replay(scene, take, 10, &reports);
+    QCOMPARE(reports.size(), std::size_t(4));
+    QCOMPARE(reports[0].event, std::size_t(0));
+    QVERIFY2(reports[0].message.find("999999 out of range") != std::string::npos, reports[0].message.c_str());
+    QVERIFY2(reports[1].message.find("joins particles") != std::string::npos, reports[1].message.c_str());
+    QVERIFY2(
+        reports[2].message.find("cloth 3 out of range") != std::string::npos, reports[2].message.c_str());
+    QVERIFY2(reports[3].message.find("no.such.key") != std::string::npos, reports[3].message.c_str());
+    // Nothing applied: the same as the take without them.
+    QCOMPARE(sim.stateHash(), replay(scene, Take {}, 10).stateHash());
+}
+
+void TestTake::editAtFrameZeroChangesTheScene()
+{
+    const Scene scene = preset("curtain");
+    EditDocument doc(scene);
+    QVERIFY(doc.setKind(0, { 1000 }, ParticleKind::Static).empty());
+    QVERIFY(doc.take().empty());
+    QCOMPARE(doc.scene().cloths[0].source, ClothSource::Grid); // a pin keeps a grid a grid
+    QVERIFY(std::binary_search(doc.scene().cloths[0].pins.begin(), doc.scene().cloths[0].pins.end(), 1000u));
+    QVERIFY(doc.removeConstraints(0, { 5, 6 }, true).empty());
+    QCOMPARE(doc.scene().cloths[0].source, ClothSource::Explicit);
+    QCOMPARE(doc.scene().cloths[0].explicitData.constraints.size(),
+        buildCloth(scene.cloths[0]).constraints.size() - 2);
+    doc.undo();
+    doc.undo();
+    QVERIFY(doc.scene() == scene);
+}
+
+void TestTake::editLaterRecordsAnEventAndDropsLaterOnes()
+{
+    const Scene scene = preset("flag");
+    EditDocument doc(scene);
+    doc.run(30);
+    QVERIFY(doc.setKind(0, { 100 }, ParticleKind::Static).empty());
+    doc.run(20);
+    QVERIFY(doc.setKind(0, { 200 }, ParticleKind::Static).empty());
+    QCOMPARE(doc.take().events.size(), std::size_t(2));
+    QVERIFY(doc.scene() == scene); // events never change the scene
+    doc.seek(40);
+    const std::uint64_t shownAt40 = doc.simulation().stateHash();
+    const Take takeAt40 = doc.take();
+    QVERIFY(doc.setKind(0, { 300 }, ParticleKind::Static).empty());
+    QCOMPARE(doc.take().events.size(), std::size_t(2)); // the event at 50 dropped
+    QCOMPARE(doc.take().events[1].frame, std::uint64_t(40));
+    QCOMPARE(doc.message(), std::string("1 later event was dropped"));
+    doc.undo(); // one step: the edit and the dropped event come back together
+    QVERIFY(doc.take() == takeAt40);
+    QCOMPARE(doc.playhead(), std::uint64_t(40));
+    QCOMPARE(doc.simulation().stateHash(), shownAt40);
+}
+
+void TestTake::dragIsOneUndoStep()
+{
+    EditDocument doc(preset("tablecloth"));
+    doc.run(20);
+    const std::uint64_t shown = doc.simulation().stateHash();
+    const std::size_t steps = doc.undoCount();
+    const Vec3 centre = doc.simulation().cloths[0].particles.position[40];
+    QVERIFY(doc.beginDrag(0, { 40, 41 }, centre).empty());
+    for (int i = 0; i < 25; ++i) {
+        doc.dragTo(centre + Vec3 { 0.f, 0.02f * float(i), 0.f });
+        doc.step();
+    }
+    doc.endDrag();
+    const std::uint64_t after = doc.simulation().stateHash();
+    QCOMPARE(doc.undoCount(), steps + 1);
+    QCOMPARE(doc.undoText(steps), std::string("Drag"));
+    doc.undo();
+    QCOMPARE(doc.playhead(), std::uint64_t(20));
+    QCOMPARE(doc.simulation().stateHash(), shown);
+    doc.redo();
+    QCOMPARE(doc.playhead(), std::uint64_t(45));
+    QCOMPARE(doc.simulation().stateHash(), after);
+}
+
+void TestTake::dragThatTearsIsOneUndoStep()
+{
+    EditDocument doc(preset("tearable-net"));
+    doc.run(10);
+    const std::size_t constraints = doc.simulation().cloths[0].constraints.size();
+    const std::uint64_t shown = doc.simulation().stateHash();
+    const Vec3 centre = doc.simulation().cloths[0].particles.position[48 * 20 + 24];
+    std::vector<std::uint32_t> held;
+    for (std::uint32_t j = 18; j < 22; ++j)
+        for (std::uint32_t i = 20; i < 28; ++i)
+            held.push_back(j * 48 + i);
+    QVERIFY(doc.beginDrag(0, held, centre).empty());
+    for (int i = 0; i < 20; ++i) {
+        doc.dragTo(centre + Vec3 { 0.f, -0.08f * float(i), 0.f });
+        doc.step();
+    }
+    doc.endDrag();
+    QVERIFY2(doc.simulation().cloths[0].constraints.size() < constraints, "the drag should tear the net");
+    doc.undo();
+    QCOMPARE(doc.simulation().cloths[0].constraints.size(), constraints);
+    QCOMPARE(doc.simulation().stateHash(), shown);
+}
+
+void TestTake::bannerPinnedAfterTearingResetsToItsStart()
+{
+    // Defect: pinning a particle of the torn banner baked the torn topology into the scene, so
+    // Reset brought back 1,188 particles and old seams.
+    const Scene scene = preset("banner-tear");
+    EditDocument doc(scene);
+    QCOMPARE(doc.simulation().cloths[0].particles.size(), std::size_t(1120));
+    doc.run(1); // the drag is an event at frame 1; frame 0 stays the untouched start
+    // Tear it by dragging the lower edge down hard.
+    const Vec3 centre = doc.simulation().cloths[0].particles.position[1100];
+    std::vector<std::uint32_t> held;
+    for (std::uint32_t i = 1080; i < 1120; ++i)
+        held.push_back(i);
+    QVERIFY(doc.beginDrag(0, held, centre).empty());
+    for (int i = 0; i < 40 && doc.simulation().cloths[0].particles.size() == 1120; ++i) {
+        doc.dragTo(centre + Vec3 { 0.f, -0.1f * float(i), 0.f });
+        doc.step();
+    }
+    doc.endDrag();
+    doc.run(10);
+    QVERIFY2(doc.simulation().cloths[0].particles.size() > 1120, "the banner should have torn");
+    QVERIFY(doc.setKind(0, { 500 }, ParticleKind::Static).empty());
+    QVERIFY(doc.scene() == scene);
+    doc.reset();
+    QCOMPARE(doc.simulation().cloths[0].particles.size(), std::size_t(1120));
+    QCOMPARE(doc.simulation().stateHash(), buildSimulation(scene).stateHash());
+}
+
+void TestTake::undoCutAfterMotionShowsTheUncutState()
+{
+    // Defect: undoing a cut after the cloth moved put the constraints back between particles
+    // that were far apart (long triangles, tearing at once on Play).
+    EditDocument doc(preset("curtain"));
+    doc.run(40);
+    const std::uint64_t shown = doc.simulation().stateHash();
+    std::vector<std::uint32_t> cut;
+    for (std::uint32_t k = 200; k < 260; ++k)
+        cut.push_back(k);
+    QVERIFY(doc.removeConstraints(0, cut, true).empty());
+    doc.run(60);
+    doc.undo();
+    QCOMPARE(doc.playhead(), std::uint64_t(40));
+    QCOMPARE(doc.simulation().stateHash(), shown);
+    // Every constraint joins particles about its rest length apart (no long triangles).
+    const Cloth &c = doc.simulation().cloths[0];
+    for (const DistanceConstraint &k : c.constraints) {
+        const float d = length(c.particles.position[k.a] - c.particles.position[k.b]);
+        QVERIFY2(d < 1.5f * k.restLength + 1e-3f,
+            qPrintable(QString("constraint %1–%2 is %3 m long, rest %4 m")
+                           .arg(k.a)
+                           .arg(k.b)
+                           .arg(d)
+                           .arg(k.restLength)));
+    }
+    doc.redo();
+    QCOMPARE(doc.playhead(), std::uint64_t(40));
+    QCOMPARE(doc.simulation().cloths[0].constraints.size(), c.constraints.size());
+}
+
+void TestTake::curtainFinerGridKeepsWholeTopRowPinned()
+{
+    // Defect: changing particles-across from 48 to 128 kept the old pin indices, so only the
+    // left 48 particles of the top row stayed pinned.
+    EditDocument doc(preset("curtain"));
+    doc.run(30);
+    QVERIFY(doc.setParameter("cloth.grid.across", 0, 128).empty());
+    QCOMPARE(doc.playhead(), std::uint64_t(0));
+    const ClothDesc &desc = doc.scene().cloths[0];
+    QCOMPARE(desc.grid.across, 128);
+    std::vector<std::uint32_t> topRow;
+    for (std::uint32_t i = 0; i < 128; ++i)
+        topRow.push_back(i);
+    QCOMPARE(desc.pins, topRow);
+    const Cloth &cloth = doc.simulation().cloths[0];
+    for (std::uint32_t i = 0; i < cloth.particles.size(); ++i)
+        QCOMPARE(cloth.particles.kind[i] == ParticleKind::Static, i < 128);
+    // And back: exactly the old row.
+    QVERIFY(doc.setParameter("cloth.grid.across", 0, 48).empty());
+    topRow.resize(48);
+    QCOMPARE(doc.scene().cloths[0].pins, topRow);
+}
+
+void TestTake::gridRemapKeepsCorners()
+{
+    GridDesc a;
+    a.across = 10;
+    a.down = 6;
+    GridDesc b;
+    b.across = 31;
+    b.down = 4;
+    // Corners stay corners, both ways.
+    QCOMPARE(remapGridIndices(a, b, { 0 }), (std::vector<std::uint32_t> { 0 }));
+    QCOMPARE(remapGridIndices(a, b, { 9 }), (std::vector<std::uint32_t> { 30 }));
+    QCOMPARE(remapGridIndices(a, b, { 50 }), (std::vector<std::uint32_t> { 93 }));
+    QCOMPARE(remapGridIndices(a, b, { 59 }), (std::vector<std::uint32_t> { 123 }));
+    QCOMPARE(remapGridIndices(b, a, { 123 }), (std::vector<std::uint32_t> { 59 }));
+    // The middle of the top row stays in the middle of the top row: u = 5/10... of 9 → 15.
+    const auto mid = remapGridIndices(a, b, { 5 });
+    QVERIFY(!mid.empty());
+    for (std::uint32_t i : mid)
+        QVERIFY(i >= 15 && i <= 18);
+    // A lone pin stays one pin; a pinned row stays a whole row.
+    QCOMPARE(remapGridIndices(a, b, { 0 }), (std::vector<std::uint32_t> { 0 }));
+    QCOMPARE(remapGridIndices(a, b, { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 }).size(), std::size_t(31));
+    // Coarser: no pin is lost, each lands on the nearest particle.
+    QCOMPARE(remapGridIndices(b, a, { 0, 1, 2, 3 }), (std::vector<std::uint32_t> { 0, 1 }));
+}
+
+void TestTake::structuralEditDropsEventsOfTheCloth()
+{
+    Scene scene = preset("curtain");
+    EditDocument doc(scene);
+    doc.run(10);
+    QVERIFY(doc.setKind(0, { 800 }, ParticleKind::Static).empty());
+    doc.run(5);
+    QVERIFY(doc.setParameter("world.gravity.y", 0, -5.0).empty());
+    QCOMPARE(doc.take().events.size(), std::size_t(2));
+    GridDesc g = doc.scene().cloths[0].grid;
+    g.down = 30;
+    QVERIFY(doc.setGrid(0, g).empty());
+    QCOMPARE(doc.playhead(), std::uint64_t(0));
+    QCOMPARE(doc.take().events.size(), std::size_t(1)); // the gravity change still applies
+    QVERIFY(std::holds_alternative<ParameterEvent>(doc.take().events[0].data));
+    QCOMPARE(doc.message(), std::string("1 event no longer applies and was removed"));
+    doc.undo();
+    QCOMPARE(doc.take().events.size(), std::size_t(2));
+    QCOMPARE(doc.playhead(), std::uint64_t(15));
+    QVERIFY(doc.scene() == scene);
+}
+
+void TestTake::setStartHereKeepsTheState()
+{
+    const Scene scene = preset("tearable-net");
+    EditDocument doc(scene);
+    doc.run(20);
+    QVERIFY(doc.removeConstraints(0, { 100, 101, 102, 103 }, true).empty());
+    doc.run(20);
+    QVERIFY(doc.setParameter("world.gravity.y", 0, -6.0).empty());
+    doc.run(5);
+    const std::uint64_t shown = doc.simulation().stateHash();
+    QVERIFY(doc.setStartHere().empty());
+    QVERIFY(doc.take().empty());
+    QCOMPARE(doc.playhead(), std::uint64_t(0));
+    QCOMPARE(doc.simulation().stateHash(), shown);
+    QVERIFY(doc.scene().state.has_value());
+    QCOMPARE(doc.scene().world.gravity.y, -6.f);
+    // Continuing from the new start is the uninterrupted run.
+    EditDocument reference(scene);
+    reference.run(20);
+    reference.removeConstraints(0, { 100, 101, 102, 103 }, true);
+    reference.run(20);
+    reference.setParameter("world.gravity.y", 0, -6.0);
+    reference.run(35);
+    doc.run(30);
+    QCOMPARE(doc.simulation().stateHash(), reference.simulation().stateHash());
+    doc.undo();
+    QVERIFY(doc.scene() == scene);
+    QCOMPARE(doc.simulation().stateHash(), shown);
+}
+
+void TestTake::modeText()
+{
+    EditDocument doc(preset("flag"));
+    QCOMPARE(doc.modeText(), std::string("Editing the scene"));
+    doc.run(183);
+    QCOMPARE(doc.modeText(), std::string("Recording at frame 183"));
+}
+
+void TestTake::randomEditsUndoAndRedoExactly_data()
+{
+    QTest::addColumn<QString>("id");
+    for (const PresetDesc &p : presetList())
+        QTest::newRow(p.id.c_str()) << QString::fromStdString(p.id);
+}
+
+void TestTake::randomEditsUndoAndRedoExactly()
+{
+    QFETCH(QString, id);
+    std::mt19937 rng(std::uint32_t(qHash(id)));
+    EditDocument doc(preset(id.toStdString().c_str()));
+    const Seen start = seen(doc);
+    std::vector<Seen> before, forward; // what was shown before and after each step
+    for (int edit = 0; edit < 8; ++edit) {
+        const int frames = std::uniform_int_distribution<int>(0, 6)(rng);
+        if (frames == 0 && doc.playhead() > 0 && std::uniform_int_distribution<int>(0, 2)(rng) == 0)
+            doc.reset();
+        doc.run(frames);
+        const Seen pre = seen(doc);
+        if (randomEdit(rng, doc)) {
+            before.push_back(pre);
+            forward.push_back(seen(doc));
+        }
+    }
+    QVERIFY(!forward.empty());
+    QCOMPARE(doc.undoIndex(), forward.size());
+    for (std::size_t i = forward.size(); i-- > 0;) {
+        doc.undo();
+        QVERIFY2(same(seen(doc), before[i]),
+            qPrintable(QString("undo of step %1 (%2)").arg(i).arg(QString::fromStdString(doc.undoText(i)))));
+    }
+    QVERIFY(doc.scene() == start.scene);
+    QVERIFY(doc.take() == start.take);
+    doc.reset();
+    QCOMPARE(doc.simulation().stateHash(), start.hash);
+    for (std::size_t i = 0; i < forward.size(); ++i) {
+        doc.redo();
+        QVERIFY2(same(seen(doc), forward[i]),
+            qPrintable(QString("redo of step %1 (%2)").arg(i).arg(QString::fromStdString(doc.undoText(i)))));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestTake)
+#include "tst_take.moc"
