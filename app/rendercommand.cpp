@@ -13,6 +13,7 @@
 #include "record/recordplan.h"
 #include "record/recordsession.h"
 #include "render/resources.h"
+#include "edit/player.h"
 #include "scene/scenefile.h"
 #include "render/scenerenderer.h"
 
@@ -49,7 +50,7 @@ int usageError(const QString &message)
     return 2;
 }
 
-std::optional<Scene> loadSceneArgument(const QString &argument, QString *error)
+std::optional<Scene> loadSceneArgument(const QString &argument, QString *error, Take *take)
 {
     if (argument.startsWith(QLatin1String("preset:")))
         return loadPreset(argument.mid(7), error);
@@ -60,6 +61,7 @@ std::optional<Scene> loadSceneArgument(const QString &argument, QString *error)
         *error = QString::fromStdString(result.error);
         return std::nullopt;
     }
+    *take = std::move(result.take);
     return std::move(result.scene);
 }
 
@@ -136,7 +138,8 @@ int runRender(int argc, char **argv)
         return usageError(QStringLiteral("no output given (-o FILE.mp4|.webm|.gif, or a folder for PNG frames)."));
 
     QString error;
-    std::optional<Scene> loaded = loadSceneArgument(positional.at(1), &error);
+    Take take;
+    std::optional<Scene> loaded = loadSceneArgument(positional.at(1), &error, &take);
     if (!loaded) {
         printLine(stderr, QStringLiteral("drape render: %1").arg(error));
         return 1;
@@ -202,7 +205,13 @@ int runRender(int argc, char **argv)
     for (const QString &note : plan.notes)
         printLine(stderr, QStringLiteral("drape render: note: %1").arg(note));
 
-    Simulation sim = buildSimulation(scene);
+    // The take is replayed frame by frame, so its events must fall on the frames stepped.
+    if (!take.empty() && std::abs(plan.simFrameRate - double(scene.solver.frameRate)) > 1e-9)
+        return usageError(QStringLiteral("the scene's take is recorded at %1 frames/s; choose --fps %1 or a whole "
+                                         "fraction of it so each output frame is whole simulation frames.")
+                              .arg(double(scene.solver.frameRate)));
+    Player player(scene, take);
+    Simulation &sim = player.state().sim;
     const std::vector<std::string> problems = sim.validate();
     if (!problems.empty()) {
         printLine(stderr, QStringLiteral("drape render: the scene cannot be simulated: %1")
@@ -244,6 +253,7 @@ int runRender(int argc, char **argv)
     const RenderOptions options = recordRenderOptions(settings);
 
     RecordSession session(plan, std::move(sink));
+    session.setStepper([&player] { player.advance(); });
     if (!session.open(sim, &error)) {
         printLine(stderr, QStringLiteral("drape render: %1").arg(error));
         return 1;
@@ -283,6 +293,8 @@ int runRender(int argc, char **argv)
         if (!quiet && (session.framesDone() % 10 == 0 || session.isComplete()))
             printLine(stderr, QStringLiteral("frame %1/%2").arg(session.framesDone()).arg(plan.frames));
     }
+    for (const EventReport &r : player.reports())
+        printLine(stderr, QStringLiteral("drape render: warning: %1 (skipped)").arg(QString::fromStdString(r.message)));
     if (failed) {
         session.cancel(sim);
     } else if (!session.finish(sim, &error)) {

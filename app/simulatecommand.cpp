@@ -5,6 +5,7 @@
 // 3 the simulation blew up (the outputs then hold the last good frame).
 #include "commands.h"
 
+#include "edit/player.h"
 #include "scene/objexport.h"
 #include "scene/presets.h"
 #include "scene/scenefile.h"
@@ -28,14 +29,17 @@ constexpr int kExitUsage = 2;
 constexpr int kExitBlowUp = 3;
 
 const char *kDetails = R"(Steps SCENE at its own fixed frame rate without a display and writes the result.
+A scene saved with a take (what was done after its start: drags, cuts, pins, sews,
+parameter changes) is replayed with it, so the run is the one the editor showed; the
+state hash printed at the end is the one the editor shows at that frame.
 
 SCENE is a scene file (.json) or preset:NAME for a built-in preset.
 Built-in presets: %1
 
 Outputs:
-  --out FILE.json       the final scene with its state (positions, velocities, time),
-                        so the editor resumes exactly where the run stopped; a cloth that
-                        tore is saved with its torn topology
+  --out FILE.json       the final state as the start of a new scene (positions,
+                        velocities, time; a torn cloth with its torn topology; the take's
+                        parameter changes applied), so the editor resumes exactly there
   --out FILE.obj        the final mesh as Wavefront OBJ (positions, normals, UVs, faces)
   --obj-sequence DIR    one OBJ per frame, DIR/frame_0001.obj ... (a mesh cache for 3D packages)
 
@@ -220,7 +224,9 @@ int runSimulate(int argc, char **argv)
         }
     }
 
-    Simulation sim = buildSimulation(scene);
+    // The take (what the user did after the start) is replayed with the scene.
+    Player player(scene, loaded.take);
+    Simulation &sim = player.state().sim;
     const std::vector<std::string> problems = sim.validate();
     if (!problems.empty()) {
         printError(QStringLiteral("%1: cannot simulate: %2")
@@ -238,7 +244,7 @@ int runSimulate(int argc, char **argv)
     const std::uint64_t startFrame = sim.frame();
     int stepped = 0;
     for (int f = 1; f <= frames; ++f) {
-        sim.step();
+        player.advance();
         if (sim.status().blownUp)
             break;
         ++stepped;
@@ -272,7 +278,9 @@ int runSimulate(int argc, char **argv)
             ok = writeObjFile(out.toStdString(), sim, &writeError);
         } else {
             const bool withState = !parser.isSet(noStateOption);
-            const Scene result = snapshotScene(scene, sim, withState);
+            // The state reached becomes the start of the written scene ("Set start here"),
+            // with the settings the take's parameter events left in force.
+            const Scene result = snapshotScene(*player.state().settings, sim, withState);
             ok = saveSceneFile(out.toStdString(), result, SaveOptions { withState }, &writeError);
         }
         if (!ok) {
@@ -292,6 +300,10 @@ int runSimulate(int argc, char **argv)
         wallSeconds > 0.0 ? double(stepped) / wallSeconds : 0.0);
     std::printf("  %zu particles, %zu constraints (%zu at start), %llu torn, %llu particle splits\n",
         particles, constraints, constraintsAtStart, (unsigned long long)torn, (unsigned long long)splits);
+    std::printf("  state hash %016llx at frame %llu of the take\n", (unsigned long long)sim.stateHash(),
+        (unsigned long long)player.frame());
+    for (const EventReport &r : player.reports())
+        std::fprintf(stderr, "drape simulate: warning: %s (skipped)\n", r.message.c_str());
     if (!out.isEmpty())
         std::printf("  wrote %s\n", qPrintable(out));
     if (!objDir.isEmpty())

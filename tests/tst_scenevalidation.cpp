@@ -65,7 +65,7 @@ void TestSceneValidation::brokenInput_data()
                                       << QStringList { "/version", "expected an integer" };
     QTest::newRow("newer version")
         << QByteArray(R"({"format": "drape-scene", "version": 3})")
-        << QStringList { "written by a newer Drape (format version 3); this build reads up to version 1" };
+        << QStringList { "written by a newer Drape (format version 3); this build reads up to version 2" };
     QTest::newRow("version 0") << QByteArray(R"({"format": "drape-scene", "version": 0})")
                                << QStringList { "/version", "out of range" };
     QTest::newRow("units not SI") << scene(R"("units": {"length": "cm"})")

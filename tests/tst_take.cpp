@@ -145,6 +145,9 @@ private slots:
     void structuralEditDropsEventsOfTheCloth();
     void setStartHereKeepsTheState();
     void modeText();
+    void everyEventKindRoundTripsByteIdentical();
+    void badTakeIsRefusedNamingThePlace_data();
+    void badTakeIsRefusedNamingThePlace();
     void randomEditsUndoAndRedoExactly_data();
     void randomEditsUndoAndRedoExactly();
 };
@@ -491,6 +494,70 @@ void TestTake::modeText()
     QCOMPARE(doc.modeText(), std::string("Recording at frame 183"));
 }
 
+void TestTake::everyEventKindRoundTripsByteIdentical()
+{
+    const Scene scene = preset("curtain");
+    Take take;
+    take.add({ 1,
+        DragEvent {
+            0, { 3, 4 }, { 0.1f, 1.2f, 0.f }, { { 0.1f, 1.2f, 0.f }, { 0.2f, 1.1f, 0.3f } }, false } });
+    take.add({ 2, RemoveConstraintsEvent { 0, { { 5, 5, 6 }, { 90, 40, 41 } }, false, true } });
+    take.add({ 2, PinEvent { 0, { 7, 9 }, ParticleKind::Dynamic } });
+    take.add({ 3, MovePinsEvent { 0, { 0 }, { { -0.3f, 1.7f, 0.1f } } } });
+    take.add({ 4, SewEvent { 0, 10, 400, -1.f, 1e-4f, 0.01f, kNeverTear, ConstraintKind::User } });
+    take.add({ 4, SewEvent { 0, 11, 401, 0.25f, 0.f, 0.f, 0.7f, ConstraintKind::User } });
+    take.add({ 5,
+        ChangeConstraintsEvent { 0, { { 12, 12, 13 } }, std::nullopt, 2e-4f, std::nullopt, kNeverTear } });
+    take.add({ 6, ParameterEvent { "world.gravity.y", 0, -3.25 } });
+    Material silk = materialPresets()[2];
+    take.add({ 7, MaterialEvent { 0, silk } });
+    const std::string text = serializeScene(scene, SaveOptions { false, &take });
+    QVERIFY(text.find("\"take\"") != std::string::npos);
+    const SceneLoadResult r = parseScene(text, "take.json");
+    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY(r.warnings.empty());
+    QVERIFY(r.take == take);
+    QVERIFY(*r.scene == scene);
+    QCOMPARE(serializeScene(*r.scene, SaveOptions { false, &r.take }), text);
+    // An empty take writes no key, so a scene without one saves as before.
+    QVERIFY(serializeScene(scene).find("\"take\"") == std::string::npos);
+}
+
+void TestTake::badTakeIsRefusedNamingThePlace_data()
+{
+    QTest::addColumn<QString>("take");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("not an array") << R"({})"
+                                  << "/take: expected an array";
+    QTest::newRow("unknown event") << R"([{"frame": 1, "event": "explode"}])"
+                                   << "/take/0/event";
+    QTest::newRow("frames out of order") << R"([{"frame": 5, "event": "pin", "cloth": 0, "particles": [1]},
+               {"frame": 4, "event": "pin", "cloth": 0, "particles": [2]}])"
+                                         << "/take/1/frame: frame 4 comes before frame 5";
+    QTest::newRow("missing cloth") << R"([{"frame": 1, "event": "pin", "cloth": 3, "particles": [1]}])"
+                                   << "/take/0/cloth: cloth 3 out of range";
+    QTest::newRow("negative frame") << R"([{"frame": -1, "event": "pin", "cloth": 0, "particles": [1]}])"
+                                    << "/take/0/frame";
+    QTest::newRow("drag without targets")
+        << R"([{"frame": 1, "event": "drag", "cloth": 0, "particles": [1], "centre": [0, 0, 0], "targets": []}])"
+        << "/take/0/targets: empty";
+    QTest::newRow("unknown parameter")
+        << R"([{"frame": 1, "event": "parameter", "key": "world.colour", "value": 1}])"
+        << "/take/0/key: unknown parameter";
+}
+
+void TestTake::badTakeIsRefusedNamingThePlace()
+{
+    QFETCH(QString, take);
+    QFETCH(QString, expected);
+    std::string text = serializeScene(preset("flag"));
+    text.insert(text.rfind('}'), ",\n  \"take\": " + take.toStdString() + "\n");
+    const SceneLoadResult r = parseScene(text, "bad.json");
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.find(expected.toStdString()) != std::string::npos, r.error.c_str());
+    QVERIFY2(r.error.starts_with("bad.json: "), r.error.c_str());
+}
+
 void TestTake::randomEditsUndoAndRedoExactly_data()
 {
     QTest::addColumn<QString>("id");
@@ -532,6 +599,15 @@ void TestTake::randomEditsUndoAndRedoExactly()
         QVERIFY2(same(seen(doc), forward[i]),
             qPrintable(QString("redo of step %1 (%2)").arg(i).arg(QString::fromStdString(doc.undoText(i)))));
     }
+    // Saved and reloaded, the document replays to the same state; saving again gives the same bytes.
+    doc.run(5);
+    const std::string text = serializeScene(doc.scene(), SaveOptions { true, &doc.take() });
+    const SceneLoadResult r = parseScene(text, "saved.json");
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(serializeScene(*r.scene, SaveOptions { true, &r.take }), text);
+    EditDocument reopened(*r.scene, r.take);
+    reopened.seek(doc.playhead());
+    QCOMPARE(reopened.simulation().stateHash(), doc.simulation().stateHash());
 }
 
 QTEST_GUILESS_MAIN(TestTake)

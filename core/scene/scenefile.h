@@ -9,6 +9,7 @@
 #pragma once
 
 #include "scene/scene.h"
+#include "scene/take.h"
 
 #include <optional>
 #include <string>
@@ -18,10 +19,11 @@
 namespace drape {
 
 /// The format version this build writes and the newest it reads.
-constexpr int kSceneFormatVersion = 1;
+constexpr int kSceneFormatVersion = 2;
 
 struct SceneLoadResult {
     std::optional<Scene> scene; ///< set only when the file loaded completely
+    Take take; ///< what happened after the scene's start (format 2 "take"; empty for version 1 files)
     std::string error; ///< empty on success
     std::vector<std::string> warnings; ///< e.g. unknown keys (the scene still loads)
 
@@ -32,6 +34,8 @@ struct SaveOptions {
     /// Also write scene.state (positions, velocities, time, collider centres) when present,
     /// so a paused scene resumes exactly where it was. Fill it with snapshotScene().
     bool withState = false;
+    /// The take to write under "take" (not written when null or empty).
+    const Take *take = nullptr;
 };
 
 /// Parses scene text; `sourceName` (a file name) prefixes every message.

@@ -1,4 +1,5 @@
 // `drape simulate` end to end: the real executable, run with QProcess.
+#include "edit/editdocument.h"
 #include "scene/presets.h"
 #include "scene/scenefile.h"
 
@@ -13,6 +14,7 @@ class TestSimulate : public QObject {
 private slots:
     void curtainThirtyFramesToJson();
     void objOutputAndSequence();
+    void replaysTheTakeToTheHashTheEditorShowed();
     void helpListsOptionsAndPresets();
     void badInput_data();
     void badInput();
@@ -39,6 +41,39 @@ TestSimulate::Run TestSimulate::run(const QStringList &args)
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+void TestSimulate::replaysTheTakeToTheHashTheEditorShowed()
+{
+    // A session edited while playing: a pin, a cut, a drag and a gravity change, each an
+    // event of the take. Saved, `drape simulate` replays it to the state the editor showed.
+    EditDocument doc(*loadPreset("tablecloth").scene);
+    doc.run(12);
+    QVERIFY(doc.setKind(0, { 5, 6 }, ParticleKind::Static).empty());
+    doc.run(8);
+    QVERIFY(doc.removeConstraints(0, { 30, 31, 32, 33 }, true).empty());
+    doc.run(5);
+    const Vec3 centre = doc.simulation().cloths[0].particles.position[200];
+    QVERIFY(doc.beginDrag(0, { 200, 201 }, centre).empty());
+    for (int i = 0; i < 10; ++i) {
+        doc.dragTo(centre + Vec3 { 0.f, 0.03f * float(i), 0.f });
+        doc.step();
+    }
+    doc.endDrag();
+    QVERIFY(doc.setParameter("world.gravity.y", 0, -4.0).empty());
+    doc.run(15);
+    QCOMPARE(doc.playhead(), std::uint64_t(50));
+    QVERIFY(doc.take().events.size() >= 4);
+    const QString path = m_dir.filePath("take.json");
+    std::string error;
+    QVERIFY2(saveSceneFile(path.toStdString(), doc.scene(), SaveOptions { true, &doc.take() }, &error), error.c_str());
+
+    const Run r = run({ path, "--frames", "50" });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QString expected = QStringLiteral("state hash %1 at frame 50")
+                                 .arg(qulonglong(doc.simulation().stateHash()), 16, 16, QLatin1Char('0'));
+    QVERIFY2(r.out.contains(expected), qPrintable(r.out + "\nexpected: " + expected));
+    QVERIFY2(!r.err.contains("warning"), qPrintable(r.err));
 }
 
 void TestSimulate::curtainThirtyFramesToJson()

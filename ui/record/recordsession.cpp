@@ -44,8 +44,12 @@ bool RecordSession::addFrame(const QImage &image, Simulation &sim, QString *erro
     // Re-applied every frame: an edit of the solver settings during the recording must not
     // change the spacing of frames in time.
     sim.solver.frameRate = float(m_plan.simFrameRate);
-    for (int i = 0; i < m_plan.stepsPerFrame && !sim.status().blownUp; ++i)
-        sim.step();
+    for (int i = 0; i < m_plan.stepsPerFrame && !sim.status().blownUp; ++i) {
+        if (m_step)
+            m_step();
+        else
+            sim.step();
+    }
     if (sim.status().blownUp && m_simulationError.isEmpty())
         m_simulationError = QString::fromStdString(sim.status().message);
     return true;

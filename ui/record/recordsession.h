@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 namespace drape {
@@ -29,6 +30,9 @@ public:
     /// Writes the state of `sim` as the next frame, then steps it to the next frame's time
     /// (not after the last frame of a fixed-length recording).
     bool addFrame(const QImage &image, Simulation &sim, QString *error);
+    /// Advances the simulation one frame instead of Simulation::step() (a replay of a take
+    /// steps through its Player, which applies the events of each frame).
+    void setStepper(std::function<void()> step) { m_step = std::move(step); }
     /// Closes the sink (a video is moved into place) and restores the simulation's rate.
     bool finish(Simulation &sim, QString *error);
     /// Stops, removes a partial video, restores the simulation's rate.
@@ -45,6 +49,7 @@ private:
     void restoreRate(Simulation &sim);
 
     RecordPlan m_plan;
+    std::function<void()> m_step;
     std::unique_ptr<FrameSink> m_sink;
     float m_savedFrameRate = 0.f;
     bool m_open = false;

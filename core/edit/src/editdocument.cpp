@@ -119,6 +119,18 @@ void endDragsAt(Take &take, std::uint64_t frame)
                 drag->targets.resize(std::size_t(frame - e.frame + 1));
 }
 
+// A cloth at rest as its description builds it, for a scene that starts from a saved state.
+ClothState restState(const ClothDesc &desc)
+{
+    const Cloth cloth = buildCloth(desc);
+    ClothState s;
+    s.position = cloth.particles.position;
+    s.previous = cloth.particles.previous;
+    s.velocity = cloth.particles.velocity;
+    s.kind = cloth.particles.kind;
+    return s;
+}
+
 std::string plural(std::size_t n, const char *one, const char *many)
 {
     return std::to_string(n) + " " + (n == 1 ? one : many);
@@ -422,7 +434,7 @@ std::string EditDocument::addCloth(const ClothDesc &cloth)
     Scene next = *m_scene;
     next.cloths.push_back(cloth);
     if (next.state)
-        next.state->cloths.resize(next.cloths.size()); // the new cloth starts at rest
+        next.state->cloths.push_back(restState(cloth)); // the new cloth starts at rest
     structural("Add cloth", std::move(next), -1, false);
     return {};
 }
@@ -446,7 +458,7 @@ void EditDocument::structural(std::string text, Scene next, int cloth, bool remo
     Snapshot before = snapshot();
     // The state saved for a changed cloth no longer fits it: it restarts at rest.
     if (next.state && cloth >= 0 && !removedCloth && std::size_t(cloth) < next.state->cloths.size())
-        next.state->cloths[std::size_t(cloth)] = {};
+        next.state->cloths[std::size_t(cloth)] = restState(next.cloths[std::size_t(cloth)]);
     Take kept;
     std::size_t dropped = 0;
     for (Event &e : m_take.events) {

@@ -1,7 +1,9 @@
 // Scene format migrations.
 //
 // Version history:
-//   1  first format (this build).
+//   1  first format.
+//   2  the take: events after the scene's start under the optional key "take" (this build).
+//      A version 1 file is a scene with an empty take, so the step changes nothing.
 //
 // To introduce version N+1: bump kSceneFormatVersion, add `std::string migrateNToN1(Json &)`
 // that rewrites a version-N document into version N+1 (rename keys, convert units, fill new
@@ -20,8 +22,13 @@ namespace {
 using scenejson::Json;
 using MigrationStep = std::string (*)(Json &doc);
 
-// kSteps[i] upgrades a version i+1 document to version i+2. Empty while version 1 is current.
-constexpr std::array<MigrationStep, kSceneFormatVersion - 1> kSteps = {};
+std::string migrate1To2(Json &)
+{
+    return {}; // no "take" key: an empty take
+}
+
+// kSteps[i] upgrades a version i+1 document to version i+2.
+constexpr std::array<MigrationStep, kSceneFormatVersion - 1> kSteps = { migrate1To2 };
 
 } // namespace
 

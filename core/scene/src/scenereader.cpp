@@ -6,6 +6,7 @@
 #include "jsonreader.h"
 #include "scene/scenefile.h"
 #include "scenemigrate.h"
+#include "takejson.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -33,6 +34,12 @@ std::string at(const std::string &path, std::size_t i)
 class SceneReader : public JsonReader {
 public:
     Scene read(const Json &doc);
+    Material material(const Json &j, const std::string &path)
+    {
+        Material m;
+        readMaterial(j, path, m);
+        return m;
+    }
 
 private:
     void readWorld(const Json &j, const std::string &path, WorldSettings &w);
@@ -57,7 +64,7 @@ Scene SceneReader::read(const Json &doc)
 {
     expectObject(doc, "",
         { "format", "version", "units", "name", "description", "world", "solver", "cloths", "colliders",
-            "camera", "view", "record", "state" });
+            "camera", "view", "record", "take", "state" });
     Scene scene;
     if (const Json *units = find(doc, "units")) {
         expectObject(*units, "/units", { "length", "mass", "time" });
@@ -566,6 +573,9 @@ SceneLoadResult parseScene(std::string_view text, const std::string &sourceName)
             JsonReader::fail("/version", migrationError);
         SceneReader reader;
         Scene scene = reader.read(doc);
+        if (const Json *take = JsonReader::find(doc, "take"))
+            result.take = readTake(reader, *take, "/take", scene,
+                [&reader](const Json &j, const std::string &path) { return reader.material(j, path); });
         for (std::string &w : reader.warnings)
             result.warnings.push_back(prefixed(sourceName, w));
         result.scene = std::move(scene);

@@ -6,6 +6,7 @@
 #include "scene/params.h"
 #include "scene/scenefile.h"
 #include "scenejson.h"
+#include "takejson.h"
 
 #include <cmath>
 
@@ -76,7 +77,9 @@ Json writeSolver(const SolverSettings &s)
     return j;
 }
 
-Json writeMaterial(const Material &m)
+} // namespace
+
+Json writeMaterialJson(const Material &m)
 {
     Json j;
     j["name"] = m.name;
@@ -88,6 +91,8 @@ Json writeMaterial(const Material &m)
     j["tearStrain"] = num(m.tearStrain);
     return j;
 }
+
+namespace {
 
 Json writeExplicit(const ExplicitDesc &e)
 {
@@ -151,7 +156,7 @@ Json writeCloth(const ClothDesc &c)
         j["explicit"] = writeExplicit(c.explicitData);
         break;
     }
-    j["material"] = writeMaterial(c.material);
+    j["material"] = writeMaterialJson(c.material);
     j["pins"] = c.pins;
     j["tearMode"] = enumParam("cloth.tearMode", int(c.tearMode));
     j["thickness"] = num(c.thickness);
@@ -281,6 +286,8 @@ Json writeDocument(const Scene &scene, const SaveOptions &options)
     j["camera"] = writeCamera(scene.camera);
     j["view"] = writeView(scene.view);
     j["record"] = writeRecord(scene.record);
+    if (options.take && !options.take->empty())
+        j["take"] = writeTake(*options.take);
     if (options.withState && scene.state)
         j["state"] = writeState(*scene.state);
     return j;
