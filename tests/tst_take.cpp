@@ -1,10 +1,7 @@
 // The scene + take document model (core/edit/editdocument.h, core/edit/player.h): replay is a
 // pure function of the scene and the take, every edit has an exact inverse, and the defects
 // of the old rebuild-from-the-running-cloth design stay fixed.
-#include "edit/editdocument.h"
-#include "edit/player.h"
-#include "scene/presets.h"
-#include "scene/scenefile.h"
+#include "randomedits.h"
 
 #include <QtTest>
 
@@ -17,111 +14,7 @@ namespace {
 
 Scene preset(const char *id)
 {
-    SceneLoadResult r = loadPreset(id);
-    if (!r.ok())
-        qFatal("preset %s: %s", id, r.error.c_str());
-    return *r.scene;
-}
-
-// Everything the document shows and holds.
-struct Seen {
-    Scene scene;
-    Take take;
-    std::uint64_t playhead = 0;
-    std::uint64_t hash = 0;
-};
-
-Seen seen(const EditDocument &doc)
-{
-    return { doc.scene(), doc.take(), doc.playhead(), doc.simulation().stateHash() };
-}
-
-bool same(const Seen &a, const Seen &b)
-{
-    return a.scene == b.scene && a.take == b.take && a.playhead == b.playhead && a.hash == b.hash;
-}
-
-std::vector<std::uint32_t> randomParticles(std::mt19937 &rng, const Cloth &cloth, int count)
-{
-    std::uniform_int_distribution<std::uint32_t> pick(0, std::uint32_t(cloth.particles.size() - 1));
-    std::vector<std::uint32_t> out;
-    for (int i = 0; i < count; ++i)
-        out.push_back(pick(rng));
-    return out;
-}
-
-// One random edit of the document: a scene edit at frame 0, an event otherwise, now and then
-// a drag, a structural grid change or "Set start here". Returns true when it pushed a step.
-bool randomEdit(std::mt19937 &rng, EditDocument &doc)
-{
-    const Simulation &sim = doc.simulation();
-    const int cloth = std::uniform_int_distribution<int>(0, int(sim.cloths.size()) - 1)(rng);
-    const Cloth &c = sim.cloths[std::size_t(cloth)];
-    const std::size_t before = doc.undoIndex();
-    switch (std::uniform_int_distribution<int>(0, 9)(rng)) {
-    case 0:
-        doc.setKind(cloth, randomParticles(rng, c, 3), ParticleKind::Static);
-        break;
-    case 1:
-        doc.setKind(cloth, randomParticles(rng, c, 4), ParticleKind::Dynamic);
-        break;
-    case 2:
-        if (!c.constraints.empty()) {
-            std::uniform_int_distribution<std::uint32_t> k(0, std::uint32_t(c.constraints.size() - 1));
-            doc.removeConstraints(cloth, { k(rng), k(rng), k(rng) }, true);
-        }
-        break;
-    case 3: {
-        const auto p = randomParticles(rng, c, 2);
-        if (p[0] != p[1])
-            doc.sew(cloth, p[0], p[1]);
-        break;
-    }
-    case 4:
-        if (!c.constraints.empty()) {
-            std::uniform_int_distribution<std::uint32_t> k(0, std::uint32_t(c.constraints.size() - 1));
-            ConstraintProps props;
-            props.compliance = std::uniform_real_distribution<float>(1e-5f, 1e-3f)(rng);
-            doc.changeConstraints(cloth, { k(rng), k(rng) }, props);
-        }
-        break;
-    case 5:
-        doc.setParameter("world.gravity.y", 0, std::uniform_real_distribution<double>(-15.0, -3.0)(rng));
-        break;
-    case 6: {
-        const auto p = randomParticles(rng, c, 1);
-        const Vec3 centre = c.particles.position[p[0]];
-        if (doc.beginDrag(cloth, p, centre).empty()) {
-            const int frames = std::uniform_int_distribution<int>(1, 5)(rng);
-            for (int f = 0; f < frames; ++f) {
-                doc.dragTo(centre + Vec3 { 0.05f * float(f), 0.03f * float(f), 0.f });
-                doc.step();
-            }
-            doc.endDrag();
-        }
-        break;
-    }
-    case 7: {
-        const ClothDesc &desc = doc.scene().cloths[std::size_t(cloth)];
-        if (desc.source == ClothSource::Grid && std::uniform_int_distribution<int>(0, 2)(rng) == 0) {
-            GridDesc g = desc.grid;
-            g.across = std::max(4, g.across + std::uniform_int_distribution<int>(-6, 6)(rng));
-            doc.setGrid(cloth, g);
-        }
-        break;
-    }
-    case 8:
-        if (std::uniform_int_distribution<int>(0, 3)(rng) == 0)
-            doc.setStartHere();
-        break;
-    case 9: {
-        Material m = doc.scene().cloths[std::size_t(cloth)].material;
-        m.damping *= 1.5f;
-        doc.setMaterial(cloth, m);
-        break;
-    }
-    }
-    return doc.undoIndex() != before;
+    return testing::preset(id);
 }
 
 } // namespace
@@ -568,46 +461,7 @@ void TestTake::randomEditsUndoAndRedoExactly_data()
 void TestTake::randomEditsUndoAndRedoExactly()
 {
     QFETCH(QString, id);
-    std::mt19937 rng(std::uint32_t(qHash(id)));
-    EditDocument doc(preset(id.toStdString().c_str()));
-    const Seen start = seen(doc);
-    std::vector<Seen> before, forward; // what was shown before and after each step
-    for (int edit = 0; edit < 8; ++edit) {
-        const int frames = std::uniform_int_distribution<int>(0, 6)(rng);
-        if (frames == 0 && doc.playhead() > 0 && std::uniform_int_distribution<int>(0, 2)(rng) == 0)
-            doc.reset();
-        doc.run(frames);
-        const Seen pre = seen(doc);
-        if (randomEdit(rng, doc)) {
-            before.push_back(pre);
-            forward.push_back(seen(doc));
-        }
-    }
-    QVERIFY(!forward.empty());
-    QCOMPARE(doc.undoIndex(), forward.size());
-    for (std::size_t i = forward.size(); i-- > 0;) {
-        doc.undo();
-        QVERIFY2(same(seen(doc), before[i]),
-            qPrintable(QString("undo of step %1 (%2)").arg(i).arg(QString::fromStdString(doc.undoText(i)))));
-    }
-    QVERIFY(doc.scene() == start.scene);
-    QVERIFY(doc.take() == start.take);
-    doc.reset();
-    QCOMPARE(doc.simulation().stateHash(), start.hash);
-    for (std::size_t i = 0; i < forward.size(); ++i) {
-        doc.redo();
-        QVERIFY2(same(seen(doc), forward[i]),
-            qPrintable(QString("redo of step %1 (%2)").arg(i).arg(QString::fromStdString(doc.undoText(i)))));
-    }
-    // Saved and reloaded, the document replays to the same state; saving again gives the same bytes.
-    doc.run(5);
-    const std::string text = serializeScene(doc.scene(), SaveOptions { true, &doc.take() });
-    const SceneLoadResult r = parseScene(text, "saved.json");
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(serializeScene(*r.scene, SaveOptions { true, &r.take }), text);
-    EditDocument reopened(*r.scene, r.take);
-    reopened.seek(doc.playhead());
-    QCOMPARE(reopened.simulation().stateHash(), doc.simulation().stateHash());
+    testing::checkRandomSession(id.toStdString().c_str(), std::uint32_t(qHash(id)), 8);
 }
 
 QTEST_GUILESS_MAIN(TestTake)
