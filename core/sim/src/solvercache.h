@@ -1,0 +1,93 @@
+// Per-cloth solver scratch kept between steps: the constraint colouring, XPBD multipliers,
+// contact records, kinematic interpolation and the spatial hash. Rebuilt when the cloth's
+// topology changes, otherwise reused so a steady-state step allocates nothing.
+// Internal to the core (used by simulation.cpp and the solver sources).
+#pragma once
+
+#include "sim/cloth.h"
+#include "sim/collider.h"
+#include "sim/vertexsplit.h"
+#include "xpbdbatch.h"
+#include "xpbdworker.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace drape::detail {
+
+/// A collider as the solver sees it at one substep (no name, no motion description).
+struct ColliderState {
+    ColliderKind kind = ColliderKind::Sphere;
+    Vec3 center; ///< m
+    Vec3 normal { 0.f, 1.f, 0.f };
+    Vec3 halfExtents; ///< m
+    Vec3 velocity; ///< m/s
+    float radius = 0.f; ///< m
+    float margin = 0.f; ///< m, collider thickness
+    float friction = 0.f;
+    float restitution = 0.f;
+    bool keepInside = false;
+};
+
+struct ClothSolverCache {
+    // Topology key: the cache is rebuilt when any of these differ from the cloth.
+    std::uint64_t revision = ~std::uint64_t(0);
+    std::size_t particleCount = ~std::size_t(0);
+    std::size_t constraintCount = ~std::size_t(0);
+
+    // Greedy edge colouring: constraints of one colour share no particle, so a batch could be
+    // solved in parallel or with SIMD lanes. `order` lists constraint indices colour by colour
+    // (ascending index within a colour); batch b is order[batchStart[b] .. batchStart[b+1]).
+    std::vector<std::uint32_t> order;
+    std::vector<std::uint32_t> batchStart;
+    /// The same colours as padded structure-of-arrays streams for the XPBD solver (which
+    /// keeps its multipliers λ there, one per slot).
+    XpbdBatches xpbd;
+    XpbdWorkerSlot xpbdWorker; ///< second thread for large cloths, started on first use
+
+    // Particle adjacency through constraints (CSR, neighbours sorted), and degree.
+    std::vector<std::uint32_t> adjacencyStart;
+    std::vector<std::uint32_t> adjacency;
+    float minRestLength = 0.f; ///< m, shortest structural/shear rest length (self-collision cap)
+    bool tearable = false; ///< some constraint has a finite tear strain
+
+    // Per-particle scratch, sized to the particle count.
+    std::vector<Vec3> preVelocity; ///< m/s, velocity after prediction (restitution)
+    std::vector<Vec3> contactNormal; ///< unit, last contact normal this substep
+    std::vector<std::int32_t> contactCollider; ///< collider index of that contact, -1 = none
+    std::vector<float> springStiffness; ///< N/m per constraint (springs solver)
+    std::vector<float> stiffnessSum; ///< N/m per particle, Σ k of its springs (stability bound)
+    std::vector<float> dampingSum; ///< N·s/m per particle, Σ c of its springs
+
+    // Kinematic particles: moved from outside between frames, interpolated across substeps.
+    std::vector<Vec3> endPosition; ///< m, positions at the end of the last frame
+    bool endValid = false;
+    std::vector<std::uint32_t> kinematic;
+    std::vector<Vec3> kinematicStart;
+    std::vector<Vec3> kinematicTarget;
+
+    /// False until a frame was stepped (and after a state load): the velocities are then
+    /// true initial velocities, which Verlet starts to second order.
+    bool started = false;
+
+    // Self-collision spatial hash (counting sort into cells, deterministic).
+    std::vector<std::uint32_t> cellStart;
+    std::vector<std::uint32_t> cellEntries;
+    std::vector<std::uint32_t> cellOf;
+    std::vector<std::uint32_t> cellCursor;
+
+    // Splits made during the current frame (rollback of created particles).
+    std::vector<ParticleSplit> splitsThisFrame;
+
+    /// Rebuilds the colouring and adjacency when the topology changed; resizes scratch.
+    void ensure(const Cloth &cloth);
+    /// Forgets the history that assumes uninterrupted stepping (after a state load or rollback).
+    void invalidateHistory()
+    {
+        endValid = false;
+        started = false;
+    }
+    bool adjacent(std::uint32_t a, std::uint32_t b) const;
+};
+
+} // namespace drape::detail

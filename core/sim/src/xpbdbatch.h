@@ -1,0 +1,68 @@
+// Structure-of-arrays constraint streams for the XPBD solver, one padded batch per colour.
+//
+// The colouring in ClothSolverCache guarantees that the constraints of one colour share no
+// particle. Each colour is laid out here as contiguous arrays (particle indices, rest length,
+// per-frame α̃ and γ, λ), padded to a whole number of kLanes-wide blocks, so the solve loop
+// reads the streams linearly, gathers the particles of a block, computes all its lanes at once
+// (vectorised sqrt and division; an AVX2 clone is picked at run time when the CPU has it) and
+// scatters the corrections back. Within a colour no two lanes touch the same particle, so a
+// block gives bit for bit the result of visiting its constraints one after the other.
+// Internal to the core.
+#pragma once
+
+#include "sim/cloth.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace drape::detail {
+
+struct XpbdBatches {
+    static constexpr std::uint32_t kLanes = 8;
+
+    /// Colour c occupies slots [start[c], start[c+1]); start[c] is a multiple of kLanes.
+    std::vector<std::uint32_t> start;
+    /// True for colours whose constraints share no particle (all but the catch-all colour).
+    std::vector<std::uint8_t> conflictFree;
+
+    /// Work items for the two-thread pass: chunk k is slots [chunkBegin[k], chunkBegin[k+1])
+    /// of colour chunkColour[k], chunks in colour order; colourFirstChunk[c] is the first
+    /// chunk of colour c (size colours + 1). The catch-all colour is one chunk.
+    std::vector<std::uint32_t> chunkBegin;
+    std::vector<std::uint32_t> chunkColour;
+    std::vector<std::uint32_t> colourFirstChunk;
+    static constexpr std::uint32_t kChunkSlots = 32 * kLanes;
+
+    std::size_t chunkCount() const { return chunkColour.size(); }
+
+    // Per slot. Padding slots have a == b == 0 and never move anything.
+    std::vector<std::uint32_t> a; ///< particle index
+    std::vector<std::uint32_t> b; ///< particle index
+    std::vector<std::uint32_t> source; ///< index into Cloth::constraints, ~0 for padding
+    std::vector<float> restLength; ///< m
+    std::vector<float> alphaTilde; ///< α / dt², m/N/s² (refreshed every frame)
+    std::vector<float> gamma; ///< α c / dt, dimensionless (refreshed every frame)
+    std::vector<float> lambda; ///< N·s², XPBD multiplier, reset every substep
+
+    /// Set by buildXpbdBatches: α̃, γ are not filled in until refreshXpbdBatches runs.
+    bool needsRefresh = true;
+
+    std::size_t slotCount() const { return a.size(); }
+};
+
+/// Lays out the streams from a colouring: `order` lists constraint indices colour by colour,
+/// colour c being order[batchStart[c] .. batchStart[c+1]); colour `catchAllColour` (if
+/// present) may contain constraints that share particles and is solved serially.
+void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &order,
+                      const std::vector<std::uint32_t> &batchStart, int catchAllColour, XpbdBatches &out);
+
+/// Copies rest length, α̃ = α/dt² and γ = α c/dt from the cloth's constraints (which the
+/// user may retune between frames without a topology change).
+void refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches);
+
+/// One Gauss-Seidel pass over slots [begin, end) of one colour (begin a multiple of kLanes).
+/// `conflictFree` false solves the slots one after the other.
+void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
+                    Vec3 *x, const Vec3 *xPrev, const float *invMass);
+
+} // namespace drape::detail
