@@ -6,7 +6,7 @@
 // gets through) and state_bytes_per_particle (the cloth's arrays, not the solver's scratch).
 #include "benchcloth.h"
 
-#include "sim/xpbdworker.h"
+#include "xpbdworker.h"
 
 #include <benchmark/benchmark.h>
 

@@ -2,10 +2,10 @@
 // a plain one-constraint-at-a-time Gauss-Seidel pass in colour order, and single constraints
 // must take the closed-form XPBD step (Macklin et al. 2016, eq. 18).
 #include "sim/builders.h"
-#include "sim/solvercache.h"
+#include "solvercache.h"
 #include "sim/simulation.h"
-#include "sim/xpbdbatch.h"
-#include "sim/xpbdworker.h"
+#include "xpbdbatch.h"
+#include "xpbdworker.h"
 
 #include <QTest>
 

@@ -9,13 +9,17 @@
 #include "sim/cloth.h"
 #include "sim/collider.h"
 #include "sim/settings.h"
-#include "sim/solvercache.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace drape {
+
+namespace detail {
+struct SimulationCaches;
+}
 
 /// Whether the last step went well. A blow-up (non-finite or runaway state) is flagged,
 /// the particles are restored to the last good frame, and further steps do nothing until
@@ -33,8 +37,19 @@ struct StepStats {
     std::uint32_t splitParticles = 0;
 };
 
+/// A Simulation is a value: a copy is an exact snapshot that steps on bit for bit like the
+/// original (the solver's caches and scratch are copied too; a second solver thread is not,
+/// the copy starts its own on first use). The caches live behind a pointer so that users of
+/// this header do not see the solver's internals (core/sim/src/solvercache.h).
 class Simulation {
 public:
+    Simulation();
+    ~Simulation();
+    Simulation(const Simulation &other);
+    Simulation &operator=(const Simulation &other);
+    Simulation(Simulation &&other);
+    Simulation &operator=(Simulation &&other);
+
     WorldSettings world;
     SolverSettings solver;
     std::vector<Cloth> cloths;
@@ -69,13 +84,6 @@ public:
     std::uint64_t stateHash() const;
 
 private:
-    /// Particle state at the start of the frame, restored on a blow-up.
-    struct Snapshot {
-        std::vector<Vec3> position;
-        std::vector<Vec3> previous;
-        std::vector<Vec3> velocity;
-    };
-
     bool checkSettings();
     void takeSnapshot();
     bool detectBlowUp();
@@ -86,10 +94,7 @@ private:
     std::uint64_t m_frame = 0;
     SimStatus m_status;
     StepStats m_stats;
-    std::vector<Snapshot> m_lastGood; // per cloth (blow-up rollback)
-    std::vector<detail::ClothSolverCache> m_caches; // per cloth solver scratch
-    std::vector<detail::ColliderState> m_colliderStates; // substeps × colliders, this frame
-    std::vector<std::uint64_t> m_tearScratch;
+    std::unique_ptr<detail::SimulationCaches> m_in; // never null
 };
 
 } // namespace drape

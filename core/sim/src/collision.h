@@ -5,7 +5,7 @@
 
 #include "sim/cloth.h"
 #include "sim/collider.h"
-#include "sim/solvercache.h"
+#include "solvercache.h"
 
 #include <vector>
 

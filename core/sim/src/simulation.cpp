@@ -12,6 +12,77 @@
 
 namespace drape {
 
+namespace detail {
+
+/// Particle state at the start of the frame, restored on a blow-up.
+struct FrameSnapshot {
+    std::vector<Vec3> position;
+    std::vector<Vec3> previous;
+    std::vector<Vec3> velocity;
+};
+
+/// Everything a Simulation keeps between steps besides its public state.
+struct SimulationCaches {
+    std::vector<FrameSnapshot> lastGood;         // per cloth (blow-up rollback)
+    std::vector<ClothSolverCache> caches;        // per cloth solver scratch
+    std::vector<ColliderState> colliderStates;   // substeps × colliders, this frame
+    std::vector<std::uint64_t> tearScratch;
+};
+
+} // namespace detail
+
+Simulation::Simulation() : m_in(std::make_unique<detail::SimulationCaches>()) {}
+Simulation::~Simulation() = default;
+
+Simulation::Simulation(const Simulation &other)
+    : world(other.world), solver(other.solver), cloths(other.cloths), colliders(other.colliders),
+      m_time(other.m_time), m_frame(other.m_frame), m_status(other.m_status), m_stats(other.m_stats),
+      m_in(std::make_unique<detail::SimulationCaches>(*other.m_in))
+{
+}
+
+// Member by member, so the vectors reuse their storage (a player copies a state every frame).
+Simulation &Simulation::operator=(const Simulation &other)
+{
+    if (this != &other) {
+        world = other.world;
+        solver = other.solver;
+        cloths = other.cloths;
+        colliders = other.colliders;
+        m_time = other.m_time;
+        m_frame = other.m_frame;
+        m_status = other.m_status;
+        m_stats = other.m_stats;
+        *m_in = *other.m_in;
+    }
+    return *this;
+}
+
+// A moved-from simulation stays usable (empty caches), as a moved-from vector does.
+Simulation::Simulation(Simulation &&other)
+    : world(std::move(other.world)), solver(std::move(other.solver)), cloths(std::move(other.cloths)),
+      colliders(std::move(other.colliders)), m_time(other.m_time), m_frame(other.m_frame),
+      m_status(std::move(other.m_status)), m_stats(other.m_stats), m_in(std::move(other.m_in))
+{
+    other.m_in = std::make_unique<detail::SimulationCaches>();
+}
+
+Simulation &Simulation::operator=(Simulation &&other)
+{
+    if (this != &other) {
+        world = std::move(other.world);
+        solver = std::move(other.solver);
+        cloths = std::move(other.cloths);
+        colliders = std::move(other.colliders);
+        m_time = other.m_time;
+        m_frame = other.m_frame;
+        m_status = std::move(other.m_status);
+        m_stats = other.m_stats;
+        std::swap(m_in, other.m_in);
+    }
+    return *this;
+}
+
 namespace {
 
 constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
@@ -45,7 +116,7 @@ void Simulation::setTime(double t, std::uint64_t frame)
 
 void Simulation::invalidateHistory()
 {
-    for (detail::ClothSolverCache &c : m_caches)
+    for (detail::ClothSolverCache &c : m_in->caches)
         c.invalidateHistory();
 }
 
@@ -106,10 +177,10 @@ bool Simulation::checkSettings()
 
 void Simulation::takeSnapshot()
 {
-    m_lastGood.resize(cloths.size());
+    m_in->lastGood.resize(cloths.size());
     for (std::size_t c = 0; c < cloths.size(); ++c) {
         const Particles &p = cloths[c].particles;
-        Snapshot &s = m_lastGood[c];
+        detail::FrameSnapshot &s = m_in->lastGood[c];
         s.position.assign(p.position.begin(), p.position.end());
         s.previous.assign(p.previous.begin(), p.previous.end());
         s.velocity.assign(p.velocity.begin(), p.velocity.end());
@@ -145,17 +216,17 @@ bool Simulation::detectBlowUp()
 
 void Simulation::rollBack()
 {
-    for (std::size_t c = 0; c < cloths.size() && c < m_lastGood.size(); ++c) {
+    for (std::size_t c = 0; c < cloths.size() && c < m_in->lastGood.size(); ++c) {
         Particles &p = cloths[c].particles;
-        const Snapshot &s = m_lastGood[c];
+        const detail::FrameSnapshot &s = m_in->lastGood[c];
         const std::size_t n = std::min(p.size(), s.position.size());
         std::copy(s.position.begin(), s.position.begin() + std::ptrdiff_t(n), p.position.begin());
         std::copy(s.previous.begin(), s.previous.begin() + std::ptrdiff_t(n), p.previous.begin());
         std::copy(s.velocity.begin(), s.velocity.begin() + std::ptrdiff_t(n), p.velocity.begin());
         // Particles created by splits during the frame take the state of the particle they
         // were split from (splits are listed in order, so a split of a split resolves too).
-        if (c < m_caches.size()) {
-            for (const ParticleSplit &split : m_caches[c].splitsThisFrame) {
+        if (c < m_in->caches.size()) {
+            for (const ParticleSplit &split : m_in->caches[c].splitsThisFrame) {
                 if (split.created < p.size() && split.original < p.size()) {
                     p.position[split.created] = p.position[split.original];
                     p.previous[split.created] = p.previous[split.original];
@@ -172,19 +243,19 @@ void Simulation::rollBack()
             if (!isFinite(p.velocity[i]))
                 p.velocity[i] = {};
         }
-        if (c < m_caches.size())
-            m_caches[c].invalidateHistory();
+        if (c < m_in->caches.size())
+            m_in->caches[c].invalidateHistory();
     }
 }
 
 void Simulation::stepCloth(std::size_t index)
 {
     Cloth &cloth = cloths[index];
-    detail::ClothSolverCache &cache = m_caches[index];
+    detail::ClothSolverCache &cache = m_in->caches[index];
     cache.ensure(cloth);
     cache.splitsThisFrame.clear();
-    const detail::FrameContext ctx { world, solver, m_colliderStates, colliders.size(), m_time,
-        solver.frameDt(), solver.substepDt(), solver.substeps, m_tearScratch };
+    const detail::FrameContext ctx { world, solver, m_in->colliderStates, colliders.size(), m_time,
+        solver.frameDt(), solver.substepDt(), solver.substeps, m_in->tearScratch };
     switch (solver.kind) {
     case SolverKind::Xpbd:
         detail::stepXpbd(cloth, cache, ctx, m_stats);
@@ -217,24 +288,24 @@ void Simulation::step()
             return;
         }
     }
-    m_caches.resize(cloths.size());
+    m_in->caches.resize(cloths.size());
 
     // Collider states for every substep of the frame, from simulation time.
     const int substeps = solver.substeps;
     const double dt = solver.substepDt();
-    m_colliderStates.resize(std::size_t(substeps) * colliders.size());
+    m_in->colliderStates.resize(std::size_t(substeps) * colliders.size());
     for (int s = 0; s < substeps; ++s) {
         for (std::size_t k = 0; k < colliders.size(); ++k)
-            m_colliderStates[std::size_t(s) * colliders.size() + k]
+            m_in->colliderStates[std::size_t(s) * colliders.size() + k]
                 = detail::colliderStateAt(colliders[k], m_time + double(s + 1) * dt);
     }
 
     if (solver.kind == SolverKind::Springs) {
-        const detail::FrameContext ctx { world, solver, m_colliderStates, colliders.size(), m_time,
-            solver.frameDt(), dt, substeps, m_tearScratch };
+        const detail::FrameContext ctx { world, solver, m_in->colliderStates, colliders.size(), m_time,
+            solver.frameDt(), dt, substeps, m_in->tearScratch };
         for (std::size_t c = 0; c < cloths.size(); ++c) {
-            m_caches[c].ensure(cloths[c]);
-            const std::string problem = detail::checkSpringStability(cloths[c], m_caches[c], ctx);
+            m_in->caches[c].ensure(cloths[c]);
+            const std::string problem = detail::checkSpringStability(cloths[c], m_in->caches[c], ctx);
             if (!problem.empty()) {
                 m_status.blownUp = true;
                 m_status.message = "cloth " + std::to_string(c) + ", " + problem;
@@ -294,9 +365,9 @@ void Simulation::resumeAt(double t, std::uint64_t frame)
 {
     m_time = t;
     m_frame = frame;
-    m_caches.resize(cloths.size());
+    m_in->caches.resize(cloths.size());
     for (std::size_t c = 0; c < cloths.size(); ++c) {
-        detail::ClothSolverCache &cache = m_caches[c];
+        detail::ClothSolverCache &cache = m_in->caches[c];
         cache.ensure(cloths[c]);
         cache.endPosition.assign(cloths[c].particles.position.begin(), cloths[c].particles.position.end());
         cache.endValid = true;

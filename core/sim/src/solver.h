@@ -7,7 +7,7 @@
 #include "sim/cloth.h"
 #include "sim/settings.h"
 #include "sim/simulation.h"
-#include "sim/solvercache.h"
+#include "solvercache.h"
 
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 // Topology-derived solver data: greedy constraint colouring and particle adjacency.
-#include "sim/solvercache.h"
+#include "solvercache.h"
 
 #include <algorithm>
 #include <bit>

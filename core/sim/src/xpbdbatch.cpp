@@ -1,6 +1,6 @@
 // Batched XPBD distance-constraint kernel; see xpbdbatch.h for the layout and solverxpbd.cpp
 // for the constraint step (Macklin et al. 2016, eq. 18 with the damping of §3.5).
-#include "sim/xpbdbatch.h"
+#include "xpbdbatch.h"
 
 #include <cmath>
 

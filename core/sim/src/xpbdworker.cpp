@@ -1,5 +1,5 @@
 // Two-thread XPBD pass; see xpbdworker.h.
-#include "sim/xpbdworker.h"
+#include "xpbdworker.h"
 
 #include <limits>
 
