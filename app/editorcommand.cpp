@@ -1,6 +1,8 @@
 // `drape`, `drape SCENE`, `drape --preset NAME`, `drape --help`, `drape --version`: the editor.
 #include "commands.h"
 
+#include "actions/openscene.h"
+
 #include "document/document.h"
 #include "mainwindow.h"
 #include "document/presetcatalog.h"
@@ -127,7 +129,7 @@ int runEditor(int argc, char **argv)
     QString error;
     if (!args.scenePath.isEmpty()) {
         QStringList warnings;
-        document = Document::load(args.scenePath, &error, &warnings);
+        document = openSceneAsking(&window, args.scenePath, &error, &warnings);
         for (const QString &w : std::as_const(warnings))
             std::fprintf(stderr, "drape: warning: %s\n", qPrintable(w));
         if (!document) {

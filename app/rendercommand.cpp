@@ -6,6 +6,8 @@
 // sample count, read back, handed to the same sinks (ffmpeg pipe, PNG writer, OBJ writer),
 // with the simulation stepped to exact frame times by a RecordSession.
 #include "commands.h"
+#include "modeguards.h"
+#include "renderchecks.h"
 
 #include "record/eglheadlesscontext.h"
 #include "record/framerenderer.h"
@@ -39,7 +41,7 @@ void onInterrupt(int) { g_interrupted = 1; }
 
 void printLine(FILE *stream, const QString &text)
 {
-    std::fprintf(stream, "%s\n", text.toLocal8Bit().constData());
+    std::fprintf(stream, "%s\n", terminalSafe(text).toLocal8Bit().constData());
     std::fflush(stream);
 }
 
@@ -50,15 +52,16 @@ int usageError(const QString &message)
     return 2;
 }
 
-std::optional<Scene> loadSceneArgument(const QString &argument, QString *error, Take *take)
+std::optional<Scene> loadSceneArgument(
+    const QString &argument, const SceneBudget &budget, QString *error, Take *take)
 {
     if (argument.startsWith(QLatin1String("preset:")))
         return loadPreset(argument.mid(7), error);
-    SceneLoadResult result = loadSceneFile(QFile::encodeName(argument).toStdString());
+    SceneLoadResult result = loadSceneFile(QFile::encodeName(argument).toStdString(), budget);
     for (const std::string &warning : result.warnings)
         printLine(stderr, QStringLiteral("drape render: warning: %1").arg(QString::fromStdString(warning)));
     if (!result.ok()) {
-        *error = QString::fromStdString(result.error);
+        *error = QString::fromStdString(result.error) + (result.overBudget ? budgetHint() : QString());
         return std::nullopt;
     }
     *take = std::move(result.take);
@@ -122,8 +125,11 @@ int runRender(int argc, char **argv)
                                                QStringLiteral("PNG frames with a transparent background."));
     const QCommandLineOption quietOption({QStringLiteral("q"), QStringLiteral("quiet")},
                                          QStringLiteral("No progress output."));
+    const QCommandLineOption forceOption(QStringLiteral("force"),
+                                         QStringLiteral("Render even when the estimated output does not fit on the disk."));
     parser.addOptions({outOption, framesOption, secondsOption, fpsOption, sizeOption, qualityOption, objOption,
-                       patternOption, overlaysOption, transparentOption, quietOption});
+                       patternOption, overlaysOption, transparentOption, quietOption, forceOption,
+                       maxParticlesOption()});
     if (!parser.parse(QCoreApplication::arguments()))
         return usageError(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -138,8 +144,11 @@ int runRender(int argc, char **argv)
         return usageError(QStringLiteral("no output given (-o FILE.mp4|.webm|.gif, or a folder for PNG frames)."));
 
     QString error;
+    SceneBudget budget;
+    if (!budgetFromOptions(parser, &budget, &error))
+        return usageError(error);
     Take take;
-    std::optional<Scene> loaded = loadSceneArgument(positional.at(1), &error, &take);
+    std::optional<Scene> loaded = loadSceneArgument(positional.at(1), budget, &error, &take);
     if (!loaded) {
         printLine(stderr, QStringLiteral("drape render: %1").arg(error));
         return 1;
@@ -161,6 +170,8 @@ int runRender(int argc, char **argv)
     else if (QFileInfo(output).isFile())
         return usageError(QStringLiteral("%1 is an existing file of unknown type; give a .mp4, .webm or .gif file or "
                                          "a folder for PNG frames.").arg(QDir::toNativeSeparators(output)));
+    else if (const QString problem = unknownVideoSuffix(output); !problem.isEmpty())
+        return usageError(problem);
     else
         settings.format = RecordFormat::PngSequence;
     bool ok = true;
@@ -204,6 +215,13 @@ int runRender(int argc, char **argv)
     const bool quiet = parser.isSet(quietOption);
     for (const QString &note : plan.notes)
         printLine(stderr, QStringLiteral("drape render: note: %1").arg(note));
+    const OutputEstimate estimate = estimateOutput(plan, sceneTotals(scene).particles);
+    if (!quiet)
+        printLine(stderr, QStringLiteral("drape render: %1").arg(estimate.summary));
+    if (const QString problem = checkRenderOutput(plan, estimate, parser.isSet(forceOption)); !problem.isEmpty()) {
+        printLine(stderr, QStringLiteral("drape render: %1").arg(problem));
+        return 1;
+    }
 
     // The take is replayed frame by frame, so its events must fall on the frames stepped.
     if (!take.empty() && std::abs(plan.simFrameRate - double(scene.solver.frameRate)) > 1e-9)

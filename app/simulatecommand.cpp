@@ -4,7 +4,9 @@
 // Exit codes: 0 success, 1 bad input or unwritable output, 2 bad command line,
 // 3 the simulation blew up (the outputs then hold the last good frame).
 #include "commands.h"
+#include "modeguards.h"
 
+#include "base/outputcheck.h"
 #include "edit/player.h"
 #include "scene/objexport.h"
 #include "scene/presets.h"
@@ -43,6 +45,11 @@ Outputs:
   --out FILE.obj        the final mesh as Wavefront OBJ (positions, normals, UVs, faces)
   --obj-sequence DIR    one OBJ per frame, DIR/frame_0001.obj ... (a mesh cache for 3D packages)
 
+Scene budget: a scene of more than --max-particles particles in all (default 262,144)
+is refused before anything is allocated; constraints, triangles and memory scale with it.
+Scene files must be regular files of at most 64 MB. Every output is checked (folder,
+permission, free space) before the run.
+
 Exit codes: 0 success, 1 bad scene or unwritable output, 2 bad command line,
 3 the simulation blew up (outputs then hold the last good frame).
 
@@ -53,7 +60,7 @@ Examples:
 
 void printError(const QString &message)
 {
-    std::fprintf(stderr, "drape simulate: %s\n", qPrintable(message));
+    std::fprintf(stderr, "drape simulate: %s\n", qPrintable(terminalSafe(message)));
 }
 
 QString presetNames()
@@ -64,20 +71,22 @@ QString presetNames()
     return names.join(", ");
 }
 
-// Checks early (before a long run) that `path` can be created: its directory must exist.
-bool outputDirectoryExists(const QString &path, QString *error)
+// Checks before the (possibly long) run that every output can be written and fits on the
+// disk: `bytesPerMesh` is the estimated size of one OBJ (or of the final scene file).
+QString checkOutputs(const QString &out, const QString &objDir, std::uint64_t bytesPerMesh, int frames)
 {
-    const QFileInfo info(path);
-    const QFileInfo dir(info.absolutePath());
-    if (!dir.exists() || !dir.isDir()) {
-        *error = QStringLiteral("cannot write %1: directory %2 does not exist").arg(path, dir.filePath());
-        return false;
+    if (!out.isEmpty()) {
+        const std::string problem = checkOutputFile(QFile::encodeName(out).toStdString(), bytesPerMesh);
+        if (!problem.empty())
+            return QString::fromStdString(problem);
     }
-    if (info.exists() && info.isDir()) {
-        *error = QStringLiteral("cannot write %1: it is a directory").arg(path);
-        return false;
+    if (!objDir.isEmpty()) {
+        const std::string problem = checkOutputFolder(
+            QFile::encodeName(objDir).toStdString(), bytesPerMesh * std::uint64_t(std::max(frames, 0)));
+        if (!problem.empty())
+            return QString::fromStdString(problem);
     }
-    return true;
+    return {};
 }
 
 class Progress {
@@ -148,8 +157,8 @@ int runSimulate(int argc, char **argv)
         QStringLiteral("Include the simulation state in a .json output (the default)."));
     const QCommandLineOption noStateOption(QStringLiteral("no-state"),
         QStringLiteral("Write a .json output without state (topology and settings only)."));
-    parser.addOptions(
-        { helpOption, framesOption, outOption, objSequenceOption, withStateOption, noStateOption });
+    parser.addOptions({ helpOption, framesOption, outOption, objSequenceOption, withStateOption, noStateOption,
+        maxParticlesOption() });
 
     if (!parser.parse(QCoreApplication::arguments())) {
         printError(parser.errorText() + QStringLiteral(" (see drape simulate --help)"));
@@ -186,9 +195,10 @@ int runSimulate(int argc, char **argv)
         return kExitUsage;
     }
     QString error;
-    if (!out.isEmpty() && !outputDirectoryExists(out, &error)) {
+    SceneBudget budget;
+    if (!budgetFromOptions(parser, &budget, &error)) {
         printError(error);
-        return kExitInput;
+        return kExitUsage;
     }
     if (!objDir.isEmpty()) {
         const QFileInfo info(objDir);
@@ -196,18 +206,14 @@ int runSimulate(int argc, char **argv)
             printError(QStringLiteral("--obj-sequence %1: exists and is not a directory").arg(objDir));
             return kExitInput;
         }
-        if (!QDir().mkpath(objDir)) {
-            printError(QStringLiteral("--obj-sequence %1: cannot create the directory").arg(objDir));
-            return kExitInput;
-        }
     }
 
     const std::string sceneArg = positional.front().toStdString();
-    const SceneLoadResult loaded = loadSceneOrPreset(sceneArg);
+    const SceneLoadResult loaded = loadSceneOrPreset(sceneArg, budget);
     for (const std::string &w : loaded.warnings)
         std::fprintf(stderr, "drape simulate: warning: %s\n", w.c_str());
     if (!loaded.ok()) {
-        printError(QString::fromStdString(loaded.error));
+        printError(QString::fromStdString(loaded.error) + (loaded.overBudget ? budgetHint() : QString()));
         return kExitInput;
     }
     const Scene &scene = *loaded.scene;
@@ -222,6 +228,19 @@ int runSimulate(int argc, char **argv)
                 QStringLiteral("--frames: expected a whole number of frames >= 0, got \"%1\"").arg(text));
             return kExitUsage;
         }
+    }
+
+    // The outputs, before the run: an OBJ is about 120 bytes per particle, a scene file with
+    // state about 200.
+    const std::uint64_t bytesPerMesh = 200 * std::max<std::uint64_t>(sceneTotals(scene).particles, 1);
+    error = checkOutputs(out, objDir, bytesPerMesh, frames);
+    if (!error.isEmpty()) {
+        printError(error);
+        return kExitInput;
+    }
+    if (!objDir.isEmpty() && !QDir().mkpath(objDir)) {
+        printError(QStringLiteral("--obj-sequence %1: cannot create the directory").arg(objDir));
+        return kExitInput;
     }
 
     // The take (what the user did after the start) is replayed with the scene.
@@ -295,7 +314,7 @@ int runSimulate(int argc, char **argv)
         constraints += c.constraints.size();
     }
     std::printf("%s: %d frame%s (%llu..%llu), %.3f s simulated in %.2f s wall (%.1f frames/s)\n",
-        sceneArg.c_str(), stepped, stepped == 1 ? "" : "s", (unsigned long long)startFrame,
+        qPrintable(terminalSafe(QString::fromStdString(sceneArg))), stepped, stepped == 1 ? "" : "s", (unsigned long long)startFrame,
         (unsigned long long)sim.frame(), double(stepped) / double(scene.solver.frameRate), wallSeconds,
         wallSeconds > 0.0 ? double(stepped) / wallSeconds : 0.0);
     std::printf("  %zu particles, %zu constraints (%zu at start), %llu torn, %llu particle splits\n",

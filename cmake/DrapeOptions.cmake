@@ -6,8 +6,16 @@ if(DRAPE_SANITIZE)
     add_link_options(-fsanitize=address,undefined)
 endif()
 
+if(DRAPE_FUZZ)
+    # Coverage instrumentation for libFuzzer in every target; only the fuzz target links the
+    # fuzzer's main().
+    add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
 # Warnings on for our own targets (not for Qt's generated code's includes).
 function(drape_set_target_options target)
     target_compile_options(${target} PRIVATE
-        $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow=local -Wno-missing-field-initializers>)
+        $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic>
+        $<$<CXX_COMPILER_ID:GNU>:-Wshadow=local>
+        $<$<CXX_COMPILER_ID:GNU,Clang>:-Wno-missing-field-initializers>)
 endfunction()

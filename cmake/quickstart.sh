@@ -15,6 +15,8 @@ packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqt6opengl
           libgl1-mesa-dri libegl-mesa0 libglx-mesa0 libegl-dev xvfb xauth ffmpeg
           nlohmann-json3-dev libbenchmark-dev libepoxy-dev)
 [ "$mode" = bench ] && packages+=(libbullet-dev)
+# The libFuzzer target of the scene reader (docs/security.md) is built with clang.
+[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev)
 
 install_missing() {
     local missing=()
@@ -57,6 +59,10 @@ test)
     configure_build build-asan -DCMAKE_BUILD_TYPE=Debug -DDRAPE_SANITIZE=ON -DDRAPE_BUILD_BENCH=OFF
     ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         xvfb-run -a -s "-screen 0 1280x1024x24" ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)"
+    # A one-minute libFuzzer run of the scene reader under ASan + UBSan (docs/security.md).
+    CXX=clang++ configure_build build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDRAPE_FUZZ=ON -DDRAPE_SANITIZE=ON \
+        -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_TESTS=OFF -DDRAPE_BUILD_BENCH=OFF
+    ctest --test-dir build-fuzz -L fuzz --output-on-failure
     ;;
 bench)
     configure_build build-release -DCMAKE_BUILD_TYPE=Release -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_TESTS=OFF

@@ -131,6 +131,8 @@ void MainWindow::createDocks()
                               static_cast<QDockWidget *>(m_historyDock)})
         panels->addAction(dock->toggleViewAction());
     connect(this, &MainWindow::documentChanged, m_parametersDock, &ParametersDock::setDocument);
+    connect(m_parametersDock, &ParametersDock::editRefused, statusBar(),
+            [this](const QString &text) { statusBar()->showMessage(text, 15000); });
 }
 
 void MainWindow::createComponents()

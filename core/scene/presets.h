@@ -23,6 +23,6 @@ const std::vector<PresetDesc> &presetList();
 /// Loads preset `id` ("curtain"); an unknown id is an error listing the known ones.
 SceneLoadResult loadPreset(const std::string &id);
 /// Loads a scene given as a file path or as `preset:<id>`.
-SceneLoadResult loadSceneOrPreset(const std::string &nameOrPath);
+SceneLoadResult loadSceneOrPreset(const std::string &nameOrPath, const SceneBudget &budget = {});
 
 } // namespace drape

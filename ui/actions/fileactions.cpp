@@ -1,4 +1,5 @@
 #include "actions/fileactions.h"
+#include "actions/openscene.h"
 
 #include "appsettings.h"
 #include "document/document.h"
@@ -161,7 +162,7 @@ bool FileActions::openFile(const QString &path)
 {
     QString error;
     QStringList warnings;
-    std::unique_ptr<Document> doc = Document::load(path, &error, &warnings);
+    std::unique_ptr<Document> doc = openSceneAsking(m_window, path, &error, &warnings);
     if (!doc) {
         QMessageBox::critical(m_window, tr("Open Scene"), tr("The scene could not be opened.\n\n%1").arg(error));
         if (!QFileInfo::exists(path)) {
@@ -255,7 +256,7 @@ void FileActions::revert()
     if (answer != QMessageBox::Discard)
         return;
     QString error;
-    std::unique_ptr<Document> reloaded = Document::load(doc->filePath(), &error);
+    std::unique_ptr<Document> reloaded = Document::load(doc->filePath(), &error, nullptr, doc->budget());
     if (!reloaded) {
         QMessageBox::critical(m_window, tr("Revert"), tr("The file could not be reloaded; your changes are kept.\n\n%1").arg(error));
         return;

@@ -1,5 +1,7 @@
 #include "docks/parametersdock.h"
 
+#include "scene/scenebudget.h"
+
 #include "widgets/collapsiblesection.h"
 #include "commands/setmaterialcommand.h"
 #include "commands/setparametercommand.h"
@@ -209,6 +211,19 @@ void ParametersDock::onRowEdited(ParamRow *row, double value)
     if (!m_document)
         return;
     const ParamDesc &p = row->param();
+    if (p.needsRebuild) {
+        // A resolution change (grid across/down, rope count) is held to the scene budget, as
+        // an opened file is: a 1024 × 1024 grid would take gigabytes and seconds per frame.
+        Scene trial = m_document->scene();
+        p.set(trial, indexFor(p.group), value);
+        const std::string over = checkBudget(sceneTotals(trial), m_document->budget());
+        if (!over.empty()) {
+            const QSignalBlocker block(row);
+            row->setValue(p.get(m_document->scene(), indexFor(p.group)));
+            emit editRefused(tr("%1 not changed: %2").arg(QString::fromStdString(p.label), QString::fromStdString(over)));
+            return;
+        }
+    }
     m_document->undoStack()->push(new SetParameterCommand(m_document, p, indexFor(p.group), value));
 }
 

@@ -39,6 +39,10 @@ public:
     void setCurrentCloth(int index);
     void setCurrentCollider(int index);
 
+signals:
+    /// An edit was refused (a resolution change past the document's scene budget).
+    void editRefused(const QString &message);
+
 private:
     void buildSections();
     void refresh();

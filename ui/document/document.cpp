@@ -40,9 +40,12 @@ void Document::applyParameters() { applySceneSettings(m_scene, m_sim); }
 
 void Document::notify(Change what) { emit changed(what); }
 
-std::unique_ptr<Document> Document::load(const QString &filePath, QString *error, QStringList *warnings)
+std::unique_ptr<Document> Document::load(const QString &filePath, QString *error, QStringList *warnings,
+                                         const SceneBudget &budget, std::optional<SceneTotals> *overBudget)
 {
-    SceneLoadResult result = loadSceneFile(QFile::encodeName(filePath).toStdString());
+    SceneLoadResult result = loadSceneFile(QFile::encodeName(filePath).toStdString(), budget);
+    if (overBudget)
+        *overBudget = result.overBudget;
     if (warnings) {
         for (const std::string &w : result.warnings)
             warnings->append(QString::fromStdString(w));
@@ -52,7 +55,9 @@ std::unique_ptr<Document> Document::load(const QString &filePath, QString *error
             *error = QString::fromStdString(result.error);
         return nullptr;
     }
-    return std::make_unique<Document>(std::move(*result.scene), QFileInfo(filePath).absoluteFilePath());
+    auto document = std::make_unique<Document>(std::move(*result.scene), QFileInfo(filePath).absoluteFilePath());
+    document->setBudget(budget);
+    return document;
 }
 
 bool Document::save(const QString &filePath, bool withState, QString *error)

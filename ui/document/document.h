@@ -4,6 +4,7 @@
 #pragma once
 
 #include "scene/scene.h"
+#include "scene/scenebudget.h"
 #include "sim/simulation.h"
 
 #include <QObject>
@@ -11,6 +12,7 @@
 #include <QUndoStack>
 
 #include <memory>
+#include <optional>
 
 namespace drape {
 
@@ -38,7 +40,11 @@ public:
     ~Document() override;
 
     /// Loads a scene file; on failure returns null and sets `error` (names file, line/path).
-    static std::unique_ptr<Document> load(const QString &filePath, QString *error, QStringList *warnings = nullptr);
+    /// A file over `budget` also sets `overBudget` to what it would need, so the caller can
+    /// offer to open it with a larger budget.
+    static std::unique_ptr<Document> load(const QString &filePath, QString *error, QStringList *warnings = nullptr,
+                                          const SceneBudget &budget = {},
+                                          std::optional<SceneTotals> *overBudget = nullptr);
     /// Saves atomically; `withState` also writes the running state. Marks the stack clean.
     bool save(const QString &filePath, bool withState, QString *error);
 
@@ -50,6 +56,9 @@ public:
     const Simulation &simulation() const { return m_sim; }
 
     QUndoStack *undoStack() { return &m_undo; }
+    /// The size budget edits are held to (the one the scene was opened with).
+    const SceneBudget &budget() const { return m_budget; }
+    void setBudget(const SceneBudget &budget) { m_budget = budget; }
     QString filePath() const { return m_filePath; }
     QString displayName() const; ///< file name, or the scene name when unsaved
     bool isModified() const { return !m_undo.isClean(); }
@@ -78,6 +87,7 @@ private:
     Simulation m_sim;
     QUndoStack m_undo;
     QString m_filePath;
+    SceneBudget m_budget;
 };
 
 } // namespace drape

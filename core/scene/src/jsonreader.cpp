@@ -1,5 +1,7 @@
 #include "jsonreader.h"
 
+#include "base/printable.h"
+
 #include <cfloat>
 #include <cmath>
 
@@ -17,24 +19,34 @@ std::string JsonReader::formatNumber(double v)
     return Json(v).dump();
 }
 
+std::string JsonReader::quote(const Json &v)
+{
+    // Containers are never serialised: a deeply nested value would recurse once per level
+    // and a huge one would fill the message.
+    if (v.is_object())
+        return "{...}";
+    if (v.is_array())
+        return v.empty() ? "[]" : "[...]";
+    if (v.is_string())
+        return quotedValue(v.get_ref<const std::string &>());
+    return printable(v.dump(), 48);
+}
+
 std::string JsonReader::describe(const Json &v)
 {
-    std::string text = v.dump();
-    if (text.size() > 40)
-        text = text.substr(0, 37) + "...";
     switch (v.type()) {
     case Json::value_t::object:
         return "an object";
     case Json::value_t::array:
         return v.empty() ? "an empty array" : "an array";
     case Json::value_t::string:
-        return "a string " + text;
+        return "a string " + quote(v);
     case Json::value_t::boolean:
-        return "a boolean " + text;
+        return "a boolean " + quote(v);
     case Json::value_t::null:
         return "null";
     default:
-        return "the number " + text;
+        return "the number " + quote(v);
     }
 }
 
@@ -48,7 +60,7 @@ void JsonReader::expectObject(
         for (std::string_view k : known)
             ok = ok || k == it.key();
         if (!ok)
-            warnings.push_back(path + "/" + it.key() + ": unknown key, ignored");
+            warnings.push_back(path + "/" + printable(it.key(), 64) + ": unknown key, ignored");
     }
 }
 
@@ -92,9 +104,9 @@ float JsonReader::toFloat(const Json &v, const std::string &path, Limits limits)
 {
     const double d = number(v, path);
     if (!std::isfinite(d) || std::abs(d) > double(FLT_MAX))
-        fail(path, v.dump() + " is too large for a 32-bit float; " + rangeText(limits));
+        fail(path, quote(v) + " is too large for a 32-bit float; " + rangeText(limits));
     if (d < limits.min || d > limits.max)
-        fail(path, v.dump() + " is out of range, " + rangeText(limits));
+        fail(path, quote(v) + " is out of range, " + rangeText(limits));
     return float(d);
 }
 
@@ -113,7 +125,7 @@ std::int64_t JsonReader::integer(const Json &v, const std::string &path, Limits 
         d = double(i);
     }
     if (d < limits.min || d > limits.max)
-        fail(path, v.dump() + " is out of range, " + rangeText(limits));
+        fail(path, quote(v) + " is out of range, " + rangeText(limits));
     return i;
 }
 
@@ -144,7 +156,7 @@ std::size_t JsonReader::enumIndex(
         if (names[i] == s)
             return i;
     }
-    fail(path, "\"" + s + "\" is not one of " + list);
+    fail(path, quotedValue(s) + " is not one of " + list);
 }
 
 Vec3 JsonReader::vec3(const Json &v, const std::string &path, Limits limits)

@@ -38,6 +38,9 @@ public:
     [[noreturn]] static void fail(const std::string &path, const std::string &message);
     /// "a string \"abc\"", "a number 3.5", "an array", ... for messages.
     static std::string describe(const Json &v);
+    /// A value as quoted in a message: scalars as a short escaped prefix of their JSON text,
+    /// containers as {...} or [...] (never serialised whole).
+    static std::string quote(const Json &v);
     static std::string formatNumber(double v);
 
     /// Requires an object; warns about keys not in `known`.

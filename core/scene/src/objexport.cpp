@@ -1,6 +1,7 @@
 #include "scene/objexport.h"
 
 #include "base/atomicfile.h"
+#include "base/printable.h"
 
 #include <algorithm>
 #include <charconv>
@@ -66,7 +67,8 @@ std::string objFromSimulation(const Simulation &sim)
     for (std::size_t c = 0; c < sim.cloths.size(); ++c) {
         const Cloth &cloth = sim.cloths[c];
         const std::size_t n = cloth.particles.size();
-        out += "o " + (cloth.name.empty() ? "cloth" + std::to_string(c) : cloth.name) + "\n";
+        // The name is user text: one line only, or a newline in it would add OBJ statements.
+        out += "o " + (cloth.name.empty() ? "cloth" + std::to_string(c) : singleLine(cloth.name)) + "\n";
         for (const Vec3 &p : cloth.particles.position)
             appendLine(out, "v", { p.x, p.y, p.z });
         for (const auto &[u, v] : restUv(cloth))

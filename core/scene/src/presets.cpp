@@ -54,11 +54,11 @@ SceneLoadResult loadPreset(const std::string &id)
     return parseScene(f->data, std::string(kPresetPrefix) + id);
 }
 
-SceneLoadResult loadSceneOrPreset(const std::string &nameOrPath)
+SceneLoadResult loadSceneOrPreset(const std::string &nameOrPath, const SceneBudget &budget)
 {
     if (nameOrPath.starts_with(kPresetPrefix))
         return loadPreset(nameOrPath.substr(kPresetPrefix.size()));
-    return loadSceneFile(nameOrPath);
+    return loadSceneFile(nameOrPath, budget);
 }
 
 } // namespace drape

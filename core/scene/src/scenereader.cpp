@@ -3,12 +3,15 @@
 // half-loads. Absent keys keep their in-class defaults, which keeps hand-written files and
 // the built-in presets short.
 #include "base/atomicfile.h"
+#include "base/printable.h"
+#include "jsonguard.h"
 #include "jsonreader.h"
 #include "scene/scenefile.h"
 #include "scenemigrate.h"
 #include "takejson.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <unordered_map>
 
 namespace drape {
@@ -18,6 +21,10 @@ namespace {
 using scenejson::Json;
 
 constexpr Limits kPositionLimits { -1e5, 1e5, "m" };
+// Rest shapes and states are whatever the simulator made of an authored scene (a free fall
+// can run far past ±1e5 m), so any finite 32-bit float reads back: a state the simulator
+// produces must save and reload.
+constexpr Limits kStatePositionLimits { -FLT_MAX, FLT_MAX, "m" };
 constexpr Limits kVelocityLimits { -1e6, 1e6, "m/s" };
 constexpr Limits kColorLimits { 0.0, 1.0, "" };
 constexpr Limits kMassLimits { 1e-12, 1e6, "kg" };
@@ -25,14 +32,26 @@ constexpr Limits kLengthLimits { 0.0, 1e5, "m" };
 constexpr Limits kComplianceLimits { 0.0, 1e6, "m/N" };
 constexpr Limits kDampingLimits { 0.0, 1e6, "N·s/m" };
 constexpr Limits kTearLimits { 1e-6, 1e6, "" };
+// A scene may ask `drape render` for at most this many frames (half an hour at 60 frames/s);
+// the command line's --frames can ask for more.
+constexpr double kMaxRecordFrames = 100000;
 
 std::string at(const std::string &path, std::size_t i)
 {
     return path + "/" + std::to_string(i);
 }
 
+// Thrown when a valid scene is over the size budget (see scenebudget.h).
+struct OverBudget {
+    SceneTotals totals;
+    std::string message;
+};
+
 class SceneReader : public JsonReader {
 public:
+    explicit SceneReader(const SceneBudget &budget)
+        : m_budget(budget)
+    { }
     Scene read(const Json &doc);
     Material material(const Json &j, const std::string &path)
     {
@@ -58,6 +77,8 @@ private:
     SceneState readState(const Json &j, const std::string &path, const Scene &scene);
     std::vector<Vec3> readVecList(const Json &j, const std::string &path, std::size_t count, Limits limits);
     std::vector<ParticleKind> readKinds(const Json &j, const std::string &path, std::size_t count);
+
+    SceneBudget m_budget;
 };
 
 Scene SceneReader::read(const Json &doc)
@@ -74,7 +95,7 @@ Scene SceneReader::read(const Json &doc)
             const Json *u = find(*units, key);
             if (u && string(*u, "/units/" + std::string(key)) != unit)
                 fail("/units/" + std::string(key),
-                    "only \"" + std::string(unit) + "\" is supported, got " + u->dump());
+                    "only \"" + std::string(unit) + "\" is supported, got " + quote(*u));
         }
     }
     optString(doc, "", "name", scene.name);
@@ -87,6 +108,11 @@ Scene SceneReader::read(const Json &doc)
         expectArray(*cloths, "/cloths");
         for (std::size_t i = 0; i < cloths->size(); ++i)
             scene.cloths.push_back(readCloth((*cloths)[i], at("/cloths", i)));
+        // Before anything is built from the descriptions (and before the state's lists).
+        const SceneTotals totals = sceneTotals(scene);
+        const std::string over = checkBudget(totals, m_budget);
+        if (!over.empty())
+            throw OverBudget { totals, "/cloths: " + over };
     }
     if (const Json *colliders = find(doc, "colliders")) {
         expectArray(*colliders, "/colliders");
@@ -225,7 +251,7 @@ void SceneReader::readMaterial(const Json &j, const std::string &path, Material 
         if (it != presets.end())
             m = *it;
         else if (j.is_string())
-            fail(path, "unknown material \"" + name + "\" (built in: cotton, denim, silk, leather, rubber)");
+            fail(path, "unknown material " + quotedValue(name) + " (built in: cotton, denim, silk, leather, rubber)");
         m.name = name;
     }
     if (j.is_string())
@@ -246,11 +272,11 @@ std::uint32_t particleIndex(const Json &v, const std::string &path, std::size_t 
     if (!v.is_number_integer())
         JsonReader::fail(path, "expected a particle index (an integer), got " + JsonReader::describe(v));
     if (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0)
-        JsonReader::fail(path, "particle " + v.dump() + " out of range, indices start at 0");
+        JsonReader::fail(path, "particle " + JsonReader::quote(v) + " out of range, indices start at 0");
     const std::uint64_t i = v.get<std::uint64_t>();
     if (i >= particles)
         JsonReader::fail(
-            path, "particle " + v.dump() + " out of range, cloth has " + std::to_string(particles));
+            path, "particle " + JsonReader::quote(v) + " out of range, cloth has " + std::to_string(particles));
     return std::uint32_t(i);
 }
 
@@ -280,7 +306,7 @@ void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitD
     if (rest.empty())
         fail(path + "/rest", "empty; an explicit cloth needs at least one particle");
     const std::size_t n = rest.size();
-    e.rest = readVecList(rest, path + "/rest", n, kPositionLimits);
+    e.rest = readVecList(rest, path + "/rest", n, kStatePositionLimits);
 
     const Json &mass = require(j, path, "mass");
     expectArray(mass, path + "/mass");
@@ -290,7 +316,7 @@ void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitD
     for (std::size_t i = 0; i < n; ++i) {
         const double m = number(mass[i], at(path + "/mass", i));
         if (!(m > 0.0))
-            fail(at(path + "/mass", i), "mass " + mass[i].dump() + " kg is not positive");
+            fail(at(path + "/mass", i), "mass " + quote(mass[i]) + " kg is not positive");
         e.mass[i] = toFloat(mass[i], at(path + "/mass", i), kMassLimits);
     }
     e.kind.assign(n, ParticleKind::Dynamic);
@@ -416,7 +442,7 @@ void SceneReader::readRecord(const Json &j, const std::string &path, RecordSetti
     optInteger(j, path, "width", { 0, 16384, "px" }, r.width);
     optInteger(j, path, "height", { 0, 16384, "px" }, r.height);
     optInteger(j, path, "quality", { 0, 100, "" }, r.quality);
-    optInteger(j, path, "frames", { 0, 1e7, "" }, r.frames);
+    optInteger(j, path, "frames", { 0, kMaxRecordFrames, "" }, r.frames);
     optBool(j, path, "overlays", r.overlays);
     optBool(j, path, "transparent", r.transparent);
 }
@@ -452,7 +478,7 @@ SceneState SceneReader::readState(const Json &j, const std::string &path, const 
     const Json &time = require(j, path, "time");
     s.time = number(time, path + "/time");
     if (!(s.time >= 0.0) || s.time > 1e9)
-        fail(path + "/time", time.dump() + " is out of range, allowed 0..1e9 s");
+        fail(path + "/time", quote(time) + " is out of range, allowed 0..1e9 s");
     s.frame = std::uint64_t(integer(require(j, path, "frame"), path + "/frame", { 0, 9e15, "" }));
     const Json &cloths = require(j, path, "cloths");
     expectArray(cloths, path + "/cloths");
@@ -466,8 +492,8 @@ SceneState SceneReader::readState(const Json &j, const std::string &path, const 
         expectObject(c, cp, { "position", "previous", "velocity", "kinds" });
         const std::size_t n = particleCount(scene.cloths[i]);
         ClothState cs;
-        cs.position = readVecList(require(c, cp, "position"), cp + "/position", n, kPositionLimits);
-        cs.previous = readVecList(require(c, cp, "previous"), cp + "/previous", n, kPositionLimits);
+        cs.position = readVecList(require(c, cp, "position"), cp + "/position", n, kStatePositionLimits);
+        cs.previous = readVecList(require(c, cp, "previous"), cp + "/previous", n, kStatePositionLimits);
         cs.velocity = readVecList(require(c, cp, "velocity"), cp + "/velocity", n, kVelocityLimits);
         cs.kind = readKinds(require(c, cp, "kinds"), cp + "/kinds", n);
         s.cloths.push_back(std::move(cs));
@@ -479,22 +505,8 @@ SceneState SceneReader::readState(const Json &j, const std::string &path, const 
             std::to_string(centers.size()) + " centres for " + std::to_string(scene.colliders.size())
                 + " colliders");
     for (std::size_t i = 0; i < centers.size(); ++i)
-        s.colliderCenters.push_back(vec3(centers[i], at(path + "/colliderCenters", i), kPositionLimits));
+        s.colliderCenters.push_back(vec3(centers[i], at(path + "/colliderCenters", i), kStatePositionLimits));
     return s;
-}
-
-// 1-based line and column of the 0-based byte offset `offset` in `text`.
-std::string lineColumn(std::string_view text, std::size_t offset)
-{
-    offset = std::min(offset, text.size());
-    std::size_t line = 1, lineStart = 0;
-    for (std::size_t i = 0; i < offset; ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            lineStart = i + 1;
-        }
-    }
-    return std::to_string(line) + ":" + std::to_string(offset - lineStart + 1);
 }
 
 // nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1,
@@ -516,43 +528,97 @@ std::string prefixed(const std::string &source, const std::string &message)
 
 } // namespace
 
-SceneLoadResult parseScene(std::string_view text, const std::string &sourceName)
+namespace {
+
+// The message for text the JSON parser refused at byte `offset`.
+std::string syntaxMessage(std::string_view text, std::size_t offset, const std::string &what,
+    const std::string &sourceName)
 {
-    SceneLoadResult result;
+    // A file whose first token is already wrong is not JSON at all (an image, a text file):
+    // say so in words rather than with the parser's message.
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && offset <= first && text[first] != '{' && text[first] != '[') {
+        const std::string where = lineColumn(text, first);
+        const std::size_t colon = where.find(':');
+        return "not a Drape scene (not JSON): " + (sourceName.empty() ? std::string() : sourceName + ", ")
+            + "line " + where.substr(0, colon) + ", column " + where.substr(colon + 1);
+    }
+    // An unexpected string is reported at its closing quote; point at its start instead.
+    if (offset < text.size() && text[offset] == '"' && offset > 0) {
+        std::size_t open = offset - 1;
+        while (open > 0 && (text[open] != '"' || text[open - 1] == '\\') && text[open] != '\n')
+            --open;
+        if (text[open] == '"')
+            offset = open;
+    }
+    const std::string where = text.empty() ? std::string("1:1") : lineColumn(text, offset);
+    const std::string reason
+        = first == std::string_view::npos ? "the file is empty" : stripPrefix(what);
+    return prefixed(sourceName, where + ": " + reason);
+}
+
+// Parses `text` with the guards of jsonguard.h; throws JsonReadError or returns the message
+// of a syntax error in `error`.
+Json parseGuarded(std::string_view text, const std::string &sourceName, std::vector<std::string> *warnings,
+    std::string *error)
+{
+    const JsonScanError scan = scanJsonText(text, kMaxJsonDepth);
+    if (!scan.message.empty()) {
+        *error = prefixed(sourceName, lineColumn(text, scan.offset) + ": " + scan.message);
+        return {};
+    }
+    DuplicateKeys duplicates({ "format", "version" });
     Json doc;
     try {
-        doc = Json::parse(text.begin(), text.end());
+        doc = Json::parse(text.begin(), text.end(), std::ref(duplicates));
     } catch (const nlohmann::json::parse_error &e) {
-        std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-        // An unexpected string is reported at its closing quote; point at its start instead.
-        if (offset < text.size() && text[offset] == '"' && offset > 0) {
-            std::size_t open = offset - 1;
-            while (open > 0 && (text[open] != '"' || text[open - 1] == '\\') && text[open] != '\n')
-                --open;
-            if (text[open] == '"')
-                offset = open;
-        }
-        const std::string where = text.empty() ? std::string("1:1") : lineColumn(text, offset);
-        const std::string reason = text.find_first_not_of(" \t\r\n") == std::string_view::npos
-            ? "the file is empty"
-            : stripPrefix(e.what());
-        result.error = prefixed(sourceName, where + ": " + reason);
-        return result;
+        *error = syntaxMessage(text, e.byte > 0 ? e.byte - 1 : 0, e.what(), sourceName);
+        return {};
     } catch (const nlohmann::json::exception &e) {
-        // Number overflow ("1e400") has no byte offset: find the number named in the message.
+        // Number overflow ("1e400") has no byte offset: find the number named in the message,
+        // and quote only its start (it may have 100,000 digits).
         std::string where;
         const std::string what = e.what();
         const std::size_t q1 = what.find('\''), q2 = what.rfind('\'');
+        std::string number;
         if (q1 != std::string::npos && q2 > q1) {
-            const std::size_t pos = text.find(what.substr(q1 + 1, q2 - q1 - 1));
+            number = what.substr(q1 + 1, q2 - q1 - 1);
+            const std::size_t pos = text.find(number);
             if (pos != std::string_view::npos)
                 where = lineColumn(text, pos) + ": ";
         }
-        result.error = prefixed(sourceName, where + stripPrefix(what));
-        return result;
+        *error = prefixed(sourceName,
+            where
+                + (number.empty() ? stripPrefix(what)
+                                  : "the number " + quotedValue(number, 32) + " is too large for a 64-bit float"));
+        return {};
     }
+    for (std::string &w : duplicates.warnings)
+        warnings->push_back(prefixed(sourceName, w));
+    return doc;
+}
 
+// Every message leaves the reader safe to print: control characters escaped, length capped.
+SceneLoadResult printableResult(SceneLoadResult result)
+{
+    result.error = printable(result.error, 2000);
+    for (std::string &w : result.warnings)
+        w = printable(w, 2000);
+    return result;
+}
+
+} // namespace
+
+SceneLoadResult parseScene(std::string_view text, const std::string &sourceName, const SceneBudget &budget)
+{
+    SceneLoadResult result;
     try {
+        std::string syntaxError;
+        Json doc = parseGuarded(text, sourceName, &result.warnings, &syntaxError);
+        if (!syntaxError.empty()) {
+            result.error = syntaxError;
+            return printableResult(std::move(result));
+        }
         if (!doc.is_object())
             JsonReader::fail("", "expected a JSON object at the top level, got " + JsonReader::describe(doc));
         const Json *format = JsonReader::find(doc, "format");
@@ -560,7 +626,7 @@ SceneLoadResult parseScene(std::string_view text, const std::string &sourceName)
             JsonReader::fail("/format", "missing: not a Drape scene (expected \"format\": \"drape-scene\")");
         if (JsonReader::string(*format, "/format") != scenejson::kFormatName)
             JsonReader::fail(
-                "/format", "not a Drape scene: format is " + format->dump() + ", expected \"drape-scene\"");
+                "/format", "not a Drape scene: format is " + JsonReader::quote(*format) + ", expected \"drape-scene\"");
         const Json &versionValue = JsonReader::require(doc, "", "version");
         const std::int64_t version = JsonReader::integer(versionValue, "/version", { 1, 1e9, "" });
         if (version > kSceneFormatVersion) {
@@ -571,7 +637,7 @@ SceneLoadResult parseScene(std::string_view text, const std::string &sourceName)
         const std::string migrationError = migrateScene(doc, int(version));
         if (!migrationError.empty())
             JsonReader::fail("/version", migrationError);
-        SceneReader reader;
+        SceneReader reader(budget);
         Scene scene = reader.read(doc);
         if (const Json *take = JsonReader::find(doc, "take"))
             result.take = readTake(reader, *take, "/take", scene,
@@ -581,21 +647,24 @@ SceneLoadResult parseScene(std::string_view text, const std::string &sourceName)
         result.scene = std::move(scene);
     } catch (const JsonReadError &e) {
         result.error = prefixed(sourceName, e.path + ": " + e.message);
+    } catch (const OverBudget &e) {
+        result.error = prefixed(sourceName, e.message);
+        result.overBudget = e.totals;
     } catch (const std::exception &e) {
         result.error = prefixed(sourceName, std::string("unexpected error: ") + e.what());
     }
-    return result;
+    return printableResult(std::move(result));
 }
 
-SceneLoadResult loadSceneFile(const std::string &path)
+SceneLoadResult loadSceneFile(const std::string &path, const SceneBudget &budget)
 {
     std::string text, error;
     if (!readWholeFile(path, &text, &error)) {
         SceneLoadResult result;
-        result.error = error;
+        result.error = printable(error, 2000);
         return result;
     }
-    return parseScene(text, path);
+    return parseScene(text, path, budget);
 }
 
 } // namespace drape

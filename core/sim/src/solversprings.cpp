@@ -47,6 +47,9 @@ void computeSpringStiffness(const Cloth &cloth, ClothSolverCache &cache, double 
     }
 }
 
+// The largest solver.substeps the settings allow (validate(SolverSettings)).
+constexpr int kMaxSpringSubsteps = 1000;
+
 std::string checkSpringStability(const Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx)
 {
     computeSpringStiffness(cloth, cache, ctx.dt);
@@ -83,7 +86,10 @@ std::string checkSpringStability(const Cloth &cloth, ClothSolverCache &cache, co
     }
     if (worst <= 2.0)
         return {};
-    const int needed = int(std::ceil(double(ctx.substeps) * worst / 1.8));
+    // Substeps that bring ω·dt to 1.8 (a margin under 2). Computed in double and compared
+    // with the allowed range before any conversion to int: a stiff spring on a light particle
+    // asks for 10¹⁶ substeps, which no int holds and no setting reaches.
+    const double needed = std::ceil(double(ctx.substeps) * worst / 1.8);
     std::ostringstream msg;
     msg << "particle " << worstParticle << ": substep " << dt
         << " s is past the springs solver's stability limit (";
@@ -93,8 +99,12 @@ std::string checkSpringStability(const Cloth &cloth, ClothSolverCache &cache, co
     else
         msg << "spring stiffness " << cache.stiffnessSum[worstParticle] << " N/m on " << p.mass[worstParticle]
             << " kg gives ω·dt up to " << worst;
-    msg << ", must be at most 2); raise solver.substeps to at least " << needed
-        << ", soften the material or use the xpbd solver";
+    msg << ", must be at most 2); ";
+    if (needed <= double(kMaxSpringSubsteps))
+        msg << "raise solver.substeps to at least " << int(needed) << ", soften the material or use the xpbd solver";
+    else
+        msg << "no solver.substeps up to " << kMaxSpringSubsteps
+            << " can make it stable; soften the material, make the particles heavier or use the xpbd solver";
     return msg.str();
 }
 
