@@ -59,6 +59,17 @@ struct ClothSolverCache {
     std::vector<float> stiffnessSum; ///< N/m per particle, Σ k of its springs (stability bound)
     std::vector<float> dampingSum; ///< N·s/m per particle, Σ c of its springs
 
+    // Frame-local positions of the position-based solvers (XPBD, Verlet). A particle's
+    // position during a frame is origin + offset: origin is its float position at the start of
+    // the frame (or of the last topology change), offset the float displacement since then.
+    // Substep displacements (g dt² ≈ 3e-9 m at 60 Hz × 1000 substeps) are far below the float
+    // spacing of a position a few metres from the world origin (2.4e-7 m at 2 m) but not below
+    // that of an offset near zero, so integration and projection on offsets keep them;
+    // Particles::position is written back as origin + offset after each solve.
+    std::vector<Vec3> origin; ///< m, position at the start of the frame
+    std::vector<Vec3> offset; ///< m, displacement since the start of the frame
+    std::vector<Vec3> offsetPrev; ///< m, offset at the start of the current substep
+
     // Kinematic particles: moved from outside between frames, interpolated across substeps.
     std::vector<Vec3> endPosition; ///< m, positions at the end of the last frame
     bool endValid = false;
