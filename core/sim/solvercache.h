@@ -43,6 +43,9 @@ struct ClothSolverCache {
     /// The same colours as padded structure-of-arrays streams for the XPBD solver (which
     /// keeps its multipliers λ there, one per slot).
     XpbdBatches xpbd;
+    /// s, substep of the last frame XPBD stepped (0 when another solver stepped it): the λ
+    /// left in `xpbd` are from a substep of this length (Simulation::constraintTensions).
+    float xpbdDt = 0.f;
     XpbdWorkerSlot xpbdWorker; ///< second thread for large cloths, started on first use
 
     // Particle adjacency through constraints (CSR, neighbours sorted), and degree.
@@ -99,6 +102,8 @@ struct ClothSolverCache {
         started = false;
     }
     bool adjacent(std::uint32_t a, std::uint32_t b) const;
+    /// Bytes held by this cache (every array's capacity), for the memory figures of bench/.
+    std::size_t bytes() const;
 };
 
 } // namespace drape::detail

@@ -68,6 +68,10 @@ void refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches);
 /// the slots; the catch-all and padding slots included.
 void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin);
 
+/// out[source] = -λ / dt² (N, tension positive) for every slot holding a constraint; `out`
+/// is sized to the cloth's constraints by the caller.
+void xpbdConstraintTensions(const XpbdBatches &batches, float dt, std::vector<float> &out);
+
 /// One Gauss-Seidel pass over slots [begin, end) of one colour (begin a multiple of kLanes).
 /// `conflictFree` false solves the slots one after the other. `x` and `xPrev` are the
 /// particles' offsets from the frame origin now and at the start of the substep (positions

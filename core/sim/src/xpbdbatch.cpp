@@ -2,6 +2,8 @@
 // for the constraint step (Macklin et al. 2016, eq. 18 with the damping of §3.5).
 #include "sim/xpbdbatch.h"
 
+#include "xpbdkernel.h"
+
 #include <cmath>
 
 #include <emmintrin.h>
@@ -90,6 +92,16 @@ void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin)
     }
 }
 
+void xpbdConstraintTensions(const XpbdBatches &batches, float dt, std::vector<float> &out)
+{
+    const float invDt2 = 1.f / (dt * dt);
+    for (std::size_t s = 0; s < batches.slotCount(); ++s) {
+        const std::uint32_t src = batches.source[s];
+        if (src < out.size())
+            out[src] = -batches.lambda[s] * invDt2;
+    }
+}
+
 namespace {
 
 // One constraint, in exactly the arithmetic of the lane loop below (used for the catch-all
@@ -121,10 +133,10 @@ void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const
 // A conflict-free colour, kLanes constraints at a time: gather the lanes' particle data,
 // compute every lane with straight-line arithmetic the compiler vectorises (the length and C
 // in double: C = |d| - L is a small difference of numbers near L, and float rounding of |d|
-// would be a sizeable part of it at short substeps), then scatter. The `default` clone is
-// SSE2; the `avx2` one runs 4 double / 8 float lanes per instruction. Neither enables FMA, so
-// both round exactly like solveOne.
-__attribute__((target_clones("avx2", "default"))) void solveConflictFree(
+// would be a sizeable part of it at short substeps), then scatter. This is the portable
+// (SSE2) spelling; CPUs with AVX2 take the register-resident one in xpbdkernelavx2.cpp, which
+// rounds identically. No FMA, so both round exactly like solveOne.
+void solveConflictFree(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
     constexpr std::uint32_t L = XpbdBatches::kLanes;
@@ -206,6 +218,10 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
     const Vec3 *xPrev, const float *invMass)
 {
     if (conflictFree) {
+        if (xpbdAvx2Available()) {
+            solveConflictFreeAvx2(batches, begin, end, x, xPrev, invMass);
+            return;
+        }
         solveConflictFree(batches, begin, end, x, xPrev, invMass);
         return;
     }
