@@ -80,7 +80,7 @@ inline void splitVertices(Cloth &cloth, int splits)
 {
     cloth.tearMode = TearMode::SplitVertex;
     for (DistanceConstraint &c : cloth.constraints)
-        c.tearStrain = -1.f;
+        c.tearStrain = -0.5f; // over its limit at rest (a tear strain must exceed -1)
     splitOverstretched(cloth, splits);
     for (DistanceConstraint &c : cloth.constraints)
         c.tearStrain = kNeverTear;
