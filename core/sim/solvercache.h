@@ -89,6 +89,14 @@ struct ClothSolverCache {
     std::vector<std::uint32_t> cellEntries;
     std::vector<std::uint32_t> cellOf;
     std::vector<std::uint32_t> cellCursor;
+    // Candidate pairs (i, j flattened, in the hash's visiting order) within minDistance +
+    // slack when gathered, reused while no particle has moved more than slack/2 since.
+    std::vector<std::uint32_t> selfPairs;
+    std::vector<Vec3> selfPairsAnchor; ///< m, positions when the pairs were gathered
+    float selfPairsSlack = 0.f; ///< m
+    float selfPairsDistance = 0.f; ///< m, the minimum distance they were gathered for
+    std::uint64_t selfPairsRevision = 0;
+    bool selfPairsValid = false;
 
     // Splits made during the current frame (rollback of created particles).
     std::vector<ParticleSplit> splitsThisFrame;
@@ -99,6 +107,7 @@ struct ClothSolverCache {
     void invalidateHistory()
     {
         endValid = false;
+        selfPairsValid = false;
         started = false;
     }
     bool adjacent(std::uint32_t a, std::uint32_t b) const;
