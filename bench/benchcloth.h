@@ -4,13 +4,17 @@
 
 #include "sim/builders.h"
 #include "sim/simulation.h"
+#include "sim/vertexsplit.h"
+
+#include <cstdint>
+#include <utility>
 
 namespace drape::bench {
 
-constexpr float kSheetSize = 1.f;      ///< m, width and height of the sheet
-constexpr float kArealDensity = 0.2f;  ///< kg/m²
-constexpr float kFrameRate = 60.f;     ///< Hz
-constexpr int kIterations = 10;        ///< the "10 iterations" every solver gets, spent as below
+constexpr float kSheetSize = 1.f; ///< m, width and height of the sheet
+constexpr float kArealDensity = 0.2f; ///< kg/m²
+constexpr float kFrameRate = 60.f; ///< Hz
+constexpr int kIterations = 10; ///< the "10 iterations" every solver gets, spent as below
 
 inline GridSpec benchGrid(int n)
 {
@@ -19,7 +23,7 @@ inline GridSpec benchGrid(int n)
     g.down = n;
     g.width = kSheetSize;
     g.height = kSheetSize;
-    g.origin = {-0.5f * kSheetSize, 1.5f, 0.f};
+    g.origin = { -0.5f * kSheetSize, 1.5f, 0.f };
     g.arealDensity = kArealDensity;
     return g;
 }
@@ -45,8 +49,46 @@ inline void configureSolver(SolverSettings &s, SolverKind kind)
     }
 }
 
+/// What the sheet has been through before it is stepped: nothing (a clean grid), 10 % of its
+/// constraints removed at random, or 500 vertex splits.
+enum class Sheet { Grid, Holes, Split };
+
+inline const char *sheetName(Sheet s)
+{
+    return s == Sheet::Grid ? "" : (s == Sheet::Holes ? "_holes10" : "_split500");
+}
+
+/// Removes each constraint with probability 1/10 (a fixed 32-bit LCG, so every run and
+/// Bullet's copy get the same cloth); triangles that lose an edge stay, as after a cut.
+inline void removeTenthOfConstraints(Cloth &cloth)
+{
+    std::uint32_t state = 2463534242u;
+    std::vector<DistanceConstraint> kept;
+    kept.reserve(cloth.constraints.size());
+    for (const DistanceConstraint &c : cloth.constraints) {
+        state = state * 1664525u + 1013904223u;
+        if ((state >> 8) % 10u != 0u)
+            kept.push_back(c);
+    }
+    cloth.constraints = std::move(kept);
+    cloth.touchTopology();
+}
+
+/// 500 vertex splits: every constraint is made to count as overstretched, the splitter
+/// splits the 500 most strained particles, then nothing tears any more.
+inline void splitVertices(Cloth &cloth, int splits)
+{
+    cloth.tearMode = TearMode::SplitVertex;
+    for (DistanceConstraint &c : cloth.constraints)
+        c.tearStrain = -0.5f; // over its limit at rest (a tear strain must exceed -1)
+    splitOverstretched(cloth, splits);
+    for (DistanceConstraint &c : cloth.constraints)
+        c.tearStrain = kNeverTear;
+    cloth.tearMode = TearMode::None;
+}
+
 /// An N x N hanging sheet, top row pinned, ready to step with `kind`.
-inline Simulation benchSimulation(SolverKind kind, int n)
+inline Simulation benchSimulation(SolverKind kind, int n, Sheet sheet = Sheet::Grid)
 {
     GridSpec g = benchGrid(n);
     if (kind == SolverKind::Springs) {
@@ -62,6 +104,10 @@ inline Simulation benchSimulation(SolverKind kind, int n)
     Cloth cloth = makeGrid(g);
     for (int i = 0; i < n; ++i)
         cloth.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
+    if (sheet == Sheet::Holes)
+        removeTenthOfConstraints(cloth);
+    else if (sheet == Sheet::Split)
+        splitVertices(cloth, 500);
     sim.cloths.push_back(std::move(cloth));
     return sim;
 }

@@ -5,10 +5,10 @@
 int main(int argc, char **argv)
 {
     benchmark::AddCustomContext("drape.pairing",
-                                "xpbd: 10 substeps x 1 iteration; verlet: 1 substep x 10 relaxation passes; "
-                                "springs: 10 substeps; bullet: 1 step x piterations 10; all at 60 frames/s");
-    benchmark::AddCustomContext("drape.cloth",
-                                "N x N grid, 1 m x 1 m, structural + shear + bend constraints, top row pinned");
+        "xpbd: 10 substeps x 1 iteration; verlet: 1 substep x 10 relaxation passes; "
+        "springs: 10 substeps; bullet: 1 step x piterations 10; all at 60 frames/s");
+    benchmark::AddCustomContext(
+        "drape.cloth", "N x N grid, 1 m x 1 m, structural + shear + bend constraints, top row pinned");
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 1;

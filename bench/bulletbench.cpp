@@ -10,8 +10,8 @@
 #include <BulletSoftBody/btSoftBodyHelpers.h>
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
 #include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
-#include <btBulletDynamicsCommon.h>
 #include <benchmark/benchmark.h>
+#include <btBulletDynamicsCommon.h>
 
 #include <cmath>
 #include <memory>
@@ -24,13 +24,13 @@ using namespace drape;
 
 struct BulletWorld {
     btSoftBodyRigidBodyCollisionConfiguration config;
-    btCollisionDispatcher dispatcher{&config};
+    btCollisionDispatcher dispatcher { &config };
     btDbvtBroadphase broadphase;
     btSequentialImpulseConstraintSolver solver;
-    btSoftRigidDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
+    btSoftRigidDynamicsWorld world { &dispatcher, &broadphase, &solver, &config };
     btSoftBody *cloth = nullptr;
 
-    explicit BulletWorld(int n)
+    BulletWorld(int n, bench::Sheet sheet)
     {
         btSoftBodyWorldInfo &info = world.getWorldInfo();
         info.m_gravity = btVector3(0, -9.81f, 0);
@@ -41,7 +41,7 @@ struct BulletWorld {
         // Built by hand from the very cloth drape steps (bench::benchSimulation), so both
         // have the same nodes, masses, pins and links: one Bullet link per drape constraint.
         // Bullet's links are all rigid (material kLST = 1), drape's shear and bend compliant.
-        const Cloth source = bench::benchSimulation(SolverKind::Xpbd, n).cloths[0];
+        const Cloth source = bench::benchSimulation(SolverKind::Xpbd, n, sheet).cloths[0];
         const Particles &p = source.particles;
         std::vector<btVector3> x(p.size());
         std::vector<btScalar> m(p.size());
@@ -65,9 +65,9 @@ struct BulletWorld {
     }
 };
 
-void bulletFrame(benchmark::State &state, int n)
+void bulletFrame(benchmark::State &state, int n, bench::Sheet sheet)
 {
-    auto bullet = std::make_unique<BulletWorld>(n);
+    auto bullet = std::make_unique<BulletWorld>(n, sheet);
     const btScalar dt = btScalar(1.0 / bench::kFrameRate);
     bullet->world.stepSimulation(dt, 1, dt);
     for (auto _ : state) {
@@ -84,15 +84,21 @@ void bulletFrame(benchmark::State &state, int n)
     const double links = double(bullet->cloth->m_links.size());
     state.counters["particles"] = double(nodes.size());
     state.counters["constraints"] = links;
-    state.counters["projections_per_s"] =
-        benchmark::Counter(links * bench::kIterations * double(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["projections_per_s"] = benchmark::Counter(
+        links * bench::kIterations * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 const bool registered = [] {
-    for (int n : {64, 128, 256})
-        benchmark::RegisterBenchmark(("bullet/" + std::to_string(n)).c_str(),
-                                     [n](benchmark::State &s) { bulletFrame(s, n); })
-            ->Unit(benchmark::kMillisecond);
+    for (int n : { 64, 128, 256 })
+        benchmark::RegisterBenchmark(("bullet/" + std::to_string(n)).c_str(), [n](benchmark::State &s) {
+            bulletFrame(s, n, bench::Sheet::Grid);
+        })->Unit(benchmark::kMillisecond);
+    for (bench::Sheet sheet : { bench::Sheet::Holes, bench::Sheet::Split })
+        for (int n : { 128, 256 })
+            benchmark::RegisterBenchmark(
+                ("bullet" + std::string(bench::sheetName(sheet)) + "/" + std::to_string(n)).c_str(),
+                [n, sheet](benchmark::State &s) { bulletFrame(s, n, sheet); })
+                ->Unit(benchmark::kMillisecond);
     return true;
 }();
 

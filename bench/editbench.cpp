@@ -5,6 +5,7 @@
 
 #include "edit/cut.h"
 #include "edit/pick.h"
+#include "sim/solvercache.h"
 
 #include <benchmark/benchmark.h>
 
@@ -17,7 +18,7 @@ constexpr int kEditN = 256;
 void pickParticleBench(benchmark::State &state)
 {
     const Simulation sim = bench::benchSimulation(SolverKind::Xpbd, kEditN);
-    const Ray ray{{0.01f, 1.f, 3.f}, {0.f, 0.f, -1.f}};
+    const Ray ray { { 0.01f, 1.f, 3.f }, { 0.f, 0.f, -1.f } };
     PickSettings settings;
     settings.radius = 0.005f;
     for (auto _ : state) {
@@ -30,7 +31,7 @@ void pickParticleBench(benchmark::State &state)
 void pickConstraintBench(benchmark::State &state)
 {
     const Simulation sim = bench::benchSimulation(SolverKind::Xpbd, kEditN);
-    const Ray ray{{0.01f, 1.f, 3.f}, {0.f, 0.f, -1.f}};
+    const Ray ray { { 0.01f, 1.f, 3.f }, { 0.f, 0.f, -1.f } };
     PickSettings settings;
     settings.radius = 0.005f;
     for (auto _ : state) {
@@ -45,9 +46,9 @@ void cutStrokeBench(benchmark::State &state)
     Simulation sim = bench::benchSimulation(SolverKind::Xpbd, kEditN);
     Cloth &cloth = sim.cloths[0];
     // A perspective stroke across the whole sheet at mid height.
-    const Vec3 eye{0.f, 1.f, 3.f};
-    const Ray r0{eye, normalized(Vec3{-0.6f, 1.f, 0.f} - eye)};
-    const Ray r1{eye, normalized(Vec3{0.6f, 1.f, 0.f} - eye)};
+    const Vec3 eye { 0.f, 1.f, 3.f };
+    const Ray r0 { eye, normalized(Vec3 { -0.6f, 1.f, 0.f } - eye) };
+    const Ray r1 { eye, normalized(Vec3 { 0.6f, 1.f, 0.f } - eye) };
     std::size_t removed = 0;
     for (auto _ : state) {
         const ClothEditResult cut = makeCutStroke(cloth, r0, r1);
@@ -59,8 +60,32 @@ void cutStrokeBench(benchmark::State &state)
     state.counters["cut"] = double(removed);
 }
 
+// What the solver redoes after a cut: one full-width stroke applied, then the cache's
+// rebuild (colouring, streams, adjacency) that the next step performs; reverted and rebuilt
+// again outside the timing.
+void relayoutAfterCutBench(benchmark::State &state)
+{
+    Simulation sim = bench::benchSimulation(SolverKind::Xpbd, kEditN);
+    Cloth &cloth = sim.cloths[0];
+    const Vec3 eye { 0.f, 1.f, 3.f };
+    const ClothEditResult cut = makeCutStroke(cloth, { eye, normalized(Vec3 { -0.6f, 1.f, 0.f } - eye) },
+        { eye, normalized(Vec3 { 0.6f, 1.f, 0.f } - eye) });
+    detail::ClothSolverCache cache;
+    cache.ensure(cloth);
+    for (auto _ : state) {
+        apply(cloth, cut.edit);
+        cache.ensure(cloth);
+        state.PauseTiming();
+        revert(cloth, cut.edit);
+        cache.ensure(cloth);
+        state.ResumeTiming();
+    }
+    state.counters["cut"] = double(cut.edit.removedConstraints.size());
+}
+
 BENCHMARK(pickParticleBench)->Name("edit/pick_particle/256")->Unit(benchmark::kMicrosecond);
 BENCHMARK(pickConstraintBench)->Name("edit/pick_constraint/256")->Unit(benchmark::kMicrosecond);
 BENCHMARK(cutStrokeBench)->Name("edit/cut_stroke/256")->Unit(benchmark::kMillisecond);
+BENCHMARK(relayoutAfterCutBench)->Name("edit/relayout_after_cut/256")->Unit(benchmark::kMillisecond);
 
 } // namespace

@@ -2,8 +2,10 @@
 // solver at 10 iterations (see benchcloth.h for how each spends them).
 //
 // Counters: particles, constraints, projections_per_s (constraints x iterations x substeps
-// per second of wall time: how many constraint projections / spring evaluations the solver
-// gets through) and state_bytes_per_particle (the cloth's arrays, not the solver's scratch).
+// per second of CPU time: how many constraint projections / spring evaluations the solver
+// gets through), state_bytes_per_particle (the cloth's arrays, not the solver's scratch) and
+// total_bytes_per_particle (Simulation::stateBytes: the cloth's arrays, the solver's streams
+// and caches and the rollback snapshot).
 #include "benchcloth.h"
 
 #include "xpbdworker.h"
@@ -19,22 +21,31 @@ using namespace drape;
 std::size_t stateBytes(const Cloth &c)
 {
     const Particles &p = c.particles;
-    return (p.position.capacity() + p.previous.capacity() + p.velocity.capacity() + p.force.capacity() +
-            p.rest.capacity()) * sizeof(Vec3) +
-           (p.mass.capacity() + p.invMass.capacity()) * sizeof(float) + p.kind.capacity() * sizeof(ParticleKind) +
-           c.constraints.capacity() * sizeof(DistanceConstraint) + c.triangles.capacity() * sizeof(Triangle);
+    return (p.position.capacity() + p.previous.capacity() + p.velocity.capacity() + p.force.capacity()
+               + p.rest.capacity())
+        * sizeof(Vec3)
+        + (p.mass.capacity() + p.invMass.capacity()) * sizeof(float)
+        + p.kind.capacity() * sizeof(ParticleKind) + c.constraints.capacity() * sizeof(DistanceConstraint)
+        + c.triangles.capacity() * sizeof(Triangle);
 }
 
-void solverFrame(benchmark::State &state, SolverKind kind, int n, bool twoThreads = false)
+struct FrameOptions {
+    bool twoThreads = false;
+    bool selfCollision = false;
+    bench::Sheet sheet = bench::Sheet::Grid;
+};
+
+void solverFrame(benchmark::State &state, SolverKind kind, int n, FrameOptions options = {})
 {
     const std::size_t defaultThreshold = detail::xpbdTwoThreadConstraints();
-    if (twoThreads)
+    if (options.twoThreads)
         detail::setXpbdTwoThreadConstraints(0);
     struct Restore {
         std::size_t value;
         ~Restore() { detail::setXpbdTwoThreadConstraints(value); }
-    } restore{defaultThreshold};
-    Simulation sim = bench::benchSimulation(kind, n);
+    } restore { defaultThreshold };
+    Simulation sim = bench::benchSimulation(kind, n, options.sheet);
+    sim.solver.selfCollision = options.selfCollision;
     sim.step(); // builds the solver caches outside the timed loop
     if (sim.status().blownUp) {
         state.SkipWithError(sim.status().message.c_str());
@@ -52,16 +63,17 @@ void solverFrame(benchmark::State &state, SolverKind kind, int n, bool twoThread
     const double perFrame = double(cloth.constraints.size()) * sim.solver.iterations * sim.solver.substeps;
     state.counters["particles"] = double(cloth.particles.size());
     state.counters["constraints"] = double(cloth.constraints.size());
-    state.counters["projections_per_s"] =
-        benchmark::Counter(perFrame * double(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["projections_per_s"]
+        = benchmark::Counter(perFrame * double(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["state_bytes_per_particle"] = double(stateBytes(cloth)) / double(cloth.particles.size());
+    state.counters["total_bytes_per_particle"] = double(sim.stateBytes(0)) / double(cloth.particles.size());
 }
 
 void registerSolver(const char *name, SolverKind kind)
 {
-    for (int n : {64, 128, 256})
+    for (int n : { 64, 128, 256 })
         benchmark::RegisterBenchmark((std::string(name) + "/" + std::to_string(n)).c_str(),
-                                     [kind, n](benchmark::State &s) { solverFrame(s, kind, n); })
+            [kind, n](benchmark::State &s) { solverFrame(s, kind, n); })
             ->Unit(benchmark::kMillisecond);
 }
 
@@ -69,11 +81,31 @@ const bool registered = [] {
     // xpbd_2threads: the same solver with every colour shared with the worker thread; its
     // rows give wall time (CPU time would count the calling thread only).
     registerSolver("xpbd", SolverKind::Xpbd);
-    for (int n : {64, 128, 256})
+    for (int n : { 64, 128, 256 })
         benchmark::RegisterBenchmark(("xpbd_2threads/" + std::to_string(n)).c_str(),
-                                     [n](benchmark::State &s) { solverFrame(s, SolverKind::Xpbd, n, true); })
+            [n](benchmark::State &s) {
+                FrameOptions o;
+                o.twoThreads = true;
+                solverFrame(s, SolverKind::Xpbd, n, o);
+            })
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();
+    // Cloth that is no longer a clean grid, and self-collision on (compare with xpbd/N).
+    for (bench::Sheet sheet : { bench::Sheet::Holes, bench::Sheet::Split })
+        for (int n : { 128, 256 })
+            benchmark::RegisterBenchmark(
+                ("xpbd" + std::string(bench::sheetName(sheet)) + "/" + std::to_string(n)).c_str(),
+                [n, sheet](benchmark::State &s) {
+                    FrameOptions o;
+                    o.sheet = sheet;
+                    solverFrame(s, SolverKind::Xpbd, n, o);
+                })
+                ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("xpbd_selfcollision/128", [](benchmark::State &s) {
+        FrameOptions o;
+        o.selfCollision = true;
+        solverFrame(s, SolverKind::Xpbd, 128, o);
+    })->Unit(benchmark::kMillisecond);
     registerSolver("verlet", SolverKind::Verlet);
     registerSolver("springs", SolverKind::Springs);
     return true;

@@ -217,14 +217,36 @@ std::int32_t cellCoord(float v, float inv)
 
 } // namespace
 
-std::uint32_t solveSelfCollision(Cloth &cloth, ClothSolverCache &cache, float minDistance)
+namespace {
+
+// Whether the candidate pairs gathered earlier still cover every pair that can be closer
+// than minDistance now: same topology and distance, and no particle moved more than half
+// the slack since (then two particles closed in by at most the slack).
+bool selfPairsCurrent(const Cloth &cloth, const ClothSolverCache &cache, float minDistance)
 {
-    Particles &p = cloth.particles;
+    const Particles &p = cloth.particles;
     const std::size_t n = p.size();
-    if (n < 2 || !(minDistance > 0.f))
-        return 0;
+    if (!cache.selfPairsValid || cache.selfPairsRevision != cloth.topologyRevision
+        || cache.selfPairsAnchor.size() != n || cache.selfPairsDistance != minDistance)
+        return false;
+    const float limit2 = 0.25f * cache.selfPairsSlack * cache.selfPairsSlack;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!(lengthSquared(p.position[i] - cache.selfPairsAnchor[i]) <= limit2))
+            return false;
+    }
+    return true;
+}
+
+// Gathers the unconnected pairs closer than minDistance + slack with the spatial hash
+// (Teschner et al. 2003, filled by counting sort, so the order is fixed by the positions).
+void gatherSelfPairs(const Cloth &cloth, ClothSolverCache &cache, float minDistance)
+{
+    const Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    const float slack = minDistance; // m of relative motion the pairs stay valid for
+    const float radius = minDistance + slack;
     const auto tableSize = std::uint32_t(2 * n + 1);
-    const float inv = 1.f / minDistance;
+    const float inv = 1.f / radius;
     cache.cellStart.assign(tableSize + 1, 0);
     cache.cellOf.resize(n);
     cache.cellEntries.resize(n);
@@ -241,8 +263,8 @@ std::uint32_t solveSelfCollision(Cloth &cloth, ClothSolverCache &cache, float mi
     cache.cellCursor.assign(cache.cellStart.begin(), cache.cellStart.end() - 1);
     for (std::size_t i = 0; i < n; ++i)
         cache.cellEntries[cache.cellCursor[cache.cellOf[i]]++] = std::uint32_t(i);
-    const float d2 = minDistance * minDistance;
-    std::uint32_t pairs = 0;
+    const float r2 = radius * radius;
+    cache.selfPairs.clear();
     for (std::size_t ii = 0; ii < n; ++ii) {
         const auto i = std::uint32_t(ii);
         const Vec3 xi = p.position[i];
@@ -253,23 +275,54 @@ std::uint32_t solveSelfCollision(Cloth &cloth, ClothSolverCache &cache, float mi
                     const std::uint32_t h = cellHash(cx + dx, cy + dy, cz + dz, tableSize);
                     for (std::uint32_t e = cache.cellStart[h]; e < cache.cellStart[h + 1]; ++e) {
                         const std::uint32_t j = cache.cellEntries[e];
-                        if (j <= i)
+                        if (j <= i || p.invMass[i] + p.invMass[j] == 0.f)
                             continue; // each pair once, from its lower index
-                        const float wi = p.invMass[i], wj = p.invMass[j];
-                        if (wi + wj == 0.f)
+                        if (lengthSquared(p.position[j] - xi) >= r2 || cache.adjacent(i, j))
                             continue;
-                        const Vec3 d = p.position[j] - p.position[i];
-                        const float l2 = lengthSquared(d);
-                        if (l2 >= d2 || cache.adjacent(i, j))
-                            continue;
-                        const float l = std::sqrt(l2);
-                        const Vec3 nrm = l > 1e-9f ? d / l : Vec3 { 0.f, 1.f, 0.f };
-                        const float push = (minDistance - l) / (wi + wj);
-                        p.position[i] -= nrm * (push * wi);
-                        p.position[j] += nrm * (push * wj);
-                        ++pairs;
+                        cache.selfPairs.push_back(i);
+                        cache.selfPairs.push_back(j);
                     }
                 }
+    }
+    cache.selfPairsAnchor.assign(p.position.begin(), p.position.end());
+    cache.selfPairsSlack = slack;
+    cache.selfPairsDistance = minDistance;
+    cache.selfPairsRevision = cloth.topologyRevision;
+    cache.selfPairsValid = true;
+}
+
+} // namespace
+
+std::uint32_t solveSelfCollision(Cloth &cloth, ClothSolverCache &cache, float minDistance)
+{
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    if (n < 2 || !(minDistance > 0.f))
+        return 0;
+    // The hash is built for a group of substeps, not for each: the pairs are gathered with a
+    // slack and reused until some particle has moved half of it (a resting or slowly moving
+    // cloth rebuilds rarely, a fast one every substep, as before).
+    if (!selfPairsCurrent(cloth, cache, minDistance))
+        gatherSelfPairs(cloth, cache, minDistance);
+    const float d2 = minDistance * minDistance;
+    std::uint32_t pairs = 0;
+    const std::size_t count = cache.selfPairs.size();
+    for (std::size_t k = 0; k < count; k += 2) {
+        const std::uint32_t i = cache.selfPairs[k];
+        const std::uint32_t j = cache.selfPairs[k + 1];
+        const Vec3 d = p.position[j] - p.position[i];
+        const float l2 = lengthSquared(d);
+        if (l2 >= d2)
+            continue;
+        const float wi = p.invMass[i], wj = p.invMass[j];
+        if (wi + wj == 0.f)
+            continue; // both pinned since the pairs were gathered
+        const float l = std::sqrt(l2);
+        const Vec3 nrm = l > 1e-9f ? d / l : Vec3 { 0.f, 1.f, 0.f };
+        const float push = (minDistance - l) / (wi + wj);
+        p.position[i] -= nrm * (push * wi);
+        p.position[j] += nrm * (push * wj);
+        ++pairs;
     }
     return pairs;
 }

@@ -34,9 +34,10 @@ void applyContactVelocities(
     Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, float restingSpeed);
 
 /// Particle-particle self-collision: particles closer than `minDistance` that share no
-/// constraint are pushed apart, weighted by inverse mass. Uses a spatial hash with cells of
-/// `minDistance` built by counting sort, so the pair order (and the result) is deterministic.
-/// Returns the number of pairs separated.
+/// constraint are pushed apart, weighted by inverse mass. Candidate pairs within twice
+/// `minDistance` are gathered with a spatial hash built by counting sort (so the pair order,
+/// and the result, is deterministic) and reused over substeps until a particle has moved
+/// half a `minDistance`. Returns the number of pairs separated.
 std::uint32_t solveSelfCollision(Cloth &cloth, ClothSolverCache &cache, float minDistance);
 
 /// The self-collision distance used for a cloth: 2 × thickness, capped below the shortest

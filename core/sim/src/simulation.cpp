@@ -267,6 +267,7 @@ void Simulation::stepCloth(std::size_t index)
         detail::stepSprings(cloth, cache, ctx, m_stats);
         break;
     }
+    cache.xpbdDt = solver.kind == SolverKind::Xpbd ? float(ctx.dt) : 0.f;
     cache.endPosition.assign(cloth.particles.position.begin(), cloth.particles.position.end());
     cache.endValid = true;
     cache.started = true;
@@ -332,6 +333,38 @@ void Simulation::run(int frames)
 {
     for (int i = 0; i < frames && !m_status.blownUp; ++i)
         step();
+}
+
+std::size_t Simulation::stateBytes(std::size_t cloth) const
+{
+    if (cloth >= cloths.size())
+        return 0;
+    const Cloth &c = cloths[cloth];
+    const Particles &p = c.particles;
+    std::size_t bytes = sizeof(Cloth) + c.name.capacity()
+        + (p.position.capacity() + p.previous.capacity() + p.velocity.capacity() + p.force.capacity()
+              + p.rest.capacity())
+            * sizeof(Vec3)
+        + (p.mass.capacity() + p.invMass.capacity()) * sizeof(float)
+        + p.kind.capacity() * sizeof(ParticleKind) + c.constraints.capacity() * sizeof(DistanceConstraint)
+        + c.triangles.capacity() * sizeof(Triangle);
+    if (cloth < m_caches.size())
+        bytes += m_caches[cloth].bytes();
+    if (cloth < m_lastGood.size()) {
+        const Snapshot &s = m_lastGood[cloth];
+        bytes += (s.position.capacity() + s.previous.capacity() + s.velocity.capacity()) * sizeof(Vec3);
+    }
+    return bytes;
+}
+
+void Simulation::constraintTensions(std::size_t cloth, std::vector<float> &out) const
+{
+    out.assign(cloth < cloths.size() ? cloths[cloth].constraints.size() : 0, 0.f);
+    if (cloth >= m_caches.size())
+        return;
+    const detail::ClothSolverCache &cache = m_caches[cloth];
+    if (cache.xpbdDt > 0.f && cache.constraintCount == out.size())
+        detail::xpbdConstraintTensions(cache.xpbd, cache.xpbdDt, out);
 }
 
 std::uint64_t Simulation::stateHash() const

@@ -53,6 +53,12 @@ void beginKinematics(Cloth &cloth, ClothSolverCache &cache);
 /// Places kinematic particles on their path for substep s (previous = start of the substep)
 /// and gives them the velocity of that motion; static particles get zero velocity.
 void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx);
+/// Frame start of a position-based solver (after beginKinematics): origin = position,
+/// offset = 0 (frame-local positions, see ClothSolverCache::origin).
+void beginFrameOffsets(Cloth &cloth, ClothSolverCache &cache);
+/// After a constraint solve on offsets: position = origin + offset and previous =
+/// origin + offsetPrev for the particles the solver moves.
+void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache);
 /// Substep end: collider projection is done by the caller; this tears (by removal or split)
 /// when the cloth's tear mode asks for it and refreshes the cache if the topology changed.
 void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, StepStats &stats);
@@ -60,7 +66,7 @@ void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext 
 void selfCollide(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx);
 /// End of a position-based substep (XPBD and Verlet, after their constraint passes):
 /// self-collision, collider projection, velocities from positions, restitution, tearing.
-void finishPositionSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, int substep, float dt,
-                           StepStats &stats);
+void finishPositionSubstep(
+    Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, int substep, float dt, StepStats &stats);
 
 } // namespace drape::detail

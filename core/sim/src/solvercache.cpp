@@ -92,4 +92,25 @@ bool ClothSolverCache::adjacent(std::uint32_t a, std::uint32_t b) const
     return std::binary_search(first, last, b);
 }
 
+namespace {
+
+template <typename... V> std::size_t capacityBytes(const V &...v)
+{
+    return (... + (v.capacity() * sizeof(typename V::value_type)));
+}
+
+} // namespace
+
+std::size_t ClothSolverCache::bytes() const
+{
+    const XpbdBatches &x = xpbd;
+    return sizeof(*this)
+        + capacityBytes(order, batchStart, adjacencyStart, adjacency, preVelocity, contactNormal,
+            contactCollider, springStiffness, stiffnessSum, dampingSum, origin, offset, offsetPrev,
+            endPosition, kinematic, kinematicStart, kinematicTarget, cellStart, cellEntries, cellOf,
+            cellCursor, splitsThisFrame)
+        + capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk, x.a, x.b,
+            x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX, x.spanY, x.spanZ);
+}
+
 } // namespace drape::detail

@@ -43,6 +43,9 @@ struct ClothSolverCache {
     /// The same colours as padded structure-of-arrays streams for the XPBD solver (which
     /// keeps its multipliers λ there, one per slot).
     XpbdBatches xpbd;
+    /// s, substep of the last frame XPBD stepped (0 when another solver stepped it): the λ
+    /// left in `xpbd` are from a substep of this length (Simulation::constraintTensions).
+    float xpbdDt = 0.f;
     XpbdWorkerSlot xpbdWorker; ///< second thread for large cloths, started on first use
 
     // Particle adjacency through constraints (CSR, neighbours sorted), and degree.
@@ -58,6 +61,17 @@ struct ClothSolverCache {
     std::vector<float> springStiffness; ///< N/m per constraint (springs solver)
     std::vector<float> stiffnessSum; ///< N/m per particle, Σ k of its springs (stability bound)
     std::vector<float> dampingSum; ///< N·s/m per particle, Σ c of its springs
+
+    // Frame-local positions of the position-based solvers (XPBD, Verlet). A particle's
+    // position during a frame is origin + offset: origin is its float position at the start of
+    // the frame (or of the last topology change), offset the float displacement since then.
+    // Substep displacements (g dt² ≈ 3e-9 m at 60 Hz × 1000 substeps) are far below the float
+    // spacing of a position a few metres from the world origin (2.4e-7 m at 2 m) but not below
+    // that of an offset near zero, so integration and projection on offsets keep them;
+    // Particles::position is written back as origin + offset after each solve.
+    std::vector<Vec3> origin; ///< m, position at the start of the frame
+    std::vector<Vec3> offset; ///< m, displacement since the start of the frame
+    std::vector<Vec3> offsetPrev; ///< m, offset at the start of the current substep
 
     // Kinematic particles: moved from outside between frames, interpolated across substeps.
     std::vector<Vec3> endPosition; ///< m, positions at the end of the last frame
@@ -75,6 +89,14 @@ struct ClothSolverCache {
     std::vector<std::uint32_t> cellEntries;
     std::vector<std::uint32_t> cellOf;
     std::vector<std::uint32_t> cellCursor;
+    // Candidate pairs (i, j flattened, in the hash's visiting order) within minDistance +
+    // slack when gathered, reused while no particle has moved more than slack/2 since.
+    std::vector<std::uint32_t> selfPairs;
+    std::vector<Vec3> selfPairsAnchor; ///< m, positions when the pairs were gathered
+    float selfPairsSlack = 0.f; ///< m
+    float selfPairsDistance = 0.f; ///< m, the minimum distance they were gathered for
+    std::uint64_t selfPairsRevision = 0;
+    bool selfPairsValid = false;
 
     // Splits made during the current frame (rollback of created particles).
     std::vector<ParticleSplit> splitsThisFrame;
@@ -85,9 +107,12 @@ struct ClothSolverCache {
     void invalidateHistory()
     {
         endValid = false;
+        selfPairsValid = false;
         started = false;
     }
     bool adjacent(std::uint32_t a, std::uint32_t b) const;
+    /// Bytes held by this cache (every array's capacity), for the memory figures of bench/.
+    std::size_t bytes() const;
 };
 
 } // namespace drape::detail

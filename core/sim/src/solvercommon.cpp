@@ -1,8 +1,8 @@
 // Pieces shared by the three solvers: kinematic particles, tearing hooks, self-collision.
 #include "collision.h"
-#include "solver.h"
 #include "sim/tearing.h"
 #include "sim/vertexsplit.h"
+#include "solver.h"
 
 namespace drape::detail {
 
@@ -42,6 +42,30 @@ void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const Fr
         p.previous[i] = lerp(a, b, t0);
         p.position[i] = lerp(a, b, t1);
         p.velocity[i] = (b - a) * float(1.0 / ctx.frameDt);
+        if (cache.origin.size() == p.size()) {
+            cache.offset[i] = p.position[i] - cache.origin[i];
+            cache.offsetPrev[i] = p.previous[i] - cache.origin[i];
+        }
+    }
+}
+
+void beginFrameOffsets(Cloth &cloth, ClothSolverCache &cache)
+{
+    const Particles &p = cloth.particles;
+    cache.origin.assign(p.position.begin(), p.position.end());
+    cache.offset.assign(p.size(), Vec3 {});
+    cache.offsetPrev.assign(p.size(), Vec3 {});
+}
+
+void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache)
+{
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (p.invMass[i] == 0.f)
+            continue;
+        p.position[i] = cache.origin[i] + cache.offset[i];
+        p.previous[i] = cache.origin[i] + cache.offsetPrev[i];
     }
 }
 
@@ -73,29 +97,42 @@ void selfCollide(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx)
     solveSelfCollision(cloth, cache, selfCollisionDistance(cloth, cache));
 }
 
-void finishPositionSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, int substep, float dt,
-                           StepStats &stats)
+void finishPositionSubstep(
+    Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, int substep, float dt, StepStats &stats)
 {
     Particles &p = cloth.particles;
     const std::size_t n = p.size();
     selfCollide(cloth, cache, ctx);
     projectColliders(cloth, cache, ctx.collidersAt(substep), ctx.colliderCount, ctx.dt, true);
 
-    // v = (x - x_prev)/dt, written as the predicted velocity plus the correction the
-    // solve made: x_prev + v_pred dt repeats the prediction's float operations exactly,
-    // so a particle nothing acted on keeps v_pred bit for bit instead of picking up the
-    // rounding of a position far from the origin (at 10 m, float spacing / dt is ~1e-4 m/s
-    // per substep, which otherwise accumulates into a visible drag).
+    // Contacts moved some positions: those particles take their offset from the position
+    // (a contact is resolved to float precision, which is all it needs); the others keep the
+    // offset the solve left, with the sub-spacing motion the position cannot hold.
+    Vec3 *offset = cache.offset.data();
+    const Vec3 *origin = cache.origin.data();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (p.invMass[i] != 0.f && !(p.position[i] == origin[i] + offset[i]))
+            offset[i] = p.position[i] - origin[i];
+    }
+
+    // v = (x - x_prev)/dt on offsets, written as the predicted velocity plus the correction
+    // the solve made: offsetPrev + v_pred dt repeats the prediction's float operations
+    // exactly, so a particle nothing acted on keeps v_pred bit for bit.
     const float invDt = 1.f / dt;
     for (std::size_t i = 0; i < n; ++i) {
         if (p.invMass[i] == 0.f)
             continue;
-        const Vec3 predicted = p.previous[i] + cache.preVelocity[i] * dt;
-        p.velocity[i] = cache.preVelocity[i] + (p.position[i] - predicted) * invDt;
+        const Vec3 predicted = cache.offsetPrev[i] + cache.preVelocity[i] * dt;
+        p.velocity[i] = cache.preVelocity[i] + (offset[i] - predicted) * invDt;
     }
     if (ctx.colliderCount != 0)
         applyRestitution(cloth, cache, ctx.collidersAt(substep), ctx.dt, ctx.restingSpeed(), false);
+    const std::uint64_t revision = cache.revision;
     tearAfterSubstep(cloth, cache, ctx, stats);
+    // A tear or split changed the constraints (and maybe the particle count): restart the
+    // frame-local positions from here, so the new layout is built on consistent origins.
+    if (cache.revision != revision || cache.origin.size() != p.size())
+        beginFrameOffsets(cloth, cache);
 }
 
 } // namespace drape::detail

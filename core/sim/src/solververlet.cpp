@@ -18,6 +18,8 @@
 // in Particles::velocity and updated by the relaxation's displacement (u += Δx/dt). Taking
 // x - x_prev from two floats would lose the velocity to cancellation once positions are
 // metres from the origin and dt is small (ε|x|/dt ≈ 1e-4 m/s per substep at 10 m, 600 Hz).
+// Positions are integrated and relaxed as frame-local offsets (ClothSolverCache::origin),
+// so substep displacements far below the float spacing of a position are kept.
 // On the first frame the history is started to second order, u = v0 + ½ a dt (i.e.
 // x_prev = x - v0 dt + ½ a dt²), so free fall follows x0 + v0 t + ½ a t² exactly. Since every
 // solver leaves v = (x - x_prev)/dt of its last substep, switching into or out of Verlet
@@ -32,10 +34,11 @@ namespace drape::detail {
 
 namespace {
 
-std::uint64_t relax(Cloth &cloth, float dt)
+// One relaxation pass on the frame-local offsets x (positions are origin + x; see
+// ClothSolverCache::origin): d = (o_b - o_a) + (x_b - x_a), the first difference exact in double.
+std::uint64_t relax(Cloth &cloth, const Vec3 *origin, Vec3 *x, float dt)
 {
-    Particles &p = cloth.particles;
-    Vec3 *x = p.position.data();
+    const Particles &p = cloth.particles;
     const float *w = p.invMass.data();
     const float invDt2 = 1.f / (dt * dt);
     for (const DistanceConstraint &c : cloth.constraints) {
@@ -43,9 +46,11 @@ std::uint64_t relax(Cloth &cloth, float dt)
         if (wSum == 0.f)
             continue;
         // Length and error in double: see the note in solverxpbd.cpp.
-        const double dx = double(x[c.b].x) - double(x[c.a].x);
-        const double dy = double(x[c.b].y) - double(x[c.a].y);
-        const double dz = double(x[c.b].z) - double(x[c.a].z);
+        const Vec3 &oa = origin[c.a];
+        const Vec3 &ob = origin[c.b];
+        const double dx = (double(ob.x) - double(oa.x)) + (double(x[c.b].x) - double(x[c.a].x));
+        const double dy = (double(ob.y) - double(oa.y)) + (double(x[c.b].y) - double(x[c.a].y));
+        const double dz = (double(ob.z) - double(oa.z)) + (double(x[c.b].z) - double(x[c.a].z));
         const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
         if (len < 1e-9)
             continue;
@@ -67,6 +72,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
     const float keep = airDampingFactor(ctx.world.airDamping, ctx.dt); // 1 - drag
     const bool fresh = !cache.started;
     beginKinematics(cloth, cache);
+    beginFrameOffsets(cloth, cache);
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
         moveKinematics(cloth, cache, s, ctx);
@@ -79,6 +85,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
             if (p.invMass[i] == 0.f) {
                 p.previous[i] = p.position[i];
                 p.velocity[i] = {};
+                cache.offsetPrev[i] = cache.offset[i];
                 continue;
             }
             const Vec3 a = p.force[i] * p.invMass[i];
@@ -86,12 +93,13 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
             const float startFactor = (s == 0 && fresh) ? 0.5f : 1.f;
             const Vec3 u = p.velocity[i] * keep + a * (startFactor * dt);
             cache.preVelocity[i] = u;
-            p.previous[i] = p.position[i];
-            p.position[i] += u * dt;
+            cache.offsetPrev[i] = cache.offset[i];
+            cache.offset[i] += u * dt;
         }
 
         for (int it = 0; it < ctx.solver.iterations; ++it)
-            stats.projections += relax(cloth, dt);
+            stats.projections += relax(cloth, cache.origin.data(), cache.offset.data(), dt);
+        writePositionsFromOffsets(cloth, cache);
 
         finishPositionSubstep(cloth, cache, ctx, s, dt, stats);
     }

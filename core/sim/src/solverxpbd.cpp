@@ -31,7 +31,10 @@
 // so each colour is solved from padded structure-of-arrays streams 8 lanes at a time
 // (xpbdbatch.h: gather, vectorised sqrt/division, scatter; AVX2 chosen at run time) and, on
 // large cloths, by two threads claiming chunks of a colour (xpbdworker.h). Both give the
-// same bits as visiting the constraints one by one. No allocation happens inside a step
+// same bits as visiting the constraints one by one. Prediction and projection work on
+// frame-local offsets (ClothSolverCache::origin; each slot keeps x_a - x_b at the frame
+// origin as its `span`), so a substep's displacement is never rounded to the float spacing
+// of a position far from the world origin. No allocation happens inside a step
 // once the cache is built.
 #include "collision.h"
 #include "forces.h"
@@ -52,13 +55,14 @@ std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache)
     XpbdBatches &batches = cache.xpbd;
     static const bool twoCores = std::thread::hardware_concurrency() >= 2;
     if (twoCores && cache.order.size() >= xpbdTwoThreadConstraints()) {
-        cache.xpbdWorker.get().solvePass(batches, p.position.data(), p.previous.data(), p.invMass.data());
+        cache.xpbdWorker.get().solvePass(
+            batches, cache.offset.data(), cache.offsetPrev.data(), p.invMass.data());
         return cache.order.size();
     }
     const std::size_t colours = batches.conflictFree.size();
     for (std::size_t c = 0; c < colours; ++c)
         solveXpbdSlots(batches, batches.start[c], batches.start[c + 1], batches.conflictFree[c] != 0,
-                       p.position.data(), p.previous.data(), p.invMass.data());
+            cache.offset.data(), cache.offsetPrev.data(), p.invMass.data());
     return cache.order.size();
 }
 
@@ -70,6 +74,7 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
     const float dt = float(ctx.dt);
     const float decay = airDampingFactor(ctx.world.airDamping, ctx.dt);
     beginKinematics(cloth, cache);
+    beginFrameOffsets(cloth, cache);
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
         moveKinematics(cloth, cache, s, ctx);
@@ -82,24 +87,29 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
             if (p.invMass[i] == 0.f) {
                 p.previous[i] = p.position[i];
                 p.velocity[i] = {};
+                cache.offsetPrev[i] = cache.offset[i];
                 continue;
             }
             // Damp the carried velocity, then add this substep's impulse: damping the sum
             // would also scale gravity by exp(-c dt) and bias the static sag by that factor.
+            // The move is integrated on the frame-local offset (see ClothSolverCache::origin).
             const Vec3 v = p.velocity[i] * decay + p.force[i] * (p.invMass[i] * dt);
             p.velocity[i] = v;
             cache.preVelocity[i] = v;
-            p.previous[i] = p.position[i];
-            p.position[i] += v * dt;
+            cache.offsetPrev[i] = cache.offset[i];
+            cache.offset[i] += v * dt;
         }
 
         // Compliance and damping may be retuned between frames without a topology change,
-        // and a tear in the previous substep rebuilt the streams.
-        if (s == 0 || cache.xpbd.needsRefresh)
+        // and a tear in the previous substep rebuilt the streams (and restarted the origins).
+        if (s == 0 || cache.xpbd.needsRefresh) {
             refreshXpbdBatches(cloth, dt, cache.xpbd);
+            setXpbdSpans(cache.xpbd, cache.origin.data());
+        }
         std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
         for (int it = 0; it < ctx.solver.iterations; ++it)
             stats.projections += solveDistanceConstraints(cloth, cache);
+        writePositionsFromOffsets(cloth, cache);
 
         finishPositionSubstep(cloth, cache, ctx, s, dt, stats);
     }

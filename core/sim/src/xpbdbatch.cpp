@@ -2,6 +2,8 @@
 // for the constraint step (Macklin et al. 2016, eq. 18 with the damping of §3.5).
 #include "xpbdbatch.h"
 
+#include "xpbdkernel.h"
+
 #include <cmath>
 
 #include <emmintrin.h>
@@ -9,7 +11,7 @@
 namespace drape::detail {
 
 void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &order,
-                      const std::vector<std::uint32_t> &batchStart, int catchAllColour, XpbdBatches &out)
+    const std::vector<std::uint32_t> &batchStart, int catchAllColour, XpbdBatches &out)
 {
     constexpr std::uint32_t L = XpbdBatches::kLanes;
     const std::size_t colours = batchStart.empty() ? 0 : batchStart.size() - 1;
@@ -26,7 +28,8 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
     out.colourFirstChunk.assign(colours + 1, 0);
     for (std::size_t c = 0; c < colours; ++c) {
         out.colourFirstChunk[c] = std::uint32_t(out.chunkColour.size());
-        const std::uint32_t step = out.conflictFree[c] ? XpbdBatches::kChunkSlots : out.start[c + 1] - out.start[c];
+        const std::uint32_t step
+            = out.conflictFree[c] ? XpbdBatches::kChunkSlots : out.start[c + 1] - out.start[c];
         for (std::uint32_t k = out.start[c]; k < out.start[c + 1]; k += step) {
             out.chunkBegin.push_back(k);
             out.chunkColour.push_back(std::uint32_t(c));
@@ -41,6 +44,9 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
     out.alphaTilde.assign(slots, 0.f);
     out.gamma.assign(slots, 0.f);
     out.lambda.assign(slots, 0.f);
+    out.spanX.assign(slots, 0.f);
+    out.spanY.assign(slots, 0.f);
+    out.spanZ.assign(slots, 0.f);
     out.needsRefresh = true;
     for (std::size_t c = 0; c < colours; ++c) {
         std::uint32_t slot = out.start[c];
@@ -72,6 +78,30 @@ void refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches)
     batches.needsRefresh = false;
 }
 
+void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin)
+{
+    const std::size_t slots = batches.slotCount();
+    for (std::size_t s = 0; s < slots; ++s) {
+        const Vec3 &a = origin[batches.a[s]];
+        const Vec3 &b = origin[batches.b[s]];
+        // The difference of two floats is exact in double; its float rounding is relative to
+        // the link length, not to the distance from the world origin.
+        batches.spanX[s] = float(double(a.x) - double(b.x));
+        batches.spanY[s] = float(double(a.y) - double(b.y));
+        batches.spanZ[s] = float(double(a.z) - double(b.z));
+    }
+}
+
+void xpbdConstraintTensions(const XpbdBatches &batches, float dt, std::vector<float> &out)
+{
+    const float invDt2 = 1.f / (dt * dt);
+    for (std::size_t s = 0; s < batches.slotCount(); ++s) {
+        const std::uint32_t src = batches.source[s];
+        if (src < out.size())
+            out[src] = -batches.lambda[s] * invDt2;
+    }
+}
+
 namespace {
 
 // One constraint, in exactly the arithmetic of the lane loop below (used for the catch-all
@@ -83,18 +113,18 @@ void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const
     const float wSum = w[a] + w[b];
     if (wSum == 0.f)
         return;
-    const double dx = double(x[a].x) - double(x[b].x);
-    const double dy = double(x[a].y) - double(x[b].y);
-    const double dz = double(x[a].z) - double(x[b].z);
+    const double dx = double(s.spanX[k]) + (double(x[a].x) - double(x[b].x));
+    const double dy = double(s.spanY[k]) + (double(x[a].y) - double(x[b].y));
+    const double dz = double(s.spanZ[k]) + (double(x[a].z) - double(x[b].z));
     const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
     if (len < 1e-9)
         return;
     const double invLen = 1.0 / len;
-    const Vec3 n{float(dx * invLen), float(dy * invLen), float(dz * invLen)};
+    const Vec3 n { float(dx * invLen), float(dy * invLen), float(dz * invLen) };
     const float C = float(len - double(s.restLength[k]));
     const float gradDotDx = dot(n, (x[a] - xPrev[a]) - (x[b] - xPrev[b]));
-    const float dLambda = (-C - s.alphaTilde[k] * s.lambda[k] - s.gamma[k] * gradDotDx) /
-                          ((1.f + s.gamma[k]) * wSum + s.alphaTilde[k]);
+    const float dLambda = (-C - s.alphaTilde[k] * s.lambda[k] - s.gamma[k] * gradDotDx)
+        / ((1.f + s.gamma[k]) * wSum + s.alphaTilde[k]);
     s.lambda[k] += dLambda;
     x[a] += n * (w[a] * dLambda);
     x[b] -= n * (w[b] * dLambda);
@@ -103,10 +133,10 @@ void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const
 // A conflict-free colour, kLanes constraints at a time: gather the lanes' particle data,
 // compute every lane with straight-line arithmetic the compiler vectorises (the length and C
 // in double: C = |d| - L is a small difference of numbers near L, and float rounding of |d|
-// would be a sizeable part of it at short substeps), then scatter. The `default` clone is
-// SSE2; the `avx2` one runs 4 double / 8 float lanes per instruction. Neither enables FMA, so
-// both round exactly like solveOne.
-__attribute__((target_clones("avx2", "default"))) void solveConflictFree(
+// would be a sizeable part of it at short substeps), then scatter. This is the portable
+// (SSE2) spelling; CPUs with AVX2 take the register-resident one in xpbdkernelavx2.cpp, which
+// rounds identically. No FMA, so both round exactly like solveOne.
+void solveConflictFree(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
     constexpr std::uint32_t L = XpbdBatches::kLanes;
@@ -116,6 +146,9 @@ __attribute__((target_clones("avx2", "default"))) void solveConflictFree(
     const float *alphaTilde = s.alphaTilde.data();
     const float *gamma = s.gamma.data();
     float *lambda = s.lambda.data();
+    const float *spanX = s.spanX.data();
+    const float *spanY = s.spanY.data();
+    const float *spanZ = s.spanZ.data();
     for (std::uint32_t k0 = begin; k0 < end; k0 += L) {
         alignas(32) double dx[L], dy[L], dz[L];
         alignas(32) float vx[L], vy[L], vz[L], wa[L], wb[L];
@@ -124,9 +157,9 @@ __attribute__((target_clones("avx2", "default"))) void solveConflictFree(
             const std::uint32_t b = sb[k0 + l];
             const Vec3 xa = x[a];
             const Vec3 xb = x[b];
-            dx[l] = double(xa.x) - double(xb.x);
-            dy[l] = double(xa.y) - double(xb.y);
-            dz[l] = double(xa.z) - double(xb.z);
+            dx[l] = double(spanX[k0 + l]) + (double(xa.x) - double(xb.x));
+            dy[l] = double(spanY[k0 + l]) + (double(xa.y) - double(xb.y));
+            dz[l] = double(spanZ[k0 + l]) + (double(xa.z) - double(xb.z));
             const Vec3 v = (xa - xPrev[a]) - (xb - xPrev[b]);
             vx[l] = v.x;
             vy[l] = v.y;
@@ -172,7 +205,7 @@ __attribute__((target_clones("avx2", "default"))) void solveConflictFree(
         for (std::uint32_t l = 0; l < L; ++l) {
             if (!ok[l])
                 continue;
-            const Vec3 n{nx[l], ny[l], nz[l]};
+            const Vec3 n { nx[l], ny[l], nz[l] };
             x[sa[k0 + l]] += n * ca[l];
             x[sb[k0 + l]] -= n * cb[l];
         }
@@ -181,10 +214,14 @@ __attribute__((target_clones("avx2", "default"))) void solveConflictFree(
 
 } // namespace
 
-void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
-                    Vec3 *x, const Vec3 *xPrev, const float *invMass)
+void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree, Vec3 *x,
+    const Vec3 *xPrev, const float *invMass)
 {
     if (conflictFree) {
+        if (xpbdAvx2Available()) {
+            solveConflictFreeAvx2(batches, begin, end, x, xPrev, invMass);
+            return;
+        }
         solveConflictFree(batches, begin, end, x, xPrev, invMass);
         return;
     }

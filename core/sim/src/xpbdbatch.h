@@ -43,6 +43,10 @@ struct XpbdBatches {
     std::vector<float> alphaTilde; ///< α / dt², m/N/s² (refreshed every frame)
     std::vector<float> gamma; ///< α c / dt, dimensionless (refreshed every frame)
     std::vector<float> lambda; ///< N·s², XPBD multiplier, reset every substep
+    /// m, x_a - x_b at the frame origin (setXpbdSpans), so the kernel works on frame-local
+    /// offsets: x_a - x_b = span + (offset_a - offset_b). Zero until set: then the kernel
+    /// works on the positions it is given.
+    std::vector<float> spanX, spanY, spanZ;
 
     /// Set by buildXpbdBatches: α̃, γ are not filled in until refreshXpbdBatches runs.
     bool needsRefresh = true;
@@ -54,15 +58,25 @@ struct XpbdBatches {
 /// colour c being order[batchStart[c] .. batchStart[c+1]); colour `catchAllColour` (if
 /// present) may contain constraints that share particles and is solved serially.
 void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &order,
-                      const std::vector<std::uint32_t> &batchStart, int catchAllColour, XpbdBatches &out);
+    const std::vector<std::uint32_t> &batchStart, int catchAllColour, XpbdBatches &out);
 
 /// Copies rest length, α̃ = α/dt² and γ = α c/dt from the cloth's constraints (which the
 /// user may retune between frames without a topology change).
 void refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches);
 
+/// Sets the spans from the frame origin (positions at the start of the frame), one pass over
+/// the slots; the catch-all and padding slots included.
+void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin);
+
+/// out[source] = -λ / dt² (N, tension positive) for every slot holding a constraint; `out`
+/// is sized to the cloth's constraints by the caller.
+void xpbdConstraintTensions(const XpbdBatches &batches, float dt, std::vector<float> &out);
+
 /// One Gauss-Seidel pass over slots [begin, end) of one colour (begin a multiple of kLanes).
-/// `conflictFree` false solves the slots one after the other.
-void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
-                    Vec3 *x, const Vec3 *xPrev, const float *invMass);
+/// `conflictFree` false solves the slots one after the other. `x` and `xPrev` are the
+/// particles' offsets from the frame origin now and at the start of the substep (positions
+/// and previous positions while the spans are zero).
+void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree, Vec3 *x,
+    const Vec3 *xPrev, const float *invMass);
 
 } // namespace drape::detail

@@ -1,0 +1,17 @@
+// Instruction-set specific XPBD block kernels, chosen at run time by solveXpbdSlots
+// (xpbdbatch.cpp); the build stays generic x86-64. Internal to the core.
+#pragma once
+
+#include "sim/xpbdbatch.h"
+
+namespace drape::detail {
+
+/// True when the CPU runs AVX2 (checked once).
+bool xpbdAvx2Available();
+
+/// The conflict-free colour kernel of xpbdbatch.cpp with its 8 lanes in AVX2 registers,
+/// bit-identical to it. Only call when xpbdAvx2Available().
+void solveConflictFreeAvx2(
+    XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w);
+
+} // namespace drape::detail
