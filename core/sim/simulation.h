@@ -7,6 +7,7 @@
 #pragma once
 
 #include "sim/cloth.h"
+#include "sim/clothcollision.h"
 #include "sim/collider.h"
 #include "sim/settings.h"
 #include "sim/solvercache.h"
@@ -90,6 +91,7 @@ private:
     std::vector<detail::ClothSolverCache> m_caches; // per cloth solver scratch
     std::vector<detail::ColliderState> m_colliderStates; // substeps × colliders, this frame
     std::vector<std::uint64_t> m_tearScratch;
+    detail::ClothSurfaces m_surfaces; // other cloths' triangles this frame (solver.clothCollision)
 };
 
 } // namespace drape

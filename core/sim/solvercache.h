@@ -6,6 +6,7 @@
 
 #include "sim/cloth.h"
 #include "sim/collider.h"
+#include "sim/tethers.h"
 #include "sim/vertexsplit.h"
 #include "sim/xpbdbatch.h"
 #include "sim/xpbdworker.h"
@@ -24,7 +25,8 @@ struct ColliderState {
     Vec3 velocity; ///< m/s
     float radius = 0.f; ///< m
     float margin = 0.f; ///< m, collider thickness
-    float friction = 0.f;
+    float friction = 0.f; ///< kinetic coefficient
+    float staticFriction = 0.f; ///< static coefficient
     float restitution = 0.f;
     bool keepInside = false;
 };
@@ -75,6 +77,8 @@ struct ClothSolverCache {
     std::vector<std::uint32_t> cellEntries;
     std::vector<std::uint32_t> cellOf;
     std::vector<std::uint32_t> cellCursor;
+
+    Tethers tethers; ///< long-range attachments (when Cloth::tetherStretch > 0)
 
     // Splits made during the current frame (rollback of created particles).
     std::vector<ParticleSplit> splitsThisFrame;

@@ -25,6 +25,7 @@
 #include "collision.h"
 #include "forces.h"
 #include "solver.h"
+#include "tensionrecord.h"
 
 #include <cmath>
 
@@ -38,7 +39,9 @@ std::uint64_t relax(Cloth &cloth, float dt)
     Vec3 *x = p.position.data();
     const float *w = p.invMass.data();
     const float invDt2 = 1.f / (dt * dt);
-    for (const DistanceConstraint &c : cloth.constraints) {
+    float *tension = cloth.tension.data(); // sized by the caller
+    for (std::size_t ci = 0; ci < cloth.constraints.size(); ++ci) {
+        const DistanceConstraint &c = cloth.constraints[ci];
         const float wSum = w[c.a] + w[c.b];
         if (wSum == 0.f)
             continue;
@@ -54,6 +57,7 @@ std::uint64_t relax(Cloth &cloth, float dt)
         const Vec3 corr { float(dx * scale), float(dy * scale), float(dz * scale) };
         x[c.a] += corr * w[c.a];
         x[c.b] -= corr * w[c.b];
+        tension[ci] += float(scale * len) * invDt2; // the correction as a force, see tension.cpp
     }
     return cloth.constraints.size();
 }
@@ -90,8 +94,10 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
             p.position[i] += u * dt;
         }
 
+        resetTension(cloth);
         for (int it = 0; it < ctx.solver.iterations; ++it)
             stats.projections += relax(cloth, dt);
+        applyTethers(cloth, cache);
 
         finishPositionSubstep(cloth, cache, ctx, s, dt, stats);
     }

@@ -36,6 +36,7 @@
 #include "collision.h"
 #include "forces.h"
 #include "solver.h"
+#include "tensionrecord.h"
 
 #include <algorithm>
 #include <cmath>
@@ -100,6 +101,8 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
         for (int it = 0; it < ctx.solver.iterations; ++it)
             stats.projections += solveDistanceConstraints(cloth, cache);
+        recordXpbdTension(cloth, cache.xpbd, dt); // -λ/Δt² of this substep, see tension.cpp
+        applyTethers(cloth, cache);
 
         finishPositionSubstep(cloth, cache, ctx, s, dt, stats);
     }
