@@ -5,9 +5,11 @@
 // 3 the simulation blew up (the outputs then hold the last good frame).
 #include "commands.h"
 
+#include "base/atomicfile.h"
 #include "scene/objexport.h"
 #include "scene/presets.h"
 #include "scene/scenefile.h"
+#include "scene/simreport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -38,6 +40,8 @@ Outputs:
                         tore is saved with its torn topology
   --out FILE.obj        the final mesh as Wavefront OBJ (positions, normals, UVs, faces)
   --obj-sequence DIR    one OBJ per frame, DIR/frame_0001.obj ... (a mesh cache for 3D packages)
+  --report FILE.json    per-frame totals: energy (J), max strain, max stress (N/m), the sum of
+                        the pin reactions (N) and what tore (docs/solvers.md, "Forces and tension")
 
 Exit codes: 0 success, 1 bad scene or unwritable output, 2 bad command line,
 3 the simulation blew up (outputs then hold the last good frame).
@@ -116,7 +120,7 @@ QString objFrameName(const QString &dir, int frame, int total)
 
 const char *simulateUsage()
 {
-    return "  drape simulate SCENE [--frames N] [--out FILE.json|FILE.obj] [--obj-sequence DIR]\n"
+    return "  drape simulate SCENE [--frames N] [--out FILE.json|FILE.obj] [--obj-sequence DIR] [--report FILE.json]\n"
            "                          step a scene (file or preset:NAME) without a display and\n"
            "                          write the final state or a mesh cache (see drape simulate --help)\n";
 }
@@ -144,8 +148,11 @@ int runSimulate(int argc, char **argv)
         QStringLiteral("Include the simulation state in a .json output (the default)."));
     const QCommandLineOption noStateOption(QStringLiteral("no-state"),
         QStringLiteral("Write a .json output without state (topology and settings only)."));
+    const QCommandLineOption reportOption(QStringLiteral("report"),
+        QStringLiteral("Write per-frame totals (energy, max strain, max stress, pin reactions, tears) to FILE.json."),
+        QStringLiteral("FILE"));
     parser.addOptions(
-        { helpOption, framesOption, outOption, objSequenceOption, withStateOption, noStateOption });
+        { helpOption, framesOption, outOption, objSequenceOption, withStateOption, noStateOption, reportOption });
 
     if (!parser.parse(QCoreApplication::arguments())) {
         printError(parser.errorText() + QStringLiteral(" (see drape simulate --help)"));
@@ -183,6 +190,11 @@ int runSimulate(int argc, char **argv)
     }
     QString error;
     if (!out.isEmpty() && !outputDirectoryExists(out, &error)) {
+        printError(error);
+        return kExitInput;
+    }
+    const QString report = parser.value(reportOption);
+    if (!report.isEmpty() && !outputDirectoryExists(report, &error)) {
         printError(error);
         return kExitInput;
     }
@@ -236,6 +248,9 @@ int runSimulate(int argc, char **argv)
     wall.start();
     Progress progress(frames);
     const std::uint64_t startFrame = sim.frame();
+    std::vector<FrameTotals> totals;
+    if (!report.isEmpty())
+        totals.push_back(frameTotals(scene, sim)); // the start
     int stepped = 0;
     for (int f = 1; f <= frames; ++f) {
         sim.step();
@@ -244,6 +259,8 @@ int runSimulate(int argc, char **argv)
         ++stepped;
         torn += sim.lastStepStats().tornConstraints;
         splits += sim.lastStepStats().splitParticles;
+        if (!report.isEmpty())
+            totals.push_back(frameTotals(scene, sim));
         if (!objDir.isEmpty()) {
             std::string writeError;
             if (!writeObjFile(objFrameName(objDir, f, frames).toStdString(), sim, &writeError)) {
@@ -281,6 +298,14 @@ int runSimulate(int argc, char **argv)
         }
     }
 
+    if (!report.isEmpty()) {
+        std::string writeError;
+        if (!writeFileAtomically(report.toStdString(), reportJson(totals), &writeError)) {
+            printError(QString::fromStdString(writeError));
+            return kExitInput;
+        }
+    }
+
     std::size_t particles = 0, constraints = 0;
     for (const Cloth &c : sim.cloths) {
         particles += c.particles.size();
@@ -296,6 +321,8 @@ int runSimulate(int argc, char **argv)
         std::printf("  wrote %s\n", qPrintable(out));
     if (!objDir.isEmpty())
         std::printf("  wrote %d meshes to %s\n", stepped, qPrintable(objDir));
+    if (!report.isEmpty())
+        std::printf("  wrote %s\n", qPrintable(report));
     return exitCode;
 }
 
