@@ -6,11 +6,13 @@
 #include "commands.h"
 #include "modeguards.h"
 
+#include "base/atomicfile.h"
 #include "base/outputcheck.h"
 #include "edit/player.h"
 #include "scene/objexport.h"
 #include "scene/presets.h"
 #include "scene/scenefile.h"
+#include "scene/simreport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -44,6 +46,8 @@ Outputs:
                         parameter changes applied), so the editor resumes exactly there
   --out FILE.obj        the final mesh as Wavefront OBJ (positions, normals, UVs, faces)
   --obj-sequence DIR    one OBJ per frame, DIR/frame_0001.obj ... (a mesh cache for 3D packages)
+  --report FILE.json    per-frame totals: energy (J), max strain, max stress (N/m), the sum of
+                        the pin reactions (N) and what tore (docs/solvers.md, "Forces and tension")
 
 Scene budget: a scene of more than --max-particles particles in all (default 262,144)
 is refused before anything is allocated; constraints, triangles and memory scale with it.
@@ -129,7 +133,7 @@ QString objFrameName(const QString &dir, int frame, int total)
 
 const char *simulateUsage()
 {
-    return "  drape simulate SCENE [--frames N] [--out FILE.json|FILE.obj] [--obj-sequence DIR]\n"
+    return "  drape simulate SCENE [--frames N] [--out FILE.json|FILE.obj] [--obj-sequence DIR] [--report FILE.json]\n"
            "                          step a scene (file or preset:NAME) without a display and\n"
            "                          write the final state or a mesh cache (see drape simulate --help)\n";
 }
@@ -157,8 +161,11 @@ int runSimulate(int argc, char **argv)
         QStringLiteral("Include the simulation state in a .json output (the default)."));
     const QCommandLineOption noStateOption(QStringLiteral("no-state"),
         QStringLiteral("Write a .json output without state (topology and settings only)."));
+    const QCommandLineOption reportOption(QStringLiteral("report"),
+        QStringLiteral("Write per-frame totals (energy, max strain, max stress, pin reactions, tears) to FILE.json."),
+        QStringLiteral("FILE"));
     parser.addOptions({ helpOption, framesOption, outOption, objSequenceOption, withStateOption, noStateOption,
-        maxParticlesOption() });
+        reportOption, maxParticlesOption() });
 
     if (!parser.parse(QCoreApplication::arguments())) {
         printError(parser.errorText() + QStringLiteral(" (see drape simulate --help)"));
@@ -200,6 +207,7 @@ int runSimulate(int argc, char **argv)
         printError(error);
         return kExitUsage;
     }
+    const QString report = parser.value(reportOption);
     if (!objDir.isEmpty()) {
         const QFileInfo info(objDir);
         if (info.exists() && !info.isDir()) {
@@ -234,6 +242,13 @@ int runSimulate(int argc, char **argv)
     // state about 200.
     const std::uint64_t bytesPerMesh = 200 * std::max<std::uint64_t>(sceneTotals(scene).particles, 1);
     error = checkOutputs(out, objDir, bytesPerMesh, frames);
+    if (error.isEmpty() && !report.isEmpty()) {
+        // A report line is about 300 bytes a frame.
+        const std::string problem
+            = checkOutputFile(QFile::encodeName(report).toStdString(), 300 * std::uint64_t(frames + 1));
+        if (!problem.empty())
+            error = QStringLiteral("--report %1").arg(QString::fromStdString(problem));
+    }
     if (!error.isEmpty()) {
         printError(error);
         return kExitInput;
@@ -261,6 +276,9 @@ int runSimulate(int argc, char **argv)
     wall.start();
     Progress progress(frames);
     const std::uint64_t startFrame = sim.frame();
+    std::vector<FrameTotals> totals;
+    if (!report.isEmpty())
+        totals.push_back(frameTotals(scene, sim)); // the start
     int stepped = 0;
     for (int f = 1; f <= frames; ++f) {
         player.advance();
@@ -269,6 +287,8 @@ int runSimulate(int argc, char **argv)
         ++stepped;
         torn += sim.lastStepStats().tornConstraints;
         splits += sim.lastStepStats().splitParticles;
+        if (!report.isEmpty())
+            totals.push_back(frameTotals(scene, sim));
         if (!objDir.isEmpty()) {
             std::string writeError;
             if (!writeObjFile(objFrameName(objDir, f, frames).toStdString(), sim, &writeError)) {
@@ -308,6 +328,14 @@ int runSimulate(int argc, char **argv)
         }
     }
 
+    if (!report.isEmpty()) {
+        std::string writeError;
+        if (!writeFileAtomically(report.toStdString(), reportJson(totals), &writeError)) {
+            printError(QString::fromStdString(writeError));
+            return kExitInput;
+        }
+    }
+
     std::size_t particles = 0, constraints = 0;
     for (const Cloth &c : sim.cloths) {
         particles += c.particles.size();
@@ -327,6 +355,8 @@ int runSimulate(int argc, char **argv)
         std::printf("  wrote %s\n", qPrintable(out));
     if (!objDir.isEmpty())
         std::printf("  wrote %d meshes to %s\n", stepped, qPrintable(objDir));
+    if (!report.isEmpty())
+        std::printf("  wrote %s\n", qPrintable(report));
     return exitCode;
 }
 

@@ -30,6 +30,7 @@ private slots:
     void saveFailureNamesPathAndKeepsOldFile();
     void refusesToSaveAnUnreadableScene();
     void version1FilesKeepLoading();
+    void version1FilesKeepTheirPhysics();
 
 private:
     static Scene preset(const char *id);
@@ -307,6 +308,39 @@ void TestSceneFile::version1FilesKeepLoading()
         Simulation sim = buildSimulation(*r.scene);
         sim.run(2);
         QVERIFY(!sim.status().blownUp);
+    }
+}
+
+// Keys added later (tear tension, warp stiffness, tethers, static friction, cloth collision)
+// are optional: a version 1 file without them gets exactly the physics it had, every
+// constraint tearing by strain only with the isotropic stiffness of materialParams().
+void TestSceneFile::version1FilesKeepTheirPhysics()
+{
+    const QDir dir(QStringLiteral(DRAPE_TEST_DATA "/v1"));
+    for (const QString &f : dir.entryList({ "*.json" }, QDir::Files)) {
+        const SceneLoadResult r = loadSceneFile(dir.filePath(f).toStdString());
+        QVERIFY2(r.ok(), r.error.c_str());
+        const Scene &scene = *r.scene;
+        QVERIFY(!scene.solver.clothCollision);
+        for (const Collider &k : scene.colliders)
+            QVERIFY(k.staticFriction < 0.f); // the same as friction
+        const Simulation sim = buildSimulation(scene);
+        for (std::size_t c = 0; c < scene.cloths.size(); ++c) {
+            const ClothDesc &desc = scene.cloths[c];
+            QCOMPARE(desc.material.tearBy, TearCriterion::Strain);
+            QCOMPARE(desc.material.warpStretchStiffness, 0.f);
+            QCOMPARE(desc.material.warpBendStiffness, 0.f);
+            QCOMPARE(desc.tetherStretch, 0.f);
+            QCOMPARE(sim.cloths[c].tetherStretch, 0.f);
+            for (const DistanceConstraint &k : sim.cloths[c].constraints) {
+                QCOMPARE(k.tearForce, kNeverTear);
+                if (desc.source == ClothSource::Explicit)
+                    continue; // per-constraint values come from the file
+                const ConstraintParams p = materialParams(desc.material, k.kind, k.restLength, clothSpacing(desc));
+                QCOMPARE(k.compliance, p.compliance);
+                QCOMPARE(k.tearStrain, p.tearStrain);
+            }
+        }
     }
 }
 

@@ -16,17 +16,30 @@
 
 namespace drape {
 
+/// What makes a material tear (cloth.tearMode says how).
+enum class TearCriterion : std::uint8_t {
+    Strain = 0,  ///< stretched past tearStrain (the classic write-ups)
+    Tension = 1, ///< pulled harder than tearTension per unit width
+    Either = 2,  ///< whichever comes first
+};
+
 /// A fabric in physical units. The solver-specific numbers (per-constraint compliance,
 /// spring stiffness, particle masses) are derived from it by materialParams(), so one
 /// material behaves the same on every solver as far as the solver allows.
 struct Material {
     std::string name = "cotton";
     float arealDensity = 0.15f;     ///< kg/m²
-    float stretchStiffness = 2000.f; ///< N/m, membrane stiffness along the weave (force per unit width per unit strain)
+    float stretchStiffness = 2000.f; ///< N/m, membrane stiffness along the weft (force per unit width per unit strain)
     float shearStiffness = 200.f;    ///< N/m, in-plane shear stiffness
-    float bendStiffness = 2.f;       ///< N/m, stiffness of the equivalent springs across a fold
+    float bendStiffness = 2.f;       ///< N/m, stiffness of the equivalent springs across a fold (weft)
     float damping = 0.02f;           ///< N·s/m per constraint, damping along the constraint
     float tearStrain = 0.5f;         ///< strain (stretch / rest length) at which the cloth tears
+    float tearTension = 1000.f;      ///< N/m, tension per unit width at which the cloth tears (tearBy tension/either)
+    TearCriterion tearBy = TearCriterion::Strain; ///< strain (default, as before), tension or either
+    /// Woven fabric: stiffness along the warp (the grid's down / depth axis), N/m like the
+    /// weft values above; 0 = the same as the weft (isotropic, as before).
+    float warpStretchStiffness = 0.f;
+    float warpBendStiffness = 0.f; ///< N/m, bend springs along the warp; 0 = bendStiffness
 
     bool operator==(const Material &) const = default;
 };
@@ -87,6 +100,7 @@ struct ClothDesc {
     std::vector<std::uint32_t> pins;    ///< particle indices pinned (static), sorted, unique
     TearMode tearMode = TearMode::None;
     float thickness = 0.005f;           ///< m
+    float tetherStretch = 0.f;          ///< max distance to the nearest pin over its rest geodesic distance; 0 = off
     Vec3 frontColor{0.80f, 0.25f, 0.20f}; ///< linear RGB 0..1
     Vec3 backColor{0.95f, 0.85f, 0.55f};  ///< linear RGB 0..1
 
@@ -169,8 +183,16 @@ struct Scene {
 };
 
 /// Per-constraint numbers derived from a material for a constraint of `kind` and `restLength`,
-/// in a cloth whose particle spacing is `spacing` (m).
-ConstraintParams materialParams(const Material &m, ConstraintKind kind, float restLength, float spacing);
+/// in a cloth whose particle spacing is `spacing` (m). `warpShare` = cos² of the angle between
+/// the constraint and the warp: stretch and bend stiffness blend weft (0) and warp (1) values.
+ConstraintParams materialParams(
+    const Material &m, ConstraintKind kind, float restLength, float spacing, float warpShare = 0.f);
+
+/// The warp (thread) direction of a cloth in its rest space: a grid's down axis (Y when
+/// vertical, Z when horizontal), Y for explicit cloths; zero (isotropic) for a rope.
+Vec3 warpAxis(const ClothDesc &desc);
+/// cos² of the angle between the rest direction `d` and `axis` (0 when either is zero).
+float warpShareOf(const Vec3 &d, const Vec3 &axis);
 
 /// Builds the simulated cloth of a description (generated or explicit, pins applied).
 Cloth buildCloth(const ClothDesc &desc);
@@ -188,7 +210,8 @@ std::size_t particleCount(const ClothDesc &desc);
 /// rest length of its structural constraints (of all constraints when it has none).
 float clothSpacing(const ClothDesc &desc);
 /// Sets every constraint's compliance, damping and tear strain from `material`.
-void applyMaterial(Cloth &cloth, const Material &material, float spacing);
+/// Each constraint's warp share comes from its rest direction (Particles::rest) and `warp`.
+void applyMaterial(Cloth &cloth, const Material &material, float spacing, const Vec3 &warp = {});
 
 /// What a save writes: a copy of `scene` in which every cloth whose running topology
 /// (particle count, kinds, constraints, triangles) no longer matches what its description

@@ -14,6 +14,7 @@ struct ConstraintParams {
     float compliance = 0.f; ///< m/N (0 = rigid)
     float damping = 0.f; ///< N·s/m
     float tearStrain = kNeverTear; ///< strain at which it tears
+    float tearForce = kNeverTear; ///< N, tension at which it tears
 };
 
 enum class GridOrientation : std::uint8_t {

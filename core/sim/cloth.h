@@ -47,6 +47,7 @@ struct DistanceConstraint {
     float damping = 0.f;         ///< N·s/m, damping along the constraint direction
     float tearStrain = kNeverTear; ///< (|x_a - x_b| - L) / L beyond which it tears; +inf = never
     ConstraintKind kind = ConstraintKind::Structural;
+    float tearForce = kNeverTear; ///< N, tension (see Cloth::tension) beyond which it tears; +inf = never
 
     bool operator==(const DistanceConstraint &) const = default;
 };
@@ -89,6 +90,14 @@ struct Cloth {
     std::vector<Triangle> triangles;
     TearMode tearMode = TearMode::None;
     float thickness = 0.005f;       ///< m, collision half-thickness of the sheet
+    /// Long-range attachments (Kim, Chentanez, Müller 2012): a free particle stays within
+    /// tetherStretch × its rest geodesic distance of the nearest pinned particle; 0 = off.
+    float tetherStretch = 0.f;
+    /// N, tension of each constraint (positive when stretched) in the last substep, parallel
+    /// to `constraints`: XPBD -λ/Δt², springs k (|d| - L), Verlet the relaxation's correction
+    /// as a force. Motion state, written by the solvers; empty or a different size until the
+    /// solver ran on the current topology (then every tension reads as unknown).
+    std::vector<float> tension;
     /// Incremented by every change to triangles, constraints or the particle count, so a
     /// renderer rebuilds index buffers only when it changes.
     std::uint64_t topologyRevision = 0;
@@ -99,6 +108,8 @@ struct Cloth {
     /// Empty when every index is in range, masses positive and finite and positions finite;
     /// otherwise a message naming the first problem ("constraint 12: particle 900 out of range, cloth has 400").
     std::string validate() const;
+    /// Tension of constraint c in the last substep (N), 0 when unknown.
+    float tensionOf(std::size_t c) const { return tension.size() == constraints.size() ? tension[c] : 0.f; }
 };
 
 /// Per-vertex normals from the triangles (area weighted), for rendering and wind.

@@ -36,7 +36,10 @@ struct Collider {
     Vec3 halfExtents{1.f, 1.f, 1.f}; ///< m (box)
     bool keepInside = false;         ///< box: cloth stays inside (bounds that bounce) instead of outside
     float thickness = 0.005f;        ///< m, extra margin kept between cloth and surface
-    float friction = 0.3f;           ///< Coulomb friction coefficient, 0..∞ (typically 0..1)
+    float friction = 0.3f;           ///< kinetic Coulomb friction coefficient μ_k, 0..∞ (typically 0..1)
+    /// Static Coulomb coefficient μ_s (cloth at rest holds on a slope while tanθ < μ_s);
+    /// negative = the same as `friction`, the single coefficient of scenes made before it.
+    float staticFriction = -1.f;
     float restitution = 0.f;         ///< 0..1, fraction of normal speed kept on bounce
     ColliderMotion motion;
     Vec3 velocity{0.f, 0.f, 0.f};    ///< m/s, derived from motion each step (used for friction)

@@ -52,6 +52,7 @@ struct SolverSettings {
     SpringIntegrator integrator = SpringIntegrator::SemiImplicitEuler;
     int maxSplitsPerStep = 64;    ///< cap on vertex splits per substep (keeps violent tears stable)
     bool selfCollision = false;   ///< particle-particle self-collision within each cloth
+    bool clothCollision = false;  ///< particles of each cloth against the triangles of the other cloths
     float maxSpeed = 200.f;       ///< m/s; a particle faster than this flags a blow-up
 
     bool operator==(const SolverSettings &) const = default;

@@ -15,6 +15,7 @@ private slots:
     void curtainThirtyFramesToJson();
     void objOutputAndSequence();
     void replaysTheTakeToTheHashTheEditorShowed();
+    void reportHasPerFrameTotals();
     void helpListsOptionsAndPresets();
     void badInput_data();
     void badInput();
@@ -147,12 +148,43 @@ void TestSimulate::objOutputAndSequence()
     QCOMPARE(QString::fromUtf8(last.readAll()).split('\n'), lines);
 }
 
+// --report: one record for the start and one per frame, with energy, strain, stress, the pin
+// reactions and tears; the curtain's pins hold it up.
+void TestSimulate::reportHasPerFrameTotals()
+{
+    QVERIFY(m_dir.isValid());
+    const QString path = m_dir.filePath("report.json");
+    const Run r = run({ "preset:curtain", "--frames", "20", "--report", path });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("wrote " + path));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    QCOMPARE(doc.object().value("format").toString(), QString("drape-report"));
+    const QJsonArray frames = doc.object().value("frames").toArray();
+    QCOMPARE(frames.size(), 21);
+    for (int i = 0; i < frames.size(); ++i) {
+        const QJsonObject f = frames[i].toObject();
+        QCOMPARE(f.value("frame").toInt(), i);
+        for (const char *key : { "time", "kineticEnergy", "potentialEnergy", "elasticEnergy", "maxStrain", "maxStress",
+                 "pinReaction", "pins", "torn", "splits" })
+            QVERIFY2(f.contains(key), key);
+    }
+    const QJsonObject last = frames.last().toObject();
+    QVERIFY(last.value("pins").toInt() > 0);
+    QVERIFY(last.value("pinReaction").toArray().at(1).toDouble() > 0.0); // holding the curtain up
+    QVERIFY(last.value("maxStress").toDouble() > 0.0);
+    QVERIFY(last.value("kineticEnergy").toDouble() > 0.0);
+}
+
 void TestSimulate::helpListsOptionsAndPresets()
 {
     const Run r = run({ "--help" });
     QCOMPARE(r.exitCode, 0);
     for (const char *s :
-        { "--frames", "--out", "--obj-sequence", "preset:", "curtain", "tearable-net", "Exit codes" })
+        { "--frames", "--out", "--obj-sequence", "--report", "preset:", "curtain", "tearable-net", "Exit codes" })
         QVERIFY2(r.out.contains(s), s);
 }
 
@@ -174,6 +206,8 @@ void TestSimulate::badInput_data()
     QTest::newRow("no scene") << QStringList {} << 2 << "no scene given";
     QTest::newRow("unwritable output") << QStringList { "preset:curtain", "--frames", "1", "--out",
         "/no/such/dir/out.json" } << 1 << "/no/such/dir/out.json";
+    QTest::newRow("unwritable report") << QStringList { "preset:curtain", "--frames", "1", "--report",
+        "/no/such/dir/report.json" } << 1 << "/no/such/dir/report.json";
     QTest::newRow("unknown output type")
         << QStringList { "preset:curtain", "--out", "x.txt" } << 2 << "unknown file type";
     QTest::newRow("unknown option") << QStringList { "preset:curtain", "--fast" } << 2 << "fast";

@@ -7,6 +7,7 @@
 #include "document/document.h"
 #include "mainwindow.h"
 #include "scene/params.h"
+#include "docks/constraintdock.h"
 #include "docks/parametersdock.h"
 #include "docks/paramrow.h"
 #include "document/presetcatalog.h"
@@ -16,6 +17,7 @@
 #include "render/viewport.h"
 
 #include <QAction>
+#include <QLabel>
 #include <QDoubleSpinBox>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -46,6 +48,7 @@ private slots:
     void titleShowsModifiedMarker();
     void blowUpShowsBadgeAndResets();
     void replacingDocumentRebindsDocks();
+    void constraintDockShowsPinReactions();
 };
 
 void TestEditor::initTestCase()
@@ -160,6 +163,20 @@ void TestEditor::replacingDocumentRebindsDocks()
     QCOMPARE(window.document()->undoStack()->count(), 1);
     QVERIFY(window.viewport()->document() == window.document());
     QVERIFY(window.controller()->document() == window.document());
+}
+
+// The Pins and Constraints dock lists what the pins hold after a step, from the tensions.
+void TestEditor::constraintDockShowsPinReactions()
+{
+    MainWindow window;
+    window.setDocument(preset(QStringLiteral("curtain")));
+    auto *dock = window.findChild<ConstraintDock *>();
+    QVERIFY(dock);
+    for (int i = 0; i < 5; ++i)
+        window.document()->simulation().step();
+    window.document()->notifyStepped();
+    const QString text = dock->reactionsLabel()->text();
+    QVERIFY2(text.contains(QStringLiteral("pins hold")) && text.contains(QStringLiteral("particle ")), qPrintable(text));
 }
 
 int main(int argc, char **argv)

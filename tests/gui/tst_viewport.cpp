@@ -69,6 +69,8 @@ private slots:
     void presetRenders();
     void rayAtMatchesProject();
     void tearRiskCountsStretchOnly();
+    void stressRatiosAndLegendScale();
+    void stressMapDrawsWithItsScale();
 };
 
 void TestViewport::initTestCase()
@@ -178,6 +180,51 @@ void TestViewport::tearRiskCountsStretchOnly()
     QCOMPARE(perParticle.size(), std::size_t(3));
     QVERIFY(std::abs(perParticle[1] - 0.5f) < 1e-4f); // the worst of its two links
     QCOMPARE(perParticle[2], 0.f);
+}
+
+void TestViewport::stressRatiosAndLegendScale()
+{
+    // Tensions of 10 N and 5 N in a rope of 0.1 m spacing are 100 and 50 N/m of stress.
+    RopeSpec spec;
+    spec.count = 3;
+    spec.length = 0.2f;
+    Cloth rope = makeRope(spec);
+    rope.tension = {10.f, 5.f};
+    QCOMPARE(maxStress(rope, 0.1f), 100.f);
+    std::vector<float> ratios;
+    computeStressRatios(rope, 0.1f, 200.f, ratios);
+    QCOMPARE(ratios, (std::vector<float>{0.5f, 0.5f, 0.25f}));
+    rope.tension = {-3.f, 5.f}; // compressed counts as no stress
+    computeStressRatios(rope, 0.1f, 100.f, ratios);
+    QCOMPARE(ratios, (std::vector<float>{0.f, 0.5f, 0.5f}));
+    QCOMPARE(niceCeiling(0.3f), 0.5f);
+    QCOMPARE(niceCeiling(190.f), 200.f);
+    QCOMPARE(niceCeiling(1000.f), 1000.f);
+    QCOMPARE(niceCeiling(0.f), 1.f);
+}
+
+void TestViewport::stressMapDrawsWithItsScale()
+{
+    std::optional<Scene> scene = loadPreset(QStringLiteral("curtain"), nullptr);
+    QVERIFY(scene);
+    Document document(std::move(*scene));
+    Viewport viewport;
+    viewport.resize(320, 240);
+    viewport.setDocument(&document);
+    viewport.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&viewport));
+    viewport.frameAll();
+    for (int i = 0; i < 10; ++i)
+        document.simulation().step();
+    const QImage plain = viewport.grabFramebuffer();
+    viewport.setShowStress(true);
+    const QImage stress = viewport.grabFramebuffer();
+    QVERIFY2(stress != plain, "the stress map changed nothing");
+    // The legend tops at the largest stress rounded up to 1, 2 or 5 × 10ⁿ N/m.
+    const Cloth &cloth = document.simulation().cloths.at(0);
+    const float worst = maxStress(cloth, clothSpacing(document.scene().cloths.at(0)));
+    QVERIFY(worst > 0.f);
+    QCOMPARE(viewport.stressScale(), niceCeiling(worst));
 }
 
 int main(int argc, char **argv)

@@ -33,7 +33,7 @@ const Control kControls[] = {
     {QT_TRANSLATE_NOOP("HelpActions", "."), QT_TRANSLATE_NOOP("HelpActions", "Step one frame")},
     {QT_TRANSLATE_NOOP("HelpActions", "Ctrl+R"), QT_TRANSLATE_NOOP("HelpActions", "Reset the simulation to the scene's start")},
     {QT_TRANSLATE_NOOP("HelpActions", "1 / 2 / 3"), QT_TRANSLATE_NOOP("HelpActions", "Smooth / flat / checker shading")},
-    {QT_TRANSLATE_NOOP("HelpActions", "W, H"), QT_TRANSLATE_NOOP("HelpActions", "Wireframe, strain heat map")},
+    {QT_TRANSLATE_NOOP("HelpActions", "W, H, Shift+H"), QT_TRANSLATE_NOOP("HelpActions", "Wireframe, strain heat map, stress heat map (N/m)")},
     {QT_TRANSLATE_NOOP("HelpActions", "Shift+P, Shift+C"), QT_TRANSLATE_NOOP("HelpActions", "Particles, constraints")},
     {QT_TRANSLATE_NOOP("HelpActions", "Ctrl+Z / Ctrl+Shift+Z"), QT_TRANSLATE_NOOP("HelpActions", "Undo / redo")},
     {QT_TRANSLATE_NOOP("HelpActions", "Ctrl+S / Ctrl+Shift+S"), QT_TRANSLATE_NOOP("HelpActions", "Save / save as")},

@@ -34,6 +34,11 @@ ViewActions::ViewActions(MainWindow *window)
     m_particles = addToggle(tr("&Particles"), QKeySequence(QStringLiteral("Shift+P")), &ViewSettings::showParticles);
     m_constraints = addToggle(tr("&Constraints"), QKeySequence(QStringLiteral("Shift+C")), &ViewSettings::showConstraints);
     m_strain = addToggle(tr("&Strain Heat Map"), QKeySequence(QStringLiteral("H")), &ViewSettings::showStrain);
+    // The stress map is a way of looking, like the constraint kinds shown, not part of the scene.
+    m_stress = new QAction(tr("S&tress Heat Map (N/m)"), this);
+    m_stress->setCheckable(true);
+    m_stress->setShortcut(QKeySequence(QStringLiteral("Shift+H")));
+    connect(m_stress, &QAction::toggled, this, [this](bool on) { m_window->viewport()->setShowStress(on); });
     m_pins = addToggle(tr("Pi&ns"), {}, &ViewSettings::showPins);
     m_ground = addToggle(tr("&Ground Grid"), {}, &ViewSettings::showGround);
 
@@ -108,6 +113,7 @@ void ViewActions::populate(QMenu *menu)
     QMenu *kinds = menu->addMenu(tr("Constraint &Kinds"));
     kinds->addActions(m_kindActions);
     menu->addAction(m_strain);
+    menu->addAction(m_stress);
     menu->addAction(m_pins);
     menu->addAction(m_ground);
     menu->addSeparator();

@@ -30,6 +30,7 @@ public:
 
     QAction *wireframeAction() const { return m_wireframe; }
     QAction *strainAction() const { return m_strain; }
+    QAction *stressAction() const { return m_stress; }
     QAction *fullScreenAction() const { return m_fullScreen; }
 
 private:
@@ -45,6 +46,7 @@ private:
     QAction *m_particles = nullptr;
     QAction *m_constraints = nullptr;
     QAction *m_strain = nullptr;
+    QAction *m_stress = nullptr;
     QAction *m_pins = nullptr;
     QAction *m_ground = nullptr;
     QList<QAction *> m_kindActions;

@@ -5,6 +5,7 @@
 #include "document/selection.h"
 #include "tools/constrainttool.h"
 #include "tools/toolmanager.h"
+#include "sim/tension.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
@@ -69,6 +70,16 @@ ConstraintDock::ConstraintDock(ToolManager *tools, QWidget *parent)
     m_counts->setWordWrap(true);
     m_counts->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_counts);
+
+    auto *reactionBox = new QGroupBox(tr("Pin reactions"), body);
+    auto *reactionLayout = new QVBoxLayout(reactionBox);
+    m_reactions = new QLabel(reactionBox);
+    m_reactions->setWordWrap(true);
+    m_reactions->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_reactions->setToolTip(tr("The force each pin exerts on the cloth to hold it (N), from the constraint "
+                               "tensions of the last step; at rest they sum to the weight of the free cloth"));
+    reactionLayout->addWidget(m_reactions);
+    layout->addWidget(reactionBox);
 
     auto *selBox = new QGroupBox(tr("Selected constraints"), body);
     auto *form = new QFormLayout(selBox);
@@ -162,6 +173,7 @@ void ConstraintDock::setDocument(Document *document)
                 refresh();
         });
         connect(document, &Document::simulationReset, this, &ConstraintDock::refresh);
+        connect(document, &Document::simulationStepped, this, &ConstraintDock::refreshReactions);
     }
     refresh();
 }
@@ -198,6 +210,39 @@ bool ConstraintDock::setProperty(Property p, double value)
     return true;
 }
 
+void ConstraintDock::refreshReactions()
+{
+    if (!m_document) {
+        m_reactions->clear();
+        return;
+    }
+    // Per cloth the total, then the pins one by one (the first few: a curtain rail has dozens).
+    constexpr std::size_t kListed = 8;
+    QStringList lines;
+    const auto &cloths = m_document->simulation().cloths;
+    const auto newtons = [](const Vec3 &f) {
+        return tr("(%1, %2, %3) N").arg(double(f.x), 0, 'g', 4).arg(double(f.y), 0, 'g', 4).arg(double(f.z), 0, 'g', 4);
+    };
+    for (const Cloth &cloth : cloths) {
+        const std::vector<PinReaction> reactions = pinReactions(cloth);
+        if (reactions.empty())
+            continue;
+        Vec3 total;
+        for (const PinReaction &r : reactions)
+            total += r.force;
+        lines << tr("<b>%1</b>: %2 pins hold %3, |F| = %4 N")
+                     .arg(QString::fromStdString(cloth.name).toHtmlEscaped())
+                     .arg(reactions.size())
+                     .arg(newtons(total))
+                     .arg(double(length(total)), 0, 'g', 4);
+        for (std::size_t k = 0; k < std::min(kListed, reactions.size()); ++k)
+            lines << tr("&nbsp;&nbsp;particle %1: %2").arg(reactions[k].particle).arg(newtons(reactions[k].force));
+        if (reactions.size() > kListed)
+            lines << tr("&nbsp;&nbsp;… %1 more").arg(reactions.size() - kListed);
+    }
+    m_reactions->setText(lines.isEmpty() ? tr("No pin holds a constraint.") : lines.join(QStringLiteral("<br>")));
+}
+
 void ConstraintDock::refreshCounts()
 {
     if (!m_document) {
@@ -231,6 +276,7 @@ void ConstraintDock::refresh()
 {
     m_refreshing = true;
     refreshCounts();
+    refreshReactions();
     const Selection *sel = m_tools->selection();
     const bool has = m_document && sel->cloth() >= 0 && sel->cloth() < int(m_document->simulation().cloths.size())
                      && !sel->constraints().empty();

@@ -2,7 +2,8 @@
 // by kind; the selected constraints' rest length, compliance, damping and tear strain (an
 // edit applies to the whole selection as one undoable step, a scrubbed spin box merges into
 // one); which constraint kinds the view shows and the constraint tool picks; and whether the
-// constraint overlay is drawn at all (a view setting saved with the scene).
+// constraint overlay is drawn at all (a view setting saved with the scene); and the force each
+// pin holds, from the constraint tensions of the last step (sim/tension.h).
 #pragma once
 
 #include "commands/editcommands.h"
@@ -35,6 +36,7 @@ public:
 
     QLabel *countsLabel() const { return m_counts; }
     QLabel *selectionLabel() const { return m_selectionText; }
+    QLabel *reactionsLabel() const { return m_reactions; }
     QDoubleSpinBox *restLengthBox() const { return m_restLength; }
     QLineEdit *complianceEdit() const { return m_compliance; }
     QDoubleSpinBox *dampingBox() const { return m_damping; }
@@ -43,11 +45,13 @@ public:
 private:
     void refresh();
     void refreshCounts();
+    void refreshReactions();
     void editText(QLineEdit *edit, SetConstraintPropsCommand::Property p);
 
     ToolManager *m_tools;
     QPointer<Document> m_document;
     QLabel *m_counts = nullptr;
+    QLabel *m_reactions = nullptr;
     QLabel *m_selectionText = nullptr;
     QDoubleSpinBox *m_restLength = nullptr;
     QLineEdit *m_compliance = nullptr;

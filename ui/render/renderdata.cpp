@@ -1,6 +1,7 @@
 #include "render/renderdata.h"
 
 #include "sim/tearing.h"
+#include "sim/tension.h"
 
 #include <algorithm>
 #include <cmath>
@@ -133,6 +134,38 @@ void computeStrainRatios(const Cloth &cloth, std::vector<float> &out)
         out[c.a] = std::max(out[c.a], r);
         out[c.b] = std::max(out[c.b], r);
     }
+}
+
+float maxStress(const Cloth &cloth, float width)
+{
+    float worst = 0.f;
+    for (std::size_t c = 0; c < cloth.constraints.size(); ++c)
+        worst = std::max(worst, constraintStress(cloth, c, width));
+    return worst;
+}
+
+void computeStressRatios(const Cloth &cloth, float width, float scale, std::vector<float> &out)
+{
+    out.assign(cloth.particles.size(), 0.f);
+    const float inv = scale > 0.f ? 1.f / scale : 0.f;
+    for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
+        const DistanceConstraint &k = cloth.constraints[c];
+        const float r = std::max(constraintStress(cloth, c, width), 0.f) * inv;
+        out[k.a] = std::max(out[k.a], r);
+        out[k.b] = std::max(out[k.b], r);
+    }
+}
+
+float niceCeiling(float v)
+{
+    if (!(v > 0.f) || !std::isfinite(v))
+        return 1.f;
+    const float decade = std::pow(10.f, std::floor(std::log10(v)));
+    for (const float m : {1.f, 2.f, 5.f, 10.f}) {
+        if (m * decade >= v * (1.f - 1e-6f))
+            return m * decade;
+    }
+    return 10.f * decade;
 }
 
 std::vector<std::uint32_t> triangleEdges(const Cloth &cloth)

@@ -48,6 +48,14 @@ float tearRisk(const Cloth &cloth, const DistanceConstraint &c);
 /// Per-particle maximum tear risk over the constraints touching it (0 for free particles).
 void computeStrainRatios(const Cloth &cloth, std::vector<float> &out);
 
+/// Largest stress (N/m, tension over the strip width `width` m) of any constraint, 0 if none pulls.
+float maxStress(const Cloth &cloth, float width);
+/// Per-particle maximum stress over the constraints touching it, as a fraction of `scale` N/m
+/// (compressed constraints count as 0), for the stress heat map.
+void computeStressRatios(const Cloth &cloth, float width, float scale, std::vector<float> &out);
+/// The smallest 1, 2, 5 × 10ⁿ at or above v (the stress legend's top), 1 for v <= 0.
+float niceCeiling(float v);
+
 /// Unique triangle edges as index pairs (wireframe).
 std::vector<std::uint32_t> triangleEdges(const Cloth &cloth);
 

@@ -365,11 +365,17 @@ void SceneRenderer::drawCloth(std::size_t index, const Scene &scene, const Cloth
                               const Vec3 &eye, const RenderOptions &options)
 {
     const ViewSettings &view = scene.view;
-    const bool strain = options.overlays && view.showStrain;
+    const bool stress = options.overlays && options.stress;
+    const bool strain = (options.overlays && view.showStrain) || stress; // the same attribute and ramp
     ClothBuffers &b = *m_cloths[index];
-    uploadCloth(b, cloth, strain);
     const ClothDesc fallback;
     const ClothDesc &desc = index < scene.cloths.size() ? scene.cloths[index] : fallback;
+    uploadCloth(b, cloth, strain);
+    if (stress) {
+        computeStressRatios(cloth, clothSpacing(desc), options.stressScale, m_scratchStrain);
+        glBindBuffer(GL_ARRAY_BUFFER, b.strain);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(m_scratchStrain.size() * sizeof(float)), m_scratchStrain.data());
+    }
     const float dpr = std::max(options.devicePixelRatio, 0.5f);
 
     if (b.triangleIndices > 0) {

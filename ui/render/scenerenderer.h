@@ -27,6 +27,8 @@ struct RenderOptions {
     bool transparentBackground = false; ///< clear to alpha 0 (PNG export)
     float devicePixelRatio = 1.f;       ///< device pixels per logical pixel (point sizes)
     unsigned constraintKinds = 0xfu;    ///< bit (1 << ConstraintKind) shows that kind in the constraints overlay
+    bool stress = false;                ///< stress heat map (N/m) on the cloth instead of the strain one
+    float stressScale = 1.f;            ///< N/m at the top of the stress ramp
 };
 
 class GlProgram;

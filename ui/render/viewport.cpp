@@ -1,6 +1,7 @@
 #include "render/viewport.h"
 
 #include "document/document.h"
+#include "render/renderdata.h"
 #include "tools/tool.h"
 
 #include <QKeyEvent>
@@ -140,6 +141,12 @@ void Viewport::setConstraintKinds(unsigned mask)
     update();
 }
 
+void Viewport::setShowStress(bool on)
+{
+    m_showStress = on;
+    update();
+}
+
 void Viewport::frameAll()
 {
     if (!m_document)
@@ -217,6 +224,17 @@ void Viewport::paintGL()
         RenderOptions options;
         options.devicePixelRatio = float(dpr);
         options.constraintKinds = m_constraintKinds;
+        if (m_showStress) {
+            // The ramp tops at the largest stress now, rounded up to 1, 2 or 5 × 10ⁿ N/m.
+            const Scene &scene = m_document->scene();
+            const auto &cloths = m_document->simulation().cloths;
+            float worst = 0.f;
+            for (std::size_t c = 0; c < cloths.size() && c < scene.cloths.size(); ++c)
+                worst = std::max(worst, maxStress(cloths[c], clothSpacing(scene.cloths[c])));
+            m_stressScale = niceCeiling(worst);
+            options.stress = true;
+            options.stressScale = m_stressScale;
+        }
         m_renderer.render(m_document->scene(), m_document->simulation(), m_camera, defaultFramebufferObject(), w, h,
                           options);
     }
@@ -241,7 +259,9 @@ void Viewport::paintOverlays(QPainter &painter)
         painter.drawText(rect(), Qt::AlignCenter, tr("No scene open"));
         return;
     }
-    if (m_document->scene().view.showStrain)
+    if (m_showStress)
+        paintLegend(painter, tr("Stress"), tr("%1 N/m").arg(double(m_stressScale), 0, 'g', 3), tr("0 N/m"));
+    else if (m_document->scene().view.showStrain)
         paintStrainLegend(painter);
     if (m_tool)
         m_tool->paintOverlay(painter);
@@ -251,6 +271,11 @@ void Viewport::paintOverlays(QPainter &painter)
 
 void Viewport::paintStrainLegend(QPainter &painter)
 {
+    paintLegend(painter, tr("Tear risk"), tr("at tear strain"), tr("slack"));
+}
+
+void Viewport::paintLegend(QPainter &painter, const QString &title, const QString &top, const QString &bottom)
+{
     // A small panel at the top right: title, the colour ramp, and what its ends mean.
     const qreal barHeight = std::min(160.0, height() - 90.0);
     if (barHeight < 40)
@@ -259,8 +284,9 @@ void Viewport::paintStrainLegend(QPainter &painter)
     font.setPointSizeF(font.pointSizeF() * 0.9);
     painter.setFont(font);
     const QFontMetricsF metrics(font);
-    const qreal panelWidth = std::max(metrics.horizontalAdvance(tr("Tear risk")),
-                                      metrics.horizontalAdvance(tr("at tear strain")) + 26.0) + 20.0;
+    const qreal panelWidth = std::max(metrics.horizontalAdvance(title),
+                                      std::max(metrics.horizontalAdvance(top), metrics.horizontalAdvance(bottom)) + 26.0)
+                             + 20.0;
     const QRectF panel(width() - panelWidth - 12.0, 12.0, panelWidth, barHeight + metrics.height() * 2 + 20.0);
     painter.setPen(Qt::NoPen);
     painter.setBrush(QColor(20, 22, 26, 170));
@@ -277,10 +303,10 @@ void Viewport::paintStrainLegend(QPainter &painter)
 
     painter.setPen(QColor(235, 235, 235));
     painter.drawText(QRectF(panel.left() + 8, panel.top() + 6, panel.width() - 16, metrics.height()),
-                     Qt::AlignLeft | Qt::AlignVCenter, tr("Tear risk"));
+                     Qt::AlignLeft | Qt::AlignVCenter, title);
     const QRectF labels(panel.left() + 8, bar.top(), bar.left() - panel.left() - 14, bar.height());
-    painter.drawText(labels, Qt::AlignRight | Qt::AlignTop, tr("at tear strain"));
-    painter.drawText(labels, Qt::AlignRight | Qt::AlignBottom, tr("slack"));
+    painter.drawText(labels, Qt::AlignRight | Qt::AlignTop, top);
+    painter.drawText(labels, Qt::AlignRight | Qt::AlignBottom, bottom);
 }
 
 Viewport::Drag Viewport::cameraDragFor(const QMouseEvent *event) const

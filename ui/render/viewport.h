@@ -52,6 +52,11 @@ public:
     /// Which constraint kinds the constraints overlay shows (bit 1 << ConstraintKind).
     void setConstraintKinds(unsigned mask);
     unsigned constraintKinds() const { return m_constraintKinds; }
+    /// Stress heat map (N/m, from the constraint tensions) on the cloth, with its legend.
+    void setShowStress(bool on);
+    bool showStress() const { return m_showStress; }
+    /// N/m at the top of the stress legend in the last frame drawn.
+    float stressScale() const { return m_stressScale; }
 
     /// Empty when GL came up; otherwise the shader/context error shown in the view.
     QString glError() const { return m_glError; }
@@ -87,6 +92,7 @@ private:
     void onDocumentChanged(unsigned what);
     void paintOverlays(QPainter &painter);
     void paintStrainLegend(QPainter &painter);
+    void paintLegend(QPainter &painter, const QString &title, const QString &top, const QString &bottom);
     Drag cameraDragFor(const QMouseEvent *event) const;
 
     QPointer<Document> m_document;
@@ -99,6 +105,8 @@ private:
     Drag m_drag = Drag::None;
     QPointF m_lastPos;
     unsigned m_constraintKinds = 0xfu;
+    bool m_showStress = false;
+    float m_stressScale = 1.f;
     bool m_framedOnce = false;
 };
 

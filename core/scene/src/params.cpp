@@ -161,6 +161,19 @@ ParamDesc materialParam(
                 m = ratio > 0.f ? m * ratio : m;
             return;
         }
+        if (field == &Material::warpStretchStiffness || field == &Material::warpBendStiffness) {
+            // Re-derived from the material along each constraint's rest direction.
+            const float spacing = clothSpacing(c);
+            const ConstraintKind kind
+                = field == &Material::warpBendStiffness ? ConstraintKind::Bend : ConstraintKind::Structural;
+            for (DistanceConstraint &d : e.constraints) {
+                if (d.kind != kind || d.a >= e.rest.size() || d.b >= e.rest.size())
+                    continue;
+                const float share = warpShareOf(e.rest[d.b] - e.rest[d.a], warpAxis(c));
+                d.compliance = materialParams(c.material, d.kind, d.restLength, spacing, share).compliance;
+            }
+            return;
+        }
         const int which = field == &Material::stretchStiffness ? 0
             : field == &Material::shearStiffness               ? 1
             : field == &Material::bendStiffness                ? 2
@@ -173,8 +186,38 @@ ParamDesc materialParam(
                     : materialParams(c.material, d.kind, d.restLength, spacing).compliance;
             else if (field == &Material::damping)
                 d.damping = ratio > 0.f ? d.damping * ratio : newValue;
-            else if (field == &Material::tearStrain)
+            else if (field == &Material::tearStrain && c.material.tearBy != TearCriterion::Tension)
                 d.tearStrain = ratio > 0.f ? d.tearStrain * ratio : newValue;
+            else if (field == &Material::tearTension)
+                d.tearForce = materialParams(c.material, d.kind, d.restLength, spacing).tearForce;
+        }
+    };
+    return p;
+}
+
+// What makes the material tear. On an explicit cloth every constraint's tear strain and tear
+// force are re-derived from the material (per-constraint edits of them are replaced).
+ParamDesc tearCriterionParam()
+{
+    ParamDesc p = makeDesc("material.tearBy", "Tears by", "", ParamGroup::Material, { 0, 2 },
+        "Tear past the tear strain, past the tear tension, or whichever comes first");
+    p.integer = true;
+    p.enumNames = { "strain", "tension", "either" };
+    p.get = [](const Scene &s, int i) {
+        return i >= 0 && std::size_t(i) < s.cloths.size() ? double(s.cloths[std::size_t(i)].material.tearBy) : 0.0;
+    };
+    p.set = [](Scene &s, int i, double v) {
+        if (i < 0 || std::size_t(i) >= s.cloths.size())
+            return;
+        ClothDesc &c = s.cloths[std::size_t(i)];
+        c.material.tearBy = fromDouble<TearCriterion>(v, 0, 2);
+        if (c.source != ClothSource::Explicit)
+            return;
+        const float spacing = clothSpacing(c);
+        for (DistanceConstraint &d : c.explicitData.constraints) {
+            const ConstraintParams m = materialParams(c.material, d.kind, d.restLength, spacing);
+            d.tearStrain = m.tearStrain;
+            d.tearForce = m.tearForce;
         }
     };
     return p;
@@ -285,6 +328,12 @@ std::vector<ParamDesc> makeTable()
     t.back().integer = true;
     t.back().toggle = true;
     t.push_back(sceneParam(
+        "solver.clothCollision", "Cloth collision", "", G::Solver, { 0, 1 },
+        "Keep different cloths apart (each cloth's particles against the others' triangles)",
+        [](auto &s) -> auto & { return s.solver.clothCollision; }));
+    t.back().integer = true;
+    t.back().toggle = true;
+    t.push_back(sceneParam(
         "solver.maxSpeed", "Max speed", "m/s", G::Solver, { 0.1, 1e6 },
         "A particle faster than this flags a blow-up", [](auto &s) -> auto & { return s.solver.maxSpeed; }));
     t.back().logScale = true;
@@ -294,14 +343,22 @@ std::vector<ParamDesc> makeTable()
         "Mass per unit area", &Material::arealDensity));
     t.push_back(materialParam("material.stretchStiffness", "Stretch stiffness", "N/m", { 0.01, 1e8 },
         "Membrane stiffness along the weave", &Material::stretchStiffness));
+    t.push_back(materialParam("material.warpStretchStiffness", "Warp stretch stiffness", "N/m", { 0, 1e8 },
+        "Membrane stiffness along the warp (grid down/depth axis); 0 = same as the weft (stretch stiffness)",
+        &Material::warpStretchStiffness));
     t.push_back(materialParam("material.shearStiffness", "Shear stiffness", "N/m", { 0.001, 1e8 },
         "In-plane shear stiffness", &Material::shearStiffness));
     t.push_back(materialParam("material.bendStiffness", "Bend stiffness", "N/m", { 1e-5, 1e8 },
         "Stiffness of the springs across a fold", &Material::bendStiffness));
+    t.push_back(materialParam("material.warpBendStiffness", "Warp bend stiffness", "N/m", { 0, 1e8 },
+        "Bend stiffness along the warp; 0 = same as the weft (bend stiffness)", &Material::warpBendStiffness));
     t.push_back(materialParam("material.damping", "Damping", "N·s/m", { 0, 100 },
         "Damping along each constraint", &Material::damping));
     t.push_back(materialParam("material.tearStrain", "Tear strain", "", { 0.001, 1000 },
         "Stretch (relative to rest length) at which the cloth tears", &Material::tearStrain));
+    t.push_back(materialParam("material.tearTension", "Tear tension", "N/m", { 0.001, 1e9 },
+        "Tension per unit width at which the cloth tears (when it tears by tension)", &Material::tearTension));
+    t.push_back(tearCriterionParam());
 
     // Cloth.
     t.push_back(clothParam(
@@ -312,6 +369,11 @@ std::vector<ParamDesc> makeTable()
     t.push_back(clothParam(
         "cloth.thickness", "Thickness", "m", G::Cloth, { 0, 0.5 }, "Collision half-thickness of the sheet",
         [](auto &c) -> auto & { return c.thickness; }));
+    t.push_back(clothParam(
+        "cloth.tetherStretch", "Tethers", "", G::Cloth, { 0, 10 },
+        "Long-range attachments: max distance to the nearest pin as a multiple of the rest distance "
+        "along the cloth (e.g. 1.05); 0 = off",
+        [](auto &c) -> auto & { return c.tetherStretch; }));
     struct GridInt {
         const char *key, *label, *help;
         int GridDesc::*field;
@@ -422,8 +484,12 @@ std::vector<ParamDesc> makeTable()
         "collider.thickness", "Margin", "m", { 0, 1 }, "Extra distance kept between cloth and surface",
         [](auto &c) -> auto & { return c.thickness; }));
     t.push_back(colliderParam(
-        "collider.friction", "Friction", "", { 0, 10 }, "Coulomb friction coefficient",
+        "collider.friction", "Friction", "", { 0, 10 }, "Kinetic Coulomb friction coefficient (sliding)",
         [](auto &c) -> auto & { return c.friction; }));
+    t.push_back(colliderParam(
+        "collider.staticFriction", "Static friction", "", { -1, 10 },
+        "Static Coulomb friction coefficient: cloth at rest holds on slopes below atan(μs); -1 = same as Friction",
+        [](auto &c) -> auto & { return c.staticFriction; }));
     t.push_back(colliderParam(
         "collider.restitution", "Restitution", "", { 0, 1 }, "Fraction of normal speed kept on bounce",
         [](auto &c) -> auto & { return c.restitution; }));
@@ -449,10 +515,12 @@ std::vector<ParamDesc> makeTable()
     defaults.colliders.emplace_back();
     for (ParamDesc &p : t) {
         p.defaultValue = p.get(defaults, 0);
-        if (p.group == G::Material && p.key != "material.damping")
+        if (p.group == G::Material && p.key != "material.damping" && p.enumNames.empty())
             p.logScale = true;
         if (p.key.find("Stiffness") != std::string::npos)
             p.logScale = true;
+        if (p.key.find("warp") != std::string::npos)
+            p.logScale = false; // 0 (= as the weft) must stay reachable
     }
     return t;
 }
@@ -553,6 +621,7 @@ void applyExplicit(const ExplicitDesc &desc, Cloth &cloth)
             c.compliance = d.compliance;
             c.damping = d.damping;
             c.tearStrain = d.tearStrain;
+            c.tearForce = d.tearForce;
             continue;
         }
         const int k = int(c.kind);
@@ -609,10 +678,11 @@ void applySceneSettings(const Scene &scene, Simulation &sim)
         cloth.name = desc.name;
         cloth.tearMode = desc.tearMode;
         cloth.thickness = desc.thickness;
+        cloth.tetherStretch = desc.tetherStretch;
         if (desc.source == ClothSource::Explicit)
             applyExplicit(desc.explicitData, cloth);
         else
-            applyMaterial(cloth, desc.material, clothSpacing(desc));
+            applyMaterial(cloth, desc.material, clothSpacing(desc), warpAxis(desc));
 
         const double current = cloth.totalMass();
         const double wanted = authoredMass(desc);

@@ -24,28 +24,61 @@ const std::vector<Material> &materialPresets()
         {"silk",    0.05f,   800.f,   30.f,   0.2f,  0.01f,  0.3f},
         {"leather", 0.90f,   10000.f, 3000.f, 40.f,  0.05f,  1.0f},
         {"rubber",  1.10f,   150.f,   60.f,   1.f,   0.01f,  3.0f},
+        // Cotton canvas: a woven fabric whose warp is about three times stiffer than its weft
+        // (warp yarns are sized and tensioned on the loom); tears by tension or strain.
+        {"canvas",  0.35f,   4000.f,  300.f,  6.f,   0.03f,  0.6f,  3000.f, TearCriterion::Either, 12000.f, 18.f},
     };
     // clang-format on
     return presets;
 }
 
-ConstraintParams materialParams(const Material &m, ConstraintKind kind, float restLength, float spacing)
+Vec3 warpAxis(const ClothDesc &desc)
+{
+    switch (desc.source) {
+    case ClothSource::Grid:
+        return desc.grid.orientation == GridOrientation::Horizontal ? Vec3 { 0.f, 0.f, 1.f } : Vec3 { 0.f, 1.f, 0.f };
+    case ClothSource::Rope:
+        return {};
+    case ClothSource::Explicit:
+        return { 0.f, 1.f, 0.f };
+    }
+    return {};
+}
+
+float warpShareOf(const Vec3 &d, const Vec3 &axis)
+{
+    const float dd = lengthSquared(d), aa = lengthSquared(axis);
+    if (!(dd > 0.f) || !(aa > 0.f))
+        return 0.f;
+    const float c = dot(d, axis);
+    return std::clamp(c * c / (dd * aa), 0.f, 1.f);
+}
+
+ConstraintParams materialParams(const Material &m, ConstraintKind kind, float restLength, float spacing, float warpShare)
 {
     // A constraint stands for a strip of the sheet about one particle spacing wide: a strip of
     // width w and length L of membrane stiffness K (N/m) has spring stiffness k = K·w/L (N/m),
     // so a structural edge of a square grid gets k = K. Compliance is 1/k (m/N).
-    float stiffness = m.stretchStiffness;
+    // Woven fabric: a constraint at angle φ to the warp gets K = K_weft sin²φ + K_warp cos²φ,
+    // so edges along the threads take the thread's stiffness (the usual orthotropic
+    // membrane's axial terms; shear keeps its own value).
+    const float warpStretch = m.warpStretchStiffness > 0.f ? m.warpStretchStiffness : m.stretchStiffness;
+    const float warpBend = m.warpBendStiffness > 0.f ? m.warpBendStiffness : m.bendStiffness;
+    float stiffness = m.stretchStiffness + (warpStretch - m.stretchStiffness) * warpShare;
     if (kind == ConstraintKind::Shear)
         stiffness = m.shearStiffness;
     else if (kind == ConstraintKind::Bend)
-        stiffness = m.bendStiffness;
+        stiffness = m.bendStiffness + (warpBend - m.bendStiffness) * warpShare;
     const float length = restLength > 1e-9f ? restLength : 1e-9f;
     const float width = spacing > 0.f ? spacing : length;
     const float k = stiffness * width / length;
     ConstraintParams p;
     p.compliance = k > 0.f ? 1.f / k : 0.f;
     p.damping = m.damping;
-    p.tearStrain = m.tearStrain;
+    // Tension threshold per constraint: the material's N/m over the strip width the
+    // constraint stands for, the same width that scales its stiffness.
+    p.tearStrain = m.tearBy == TearCriterion::Tension ? kNeverTear : m.tearStrain;
+    p.tearForce = m.tearBy == TearCriterion::Strain ? kNeverTear : m.tearTension * width;
     return p;
 }
 
@@ -93,13 +126,16 @@ float clothSpacing(const ClothDesc &desc)
     return 0.f;
 }
 
-void applyMaterial(Cloth &cloth, const Material &material, float spacing)
+void applyMaterial(Cloth &cloth, const Material &material, float spacing, const Vec3 &warp)
 {
+    const std::vector<Vec3> &rest = cloth.particles.rest;
     for (DistanceConstraint &c : cloth.constraints) {
-        const ConstraintParams p = materialParams(material, c.kind, c.restLength, spacing);
+        const float share = warpShareOf(rest[c.b] - rest[c.a], warp);
+        const ConstraintParams p = materialParams(material, c.kind, c.restLength, spacing, share);
         c.compliance = p.compliance;
         c.damping = p.damping;
         c.tearStrain = p.tearStrain;
+        c.tearForce = p.tearForce;
     }
 }
 
@@ -139,7 +175,7 @@ Cloth buildCloth(const ClothDesc &desc)
         spec.bend = desc.grid.bend;
         spec.arealDensity = desc.material.arealDensity;
         cloth = makeGrid(spec);
-        applyMaterial(cloth, desc.material, spacing);
+        applyMaterial(cloth, desc.material, spacing, warpAxis(desc));
         break;
     }
     case ClothSource::Rope: {
@@ -150,7 +186,7 @@ Cloth buildCloth(const ClothDesc &desc)
         spec.direction = desc.rope.direction;
         spec.linkMass = desc.rope.linkMass;
         cloth = makeRope(spec);
-        applyMaterial(cloth, desc.material, spacing);
+        applyMaterial(cloth, desc.material, spacing, warpAxis(desc));
         break;
     }
     case ClothSource::Explicit:
@@ -161,6 +197,7 @@ Cloth buildCloth(const ClothDesc &desc)
     cloth.name = desc.name;
     cloth.tearMode = desc.tearMode;
     cloth.thickness = desc.thickness;
+    cloth.tetherStretch = desc.tetherStretch;
     for (std::uint32_t p : desc.pins) {
         if (p < cloth.particles.size())
             cloth.particles.setKind(p, ParticleKind::Static);

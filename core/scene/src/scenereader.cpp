@@ -32,6 +32,7 @@ constexpr Limits kLengthLimits { 0.0, 1e5, "m" };
 constexpr Limits kComplianceLimits { 0.0, 1e6, "m/N" };
 constexpr Limits kDampingLimits { 0.0, 1e6, "N·s/m" };
 constexpr Limits kTearLimits { 1e-6, 1e6, "" };
+constexpr Limits kTearForceLimits { 1e-9, 1e12, "N" };
 // A scene may ask `drape render` for at most this many frames (half an hour at 60 frames/s);
 // the command line's --frames can ask for more.
 constexpr double kMaxRecordFrames = 100000;
@@ -154,7 +155,7 @@ void SceneReader::readWorld(const Json &j, const std::string &path, WorldSetting
 void SceneReader::readSolver(const Json &j, const std::string &path, SolverSettings &s)
 {
     expectObject(j, path,
-        { "kind", "frameRate", "substeps", "iterations", "integrator", "maxSplitsPerStep", "selfCollision",
+        { "kind", "frameRate", "substeps", "iterations", "integrator", "maxSplitsPerStep", "selfCollision", "clothCollision",
             "maxSpeed" });
     param(j, path, "kind", "solver.kind", s.kind);
     param(j, path, "frameRate", "solver.frameRate", s.frameRate);
@@ -163,6 +164,7 @@ void SceneReader::readSolver(const Json &j, const std::string &path, SolverSetti
     param(j, path, "integrator", "solver.integrator", s.integrator);
     param(j, path, "maxSplitsPerStep", "solver.maxSplitsPerStep", s.maxSplitsPerStep);
     param(j, path, "selfCollision", "solver.selfCollision", s.selfCollision);
+    param(j, path, "clothCollision", "solver.clothCollision", s.clothCollision);
     param(j, path, "maxSpeed", "solver.maxSpeed", s.maxSpeed);
 }
 
@@ -170,7 +172,7 @@ ClothDesc SceneReader::readCloth(const Json &j, const std::string &path)
 {
     expectObject(j, path,
         { "name", "source", "grid", "rope", "explicit", "material", "pins", "tearMode", "thickness",
-            "frontColor", "backColor" });
+            "tetherStretch", "frontColor", "backColor" });
     ClothDesc c;
     optString(j, path, "name", c.name);
     if (const Json *s = find(j, "source"))
@@ -206,6 +208,7 @@ ClothDesc SceneReader::readCloth(const Json &j, const std::string &path)
         readPins(*pins, path + "/pins", particleCount(c), c.pins);
     param(j, path, "tearMode", "cloth.tearMode", c.tearMode);
     param(j, path, "thickness", "cloth.thickness", c.thickness);
+    param(j, path, "tetherStretch", "cloth.tetherStretch", c.tetherStretch);
     optVec3(j, path, "frontColor", kColorLimits, c.frontColor);
     optVec3(j, path, "backColor", kColorLimits, c.backColor);
     return c;
@@ -251,20 +254,25 @@ void SceneReader::readMaterial(const Json &j, const std::string &path, Material 
         if (it != presets.end())
             m = *it;
         else if (j.is_string())
-            fail(path, "unknown material " + quotedValue(name) + " (built in: cotton, denim, silk, leather, rubber)");
+            fail(path,
+                "unknown material " + quotedValue(name) + " (built in: cotton, denim, silk, leather, rubber, canvas)");
         m.name = name;
     }
     if (j.is_string())
         return;
     expectObject(j, path,
         { "name", "arealDensity", "stretchStiffness", "shearStiffness", "bendStiffness", "damping",
-            "tearStrain" });
+            "tearStrain", "tearTension", "tearBy", "warpStretchStiffness", "warpBendStiffness" });
     param(j, path, "arealDensity", "material.arealDensity", m.arealDensity);
     param(j, path, "stretchStiffness", "material.stretchStiffness", m.stretchStiffness);
     param(j, path, "shearStiffness", "material.shearStiffness", m.shearStiffness);
     param(j, path, "bendStiffness", "material.bendStiffness", m.bendStiffness);
     param(j, path, "damping", "material.damping", m.damping);
     param(j, path, "tearStrain", "material.tearStrain", m.tearStrain);
+    param(j, path, "tearTension", "material.tearTension", m.tearTension);
+    param(j, path, "tearBy", "material.tearBy", m.tearBy);
+    param(j, path, "warpStretchStiffness", "material.warpStretchStiffness", m.warpStretchStiffness);
+    param(j, path, "warpBendStiffness", "material.warpBendStiffness", m.warpBendStiffness);
 }
 
 std::uint32_t particleIndex(const Json &v, const std::string &path, std::size_t particles)
@@ -332,9 +340,10 @@ void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitD
         for (std::size_t i = 0; i < cs->size(); ++i) {
             const Json &r = (*cs)[i];
             const std::string here = at(cp, i);
-            if (!r.is_array() || r.size() != 7)
+            if (!r.is_array() || (r.size() != 7 && r.size() != 8))
                 fail(here,
-                    "expected [a, b, restLength, compliance, damping, tearStrain or null, kind], got "
+                    "expected [a, b, restLength, compliance, damping, tearStrain or null, kind, "
+                    "optional tearForce or null], got "
                         + describe(r));
             DistanceConstraint c;
             c.a = particleIndex(r[0], here + "/0", n);
@@ -346,6 +355,8 @@ void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitD
             c.damping = toFloat(r[4], here + "/4", kDampingLimits);
             c.tearStrain = r[5].is_null() ? kNeverTear : toFloat(r[5], here + "/5", kTearLimits);
             c.kind = ConstraintKind(enumIndex(r[6], here + "/6", scenejson::kConstraintKindNames));
+            if (r.size() == 8 && !r[7].is_null())
+                c.tearForce = toFloat(r[7], here + "/7", kTearForceLimits);
             const std::uint64_t key = (std::uint64_t(std::min(c.a, c.b)) << 32) | std::max(c.a, c.b);
             const auto [it, fresh] = pairs.emplace(key, i);
             if (!fresh) {
@@ -381,7 +392,7 @@ Collider SceneReader::readCollider(const Json &j, const std::string &path)
 {
     expectObject(j, path,
         { "name", "kind", "center", "normal", "radius", "halfExtents", "keepInside", "thickness", "friction",
-            "restitution", "motion" });
+            "staticFriction", "restitution", "motion" });
     Collider c;
     optString(j, path, "name", c.name);
     param(j, path, "kind", "collider.kind", c.kind);
@@ -395,6 +406,7 @@ Collider SceneReader::readCollider(const Json &j, const std::string &path)
     param(j, path, "keepInside", "collider.keepInside", c.keepInside);
     param(j, path, "thickness", "collider.thickness", c.thickness);
     param(j, path, "friction", "collider.friction", c.friction);
+    param(j, path, "staticFriction", "collider.staticFriction", c.staticFriction);
     param(j, path, "restitution", "collider.restitution", c.restitution);
     if (const Json *m = find(j, "motion")) {
         const std::string mp = path + "/motion";

@@ -73,6 +73,8 @@ Json writeSolver(const SolverSettings &s)
     j["integrator"] = enumParam("solver.integrator", int(s.integrator));
     j["maxSplitsPerStep"] = s.maxSplitsPerStep;
     j["selfCollision"] = s.selfCollision;
+    if (s.clothCollision) // optional key, see writeMaterial
+        j["clothCollision"] = s.clothCollision;
     j["maxSpeed"] = num(s.maxSpeed);
     return j;
 }
@@ -89,6 +91,17 @@ Json writeMaterialJson(const Material &m)
     j["bendStiffness"] = num(m.bendStiffness);
     j["damping"] = num(m.damping);
     j["tearStrain"] = num(m.tearStrain);
+    // Keys added after the first files were written are left out at their defaults, so a
+    // scene that does not use them saves byte for byte as it did.
+    const Material plain;
+    if (m.tearTension != plain.tearTension)
+        j["tearTension"] = num(m.tearTension);
+    if (m.tearBy != plain.tearBy)
+        j["tearBy"] = enumParam("material.tearBy", int(m.tearBy));
+    if (m.warpStretchStiffness != plain.warpStretchStiffness)
+        j["warpStretchStiffness"] = num(m.warpStretchStiffness);
+    if (m.warpBendStiffness != plain.warpBendStiffness)
+        j["warpBendStiffness"] = num(m.warpBendStiffness);
     return j;
 }
 
@@ -107,8 +120,11 @@ Json writeExplicit(const ExplicitDesc &e)
         kinds.push_back(name(scenejson::kParticleKindNames, k));
     Json constraints = Json::array();
     for (const DistanceConstraint &c : e.constraints) {
-        constraints.push_back(Json::array({ c.a, c.b, num(c.restLength), num(c.compliance), num(c.damping),
-            tearStrainJson(c.tearStrain), name(scenejson::kConstraintKindNames, c.kind) }));
+        Json record = Json::array({ c.a, c.b, num(c.restLength), num(c.compliance), num(c.damping),
+            tearStrainJson(c.tearStrain), name(scenejson::kConstraintKindNames, c.kind) });
+        if (c.tearForce < kNeverTear)
+            record.push_back(num(c.tearForce)); // optional 8th entry, N
+        constraints.push_back(std::move(record));
     }
     Json triangles = Json::array();
     for (const Triangle &t : e.triangles)
@@ -160,6 +176,8 @@ Json writeCloth(const ClothDesc &c)
     j["pins"] = c.pins;
     j["tearMode"] = enumParam("cloth.tearMode", int(c.tearMode));
     j["thickness"] = num(c.thickness);
+    if (c.tetherStretch != 0.f) // optional key, see writeMaterial
+        j["tetherStretch"] = num(c.tetherStretch);
     j["frontColor"] = vec(c.frontColor);
     j["backColor"] = vec(c.backColor);
     return j;
@@ -185,6 +203,8 @@ Json writeCollider(const Collider &c)
     }
     j["thickness"] = num(c.thickness);
     j["friction"] = num(c.friction);
+    if (c.staticFriction >= 0.f) // optional key (absent: the same as friction), see writeMaterial
+        j["staticFriction"] = num(c.staticFriction);
     j["restitution"] = num(c.restitution);
     Json m;
     m["amplitude"] = vec(c.motion.amplitude);

@@ -20,6 +20,7 @@ void addConstraint(
     c.compliance = p.compliance;
     c.damping = p.damping;
     c.tearStrain = p.tearStrain;
+    c.tearForce = p.tearForce;
     c.kind = kind;
     cloth.constraints.push_back(c);
 }

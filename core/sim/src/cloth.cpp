@@ -95,7 +95,7 @@ std::string Cloth::validate() const
         const DistanceConstraint &k = constraints[c];
         if (k.a < n && k.b < n && k.a != k.b && k.restLength >= 0.f && std::isfinite(k.restLength)
             && k.compliance >= 0.f && std::isfinite(k.compliance) && k.damping >= 0.f
-            && std::isfinite(k.damping) && k.tearStrain > 0.f)
+            && std::isfinite(k.damping) && k.tearStrain > 0.f && k.tearForce > 0.f)
             continue;
         const std::string where = "constraint " + std::to_string(c) + ": ";
         if (k.a >= n || k.b >= n)
@@ -110,6 +110,8 @@ std::string Cloth::validate() const
                 + " m/N is out of range, allowed >= 0";
         if (!(k.damping >= 0.f) || !std::isfinite(k.damping))
             return where + "damping " + std::to_string(k.damping) + " N·s/m is out of range, allowed >= 0";
+        if (!(k.tearForce > 0.f))
+            return where + "tear force " + std::to_string(k.tearForce) + " N is out of range, allowed > 0";
         return where + "tear strain " + std::to_string(k.tearStrain)
             + " is out of range, allowed > 0"; // NaN too; +inf = never
     }
@@ -120,6 +122,8 @@ std::string Cloth::validate() const
                     + " out of range, cloth has " + std::to_string(n);
         }
     }
+    if (!(tetherStretch >= 0.f) || !std::isfinite(tetherStretch))
+        return "tether stretch " + std::to_string(tetherStretch) + " is out of range, allowed >= 0 (0 = off)";
     if (!(thickness >= 0.f) || !std::isfinite(thickness))
         return "thickness " + std::to_string(thickness) + " m is out of range, allowed >= 0";
     return {};

@@ -4,8 +4,10 @@
 // the cloth leaves every substep (and frame) clear of the surface by its thickness plus the
 // collider's. Friction is the positional Coulomb model of Macklin et al. 2014 ("Unified
 // Particle Physics for Real-Time Applications", eq. 24): the tangential displacement Δx_t
-// relative to the collider over the substep is removed entirely when |Δx_t| < μ d (static,
-// d = penetration depth) and otherwise shortened by μ d (kinetic). Restitution is applied
+// relative to the collider over the substep is removed entirely when |Δx_t| < μ_s d (static,
+// d = penetration depth) and otherwise shortened by μ_k d (kinetic). For cloth resting on a
+// slope of angle θ the substep's prediction gives |Δx_t| = g sinθ Δt² and d = g cosθ Δt²,
+// so it holds exactly while tanθ < μ_s and slides with a = g (sinθ - μ_k cosθ) above. Restitution is applied
 // on velocities afterwards, as in Müller et al. 2020 ("Detailed Rigid Body Simulation with
 // Extended Position Based Dynamics", §3.5): v_n ← -e v_n(before), skipped for slow contacts
 // so resting cloth does not jitter.
@@ -29,6 +31,7 @@ ColliderState colliderStateAt(const Collider &collider, double t)
     s.radius = std::max(0.f, c.radius);
     s.margin = std::max(0.f, c.thickness);
     s.friction = std::max(0.f, c.friction);
+    s.staticFriction = c.staticFriction < 0.f ? s.friction : c.staticFriction;
     s.restitution = std::clamp(c.restitution, 0.f, 1.f);
     s.keepInside = c.keepInside;
     return s;
@@ -124,13 +127,14 @@ void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState
             for (int k = 0; k < count; ++k) {
                 const Contact &ct = contacts[k];
                 p.position[i] += ct.normal * ct.depth;
-                if (friction && c.friction > 0.f) {
+                if (friction && (c.friction > 0.f || c.staticFriction > 0.f)) {
                     const Vec3 moved = (p.position[i] - p.previous[i]) - c.velocity * h;
                     const Vec3 tangential = moved - ct.normal * dot(moved, ct.normal);
                     const float lt = length(tangential);
-                    const float limit = c.friction * ct.depth;
-                    if (lt > 0.f)
-                        p.position[i] -= lt <= limit ? tangential : tangential * (limit / lt);
+                    if (lt > 0.f && lt <= c.staticFriction * ct.depth)
+                        p.position[i] -= tangential; // sticks
+                    else if (lt > 0.f)
+                        p.position[i] -= tangential * (std::min(lt, c.friction * ct.depth) / lt); // slides
                 }
                 cache.contactCollider[i] = std::int32_t(ci);
                 cache.contactNormal[i] = ct.normal;
@@ -165,7 +169,7 @@ void applyRestitution(Cloth &cloth, ClothSolverCache &cache, const ColliderState
 }
 
 void applyContactVelocities(
-    Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, float restingSpeed)
+    Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, float restingSpeed, double dt)
 {
     Particles &p = cloth.particles;
     const std::size_t n = p.size();
@@ -181,9 +185,17 @@ void applyContactVelocities(
             continue;
         Vec3 vt = rel - nrm * vn;
         const float lt = length(vt);
-        // Coulomb: the normal impulse m|v_n| limits the tangential one to μ m |v_n|.
+        // Coulomb: the normal impulse m|v_n| holds the tangential motion while |v_t| <= μ_s |v_n|,
+        // otherwise takes μ_k m |v_n| off it.
         const float reduce = c.friction * -vn;
-        vt = lt <= reduce ? Vec3 {} : vt * ((lt - reduce) / lt);
+        const bool sticks = lt <= c.staticFriction * -vn;
+        vt = sticks ? Vec3 {} : vt * (std::max(0.f, lt - reduce) / lt);
+        if (sticks) {
+            // Held by static friction: the substep's slide along the surface is undone too,
+            // so a sheet on a slope below the friction angle does not creep by v dt.
+            const Vec3 moved = (p.position[i] - p.previous[i]) - c.velocity * float(dt);
+            p.position[i] -= moved - nrm * dot(moved, nrm);
+        }
         const float bounce = -vn > restingSpeed ? -c.restitution * vn : 0.f;
         p.velocity[i] = c.velocity + vt + nrm * bounce;
     }

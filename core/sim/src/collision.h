@@ -29,9 +29,10 @@ void applyRestitution(Cloth &cloth, ClothSolverCache &cache, const ColliderState
     float restingSpeed, bool keepPrevious);
 
 /// Velocity-level contact for the springs solver: removes approaching normal velocity,
-/// applies Coulomb friction on the tangential velocity and restitution.
+/// applies Coulomb friction on the tangential velocity (static: |v_t| <= μ_s |v_n| stops it
+/// and undoes the substep's tangential slide; kinetic: takes μ_k |v_n| off) and restitution.
 void applyContactVelocities(
-    Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, float restingSpeed);
+    Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders, float restingSpeed, double dt);
 
 /// Particle-particle self-collision: particles closer than `minDistance` that share no
 /// constraint are pushed apart, weighted by inverse mass. Candidate pairs within twice

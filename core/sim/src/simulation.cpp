@@ -4,6 +4,7 @@
 #include "sim/simulation.h"
 
 #include "collision.h"
+#include "sim/clothcollision.h"
 #include "solver.h"
 
 #include <cmath>
@@ -27,6 +28,7 @@ struct SimulationCaches {
     std::vector<ClothSolverCache> caches;        // per cloth solver scratch
     std::vector<ColliderState> colliderStates;   // substeps × colliders, this frame
     std::vector<std::uint64_t> tearScratch;
+    ClothSurfaces surfaces;                      // other cloths' triangles this frame (solver.clothCollision)
 };
 
 } // namespace detail
@@ -151,6 +153,8 @@ std::vector<std::string> Simulation::validate() const
         if (!(k.friction >= 0.f && std::isfinite(k.friction)))
             out.push_back(
                 where + "friction " + std::to_string(k.friction) + " is out of range, allowed >= 0");
+        if (!std::isfinite(k.staticFriction))
+            out.push_back(where + "static friction is not finite");
         if (!(k.restitution >= 0.f && k.restitution <= 1.f))
             out.push_back(
                 where + "restitution " + std::to_string(k.restitution) + " is out of range, allowed 0..1");
@@ -254,8 +258,12 @@ void Simulation::stepCloth(std::size_t index)
     detail::ClothSolverCache &cache = m_in->caches[index];
     cache.ensure(cloth);
     cache.splitsThisFrame.clear();
-    const detail::FrameContext ctx { world, solver, m_in->colliderStates, colliders.size(), m_time,
+    detail::FrameContext ctx { world, solver, m_in->colliderStates, colliders.size(), m_time,
         solver.frameDt(), solver.substepDt(), solver.substeps, m_in->tearScratch };
+    if (solver.clothCollision && cloths.size() > 1) {
+        ctx.surfaces = &m_in->surfaces;
+        ctx.clothIndex = std::uint32_t(index);
+    }
     switch (solver.kind) {
     case SolverKind::Xpbd:
         detail::stepXpbd(cloth, cache, ctx, m_stats);
@@ -316,6 +324,8 @@ void Simulation::step()
     }
 
     takeSnapshot();
+    if (solver.clothCollision && cloths.size() > 1)
+        detail::buildClothSurfaces(cloths, m_in->surfaces);
     for (std::size_t c = 0; c < cloths.size(); ++c)
         stepCloth(c);
 

@@ -24,6 +24,8 @@ struct FrameContext {
     double dt = 0.0; ///< s, substep
     int substeps = 1;
     std::vector<std::uint64_t> &tearScratch;
+    const ClothSurfaces *surfaces = nullptr; ///< other cloths to collide with, or none
+    std::uint32_t clothIndex = 0; ///< this cloth's index among them
 
     const ColliderState *collidersAt(int substep) const
     {
@@ -62,6 +64,8 @@ void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache);
 /// Substep end: collider projection is done by the caller; this tears (by removal or split)
 /// when the cloth's tear mode asks for it and refreshes the cache if the topology changed.
 void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, StepStats &stats);
+/// Long-range attachments after a position solve, when the cloth has them (tethers.h).
+void applyTethers(Cloth &cloth, ClothSolverCache &cache);
 /// Self-collision pass when enabled.
 void selfCollide(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx);
 /// End of a position-based substep (XPBD and Verlet, after their constraint passes):

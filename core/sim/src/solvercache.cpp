@@ -68,7 +68,7 @@ void ClothSolverCache::ensure(const Cloth &cloth)
     tearable = false;
     bool first = true;
     for (const DistanceConstraint &k : cloth.constraints) {
-        if (k.tearStrain < kNeverTear)
+        if (k.tearStrain < kNeverTear || k.tearForce < kNeverTear)
             tearable = true;
         if (k.kind == ConstraintKind::Structural || k.kind == ConstraintKind::Shear) {
             if (k.restLength > 0.f && (first || k.restLength < minRestLength)) {

@@ -6,6 +6,7 @@
 
 #include "sim/cloth.h"
 #include "sim/collider.h"
+#include "sim/tethers.h"
 #include "sim/vertexsplit.h"
 #include "xpbdbatch.h"
 #include "xpbdworker.h"
@@ -24,7 +25,8 @@ struct ColliderState {
     Vec3 velocity; ///< m/s
     float radius = 0.f; ///< m
     float margin = 0.f; ///< m, collider thickness
-    float friction = 0.f;
+    float friction = 0.f; ///< kinetic coefficient
+    float staticFriction = 0.f; ///< static coefficient
     float restitution = 0.f;
     bool keepInside = false;
 };
@@ -97,6 +99,8 @@ struct ClothSolverCache {
     float selfPairsDistance = 0.f; ///< m, the minimum distance they were gathered for
     std::uint64_t selfPairsRevision = 0;
     bool selfPairsValid = false;
+
+    Tethers tethers; ///< long-range attachments (when Cloth::tetherStretch > 0)
 
     // Splits made during the current frame (rollback of created particles).
     std::vector<ParticleSplit> splitsThisFrame;

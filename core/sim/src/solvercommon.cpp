@@ -1,5 +1,6 @@
 // Pieces shared by the three solvers: kinematic particles, tearing hooks, self-collision.
 #include "collision.h"
+#include "sim/clothcollision.h"
 #include "sim/tearing.h"
 #include "sim/vertexsplit.h"
 #include "solver.h"
@@ -83,11 +84,20 @@ void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext 
         const SplitReport report = splitOverstretched(cloth, ctx.solver.maxSplitsPerStep);
         if (!report.splits.empty()) {
             stats.splitParticles += std::uint32_t(report.splits.size());
+            cloth.tension.assign(cloth.constraints.size(), 0.f); // unknown until the next solve
             cache.splitsThisFrame.insert(
                 cache.splitsThisFrame.end(), report.splits.begin(), report.splits.end());
             cache.ensure(cloth);
         }
     }
+}
+
+void applyTethers(Cloth &cloth, ClothSolverCache &cache)
+{
+    if (!(cloth.tetherStretch > 0.f))
+        return;
+    updateTethers(cloth, cache.tethers); // after a tear or a pin change
+    projectTethers(cloth, cache.tethers, cloth.tetherStretch);
 }
 
 void selfCollide(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx)
@@ -103,6 +113,8 @@ void finishPositionSubstep(
     Particles &p = cloth.particles;
     const std::size_t n = p.size();
     selfCollide(cloth, cache, ctx);
+    if (ctx.surfaces)
+        collideWithOtherCloths(cloth, ctx.clothIndex, *ctx.surfaces);
     projectColliders(cloth, cache, ctx.collidersAt(substep), ctx.colliderCount, ctx.dt, true);
 
     // Contacts moved some positions: those particles take their offset from the position

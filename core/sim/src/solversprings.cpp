@@ -23,6 +23,7 @@
 #include "collision.h"
 #include "forces.h"
 #include "solver.h"
+#include "tensionrecord.h"
 
 #include <algorithm>
 #include <cmath>
@@ -116,6 +117,7 @@ std::uint64_t addSpringForces(Cloth &cloth, const ClothSolverCache &cache)
     const Vec3 *x = p.position.data();
     const Vec3 *v = p.velocity.data();
     Vec3 *f = p.force.data();
+    resetTension(cloth);
     for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
         const DistanceConstraint &k = cloth.constraints[c];
         // Length and stretch in double: see the note in solverxpbd.cpp.
@@ -128,7 +130,8 @@ std::uint64_t addSpringForces(Cloth &cloth, const ClothSolverCache &cache)
         const Vec3 n { float(dx / len), float(dy / len), float(dz / len) };
         const float stretch = float(len - double(k.restLength));
         const float closing = dot(v[k.b] - v[k.a], n);
-        const Vec3 fa = n * (cache.springStiffness[c] * stretch + k.damping * closing);
+        cloth.tension[c] = cache.springStiffness[c] * stretch; // Hooke's force, N
+        const Vec3 fa = n * (cloth.tension[c] + k.damping * closing);
         f[k.a] += fa;
         f[k.b] -= fa;
     }
@@ -176,7 +179,7 @@ void stepSprings(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx,
         selfCollide(cloth, cache, ctx);
         projectColliders(cloth, cache, ctx.collidersAt(s), ctx.colliderCount, ctx.dt, false);
         if (ctx.colliderCount)
-            applyContactVelocities(cloth, cache, ctx.collidersAt(s), ctx.restingSpeed());
+            applyContactVelocities(cloth, cache, ctx.collidersAt(s), ctx.restingSpeed(), ctx.dt);
         tearAfterSubstep(cloth, cache, ctx, stats);
     }
 }

@@ -27,6 +27,7 @@
 #include "collision.h"
 #include "forces.h"
 #include "solver.h"
+#include "tensionrecord.h"
 
 #include <cmath>
 
@@ -41,7 +42,9 @@ std::uint64_t relax(Cloth &cloth, const Vec3 *origin, Vec3 *x, float dt)
     const Particles &p = cloth.particles;
     const float *w = p.invMass.data();
     const float invDt2 = 1.f / (dt * dt);
-    for (const DistanceConstraint &c : cloth.constraints) {
+    float *tension = cloth.tension.data(); // sized by the caller
+    for (std::size_t ci = 0; ci < cloth.constraints.size(); ++ci) {
+        const DistanceConstraint &c = cloth.constraints[ci];
         const float wSum = w[c.a] + w[c.b];
         if (wSum == 0.f)
             continue;
@@ -59,6 +62,7 @@ std::uint64_t relax(Cloth &cloth, const Vec3 *origin, Vec3 *x, float dt)
         const Vec3 corr { float(dx * scale), float(dy * scale), float(dz * scale) };
         x[c.a] += corr * w[c.a];
         x[c.b] -= corr * w[c.b];
+        tension[ci] += float(scale * len) * invDt2; // the correction as a force, see tension.cpp
     }
     return cloth.constraints.size();
 }
@@ -97,9 +101,11 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
             cache.offset[i] += u * dt;
         }
 
+        resetTension(cloth);
         for (int it = 0; it < ctx.solver.iterations; ++it)
             stats.projections += relax(cloth, cache.origin.data(), cache.offset.data(), dt);
         writePositionsFromOffsets(cloth, cache);
+        applyTethers(cloth, cache); // on positions; finishPositionSubstep() takes their offsets back
 
         finishPositionSubstep(cloth, cache, ctx, s, dt, stats);
     }

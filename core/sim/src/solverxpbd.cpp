@@ -39,6 +39,7 @@
 #include "collision.h"
 #include "forces.h"
 #include "solver.h"
+#include "tensionrecord.h"
 
 #include <algorithm>
 #include <cmath>
@@ -110,6 +111,8 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         for (int it = 0; it < ctx.solver.iterations; ++it)
             stats.projections += solveDistanceConstraints(cloth, cache);
         writePositionsFromOffsets(cloth, cache);
+        recordXpbdTension(cloth, cache.xpbd, dt); // -λ/Δt² of this substep, see tension.cpp
+        applyTethers(cloth, cache); // on positions; finishPositionSubstep() takes their offsets back
 
         finishPositionSubstep(cloth, cache, ctx, s, dt, stats);
     }

@@ -11,6 +11,7 @@
 // Particles are never removed or renumbered, so indices held elsewhere (pins, selections)
 // stay valid.
 #include "sim/tearing.h"
+#include "sim/tension.h"
 
 #include <algorithm>
 
@@ -36,21 +37,27 @@ float constraintStrain(const Cloth &cloth, const DistanceConstraint &c)
 std::uint32_t tearOverstretched(Cloth &cloth, std::vector<std::uint64_t> &scratch)
 {
     scratch.clear();
+    const bool haveTension = cloth.tension.size() == cloth.constraints.size();
     std::size_t out = 0;
     for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
         const DistanceConstraint &k = cloth.constraints[c];
-        if (k.tearStrain < kNeverTear && constraintStrain(cloth, k) > k.tearStrain) {
+        if ((k.tearStrain < kNeverTear && constraintStrain(cloth, k) > k.tearStrain) || isOverTension(cloth, c)) {
             scratch.push_back(edgeKey(k.a, k.b));
             continue;
         }
-        if (out != c)
+        if (out != c) {
             cloth.constraints[out] = k;
+            if (haveTension)
+                cloth.tension[out] = cloth.tension[c];
+        }
         ++out;
     }
     if (scratch.empty())
         return 0;
     const auto torn = std::uint32_t(cloth.constraints.size() - out);
     cloth.constraints.resize(out);
+    if (haveTension)
+        cloth.tension.resize(out);
     std::sort(scratch.begin(), scratch.end());
     const auto hasTornEdge = [&](const Triangle &t) {
         for (int e = 0; e < 3; ++e) {

@@ -50,6 +50,7 @@
 //    of them can split at all), then kept up to date so every split is O(local). Removed
 //    constraints are compacted once at the end of the call (SplitReport::constraintMap).
 #include "sim/vertexsplit.h"
+#include "sim/tension.h"
 
 #include <algorithm>
 #include <cassert>
@@ -539,7 +540,7 @@ SplitReport splitOverstretched(Cloth &cloth, int maxSplits)
     for (std::uint32_t i = 0; i < cloth.constraints.size(); ++i) {
         const DistanceConstraint &c = cloth.constraints[i];
         assert(c.a < pa.size() && c.b < pa.size());
-        if (!isOverstretched(cloth, c))
+        if (!isOverstretched(cloth, c) && !isOverTension(cloth, i))
             continue;
         if (pa.kind[c.a] != ParticleKind::Dynamic && pa.kind[c.b] != ParticleKind::Dynamic)
             continue; // pinned at both ends: nothing may split

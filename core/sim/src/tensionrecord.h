@@ -1,0 +1,14 @@
+// Solver side of the tension readout (see tension.cpp). Internal to the core.
+#pragma once
+
+#include "sim/cloth.h"
+#include "sim/xpbdbatch.h"
+
+namespace drape::detail {
+
+/// Sizes Cloth::tension to the constraints and zeroes it (start of a substep's solve).
+void resetTension(Cloth &cloth);
+/// Tension of every constraint from the XPBD multipliers of the substep just solved: -λ/Δt².
+void recordXpbdTension(Cloth &cloth, const XpbdBatches &batches, float dt);
+
+} // namespace drape::detail
