@@ -27,6 +27,9 @@ struct ColliderState {
     float friction = 0.f;
     float restitution = 0.f;
     bool keepInside = false;
+    Vec3 axis { 0.f, 1.f, 0.f }; ///< capsule, unit
+    float halfLength = 0.f; ///< m, capsule
+    const TriangleMesh *mesh = nullptr; ///< mesh collider (owned by the Collider's MeshRef)
 };
 
 struct ClothSolverCache {
