@@ -4,6 +4,7 @@
 // a mesh collider save → load → save byte-identically.
 #include "mesh/meshimport.h"
 #include "mesh/meshobject.h"
+#include "mesh/meshshapes.h"
 #include "scene/scenefile.h"
 
 #include <QTemporaryDir>
@@ -57,6 +58,7 @@ private slots:
     void nanVerticesAreRemoved();
     void millionTrianglesAreRefused();
     void weldMergesWithinTolerance();
+    void insideOutMeshIsTurned();
     void meshObjectsRoundTripByteIdentically();
 };
 
@@ -271,6 +273,26 @@ void TestMeshImport::weldMergesWithinTolerance()
     QCOMPARE(r.weldedVertices, std::size_t(1)); // vertex 3 onto vertex 1; 5 is 1 cm from 2
     QCOMPARE(m.positions.size(), std::size_t(5));
     QCOMPARE(m.uv[1][0], 1.f); // the first vertex's UV is kept at a seam
+}
+
+void TestMeshImport::insideOutMeshIsTurned()
+{
+    MeshGeometry m = makeUvSphereMesh(0.5f, 6, 8);
+    for (Triangle &t : m.triangles)
+        std::swap(t.v[0], t.v[1]);
+    const MeshReport r = cleanMesh(m, 1e-6f);
+    QVERIFY(r.turnedOutward);
+    QCOMPARE(r.warnings().size(), std::size_t(1));
+    for (const Triangle &t : m.triangles) {
+        const Vec3 &a = m.positions[t.v[0]], &b = m.positions[t.v[1]], &c = m.positions[t.v[2]];
+        QVERIFY(dot(cross(b - a, c - a), a + b + c) > 0.f);
+    }
+    // An open surface has no inside: it is left as it is.
+    MeshGeometry sheet;
+    sheet.positions = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 0, 1 } };
+    sheet.triangles = { { { 0, 1, 2 } } };
+    QVERIFY(!cleanMesh(sheet, 1e-6f).turnedOutward);
+    QCOMPARE(sheet.triangles[0].v[1], 1u);
 }
 
 void TestMeshImport::meshObjectsRoundTripByteIdentically()

@@ -34,6 +34,8 @@ struct MeshReport {
     std::size_t nonManifoldEdges = 0; ///< edges shared by more than two triangles (kept)
     std::size_t boundaryEdges = 0; ///< edges of one triangle only (an open surface)
     std::size_t skippedPrimitives = 0; ///< points and lines in the file (not surfaces)
+    bool turnedOutward
+        = false; ///< a closed mesh wound inside out (negative volume) had its triangles flipped
 
     /// One line per problem with its count, e.g. "3 degenerate triangles removed".
     std::vector<std::string> warnings() const;

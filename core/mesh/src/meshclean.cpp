@@ -153,6 +153,18 @@ MeshReport cleanMesh(MeshGeometry &mesh, float weldTolerance)
         r.boundaryEdges += uses == 1 ? 1 : 0;
         r.nonManifoldEdges += uses > 2 ? 1 : 0;
     }
+    // A closed mesh's signed volume, Σ a·(b × c) / 6 over its triangles, is negative when it is
+    // wound inside out; then every normal would point in and a collider would pull cloth inside.
+    if (r.boundaryEdges == 0 && r.nonManifoldEdges == 0 && !out.triangles.empty()) {
+        double volume = 0.0;
+        for (const Triangle &t : out.triangles)
+            volume += double(dot(out.positions[t.v[0]], cross(out.positions[t.v[1]], out.positions[t.v[2]])));
+        if (volume < 0.0) {
+            for (Triangle &t : out.triangles)
+                std::swap(t.v[1], t.v[2]);
+            r.turnedOutward = true;
+        }
+    }
     mesh = std::move(out);
     return r;
 }
@@ -170,6 +182,8 @@ std::vector<std::string> MeshReport::warnings() const
     add(unusedVertices, "vertices in no triangle removed");
     add(nonManifoldEdges, "non-manifold edges (shared by more than two triangles); no bending across them");
     add(skippedPrimitives, "points or lines skipped (only triangles are used)");
+    if (turnedOutward)
+        w.push_back("the closed mesh was wound inside out; its triangles were turned to face outward");
     return w;
 }
 
