@@ -32,7 +32,7 @@ void printHelp()
                 "  drape --help             show this help\n"
                 "  drape --version          show the version\n\n",
                 kDefaultPreset);
-    std::printf("Batch modes (no display needed):\n%s%s\n", simulateUsage(), renderUsage());
+    std::printf("Batch modes (no display needed):\n%s%s%s\n", simulateUsage(), renderUsage(), importUsage());
     std::printf("Built-in presets:");
     for (const QString &key : presetKeys())
         std::printf(" %s", qPrintable(key));
