@@ -5,12 +5,14 @@
 #include "sim/builders.h"
 #include "sim/simulation.h"
 
+#include <benchmark/benchmark.h>
+
 namespace drape::bench {
 
-constexpr float kSheetSize = 1.f;      ///< m, width and height of the sheet
-constexpr float kArealDensity = 0.2f;  ///< kg/m²
-constexpr float kFrameRate = 60.f;     ///< Hz
-constexpr int kIterations = 10;        ///< the "10 iterations" every solver gets, spent as below
+constexpr float kSheetSize = 1.f; ///< m, width and height of the sheet
+constexpr float kArealDensity = 0.2f; ///< kg/m²
+constexpr float kFrameRate = 60.f; ///< Hz
+constexpr int kIterations = 10; ///< the "10 iterations" every solver gets, spent as below
 
 inline GridSpec benchGrid(int n)
 {
@@ -19,7 +21,7 @@ inline GridSpec benchGrid(int n)
     g.down = n;
     g.width = kSheetSize;
     g.height = kSheetSize;
-    g.origin = {-0.5f * kSheetSize, 1.5f, 0.f};
+    g.origin = { -0.5f * kSheetSize, 1.5f, 0.f };
     g.arealDensity = kArealDensity;
     return g;
 }
@@ -64,6 +66,25 @@ inline Simulation benchSimulation(SolverKind kind, int n)
         cloth.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
     sim.cloths.push_back(std::move(cloth));
     return sim;
+}
+
+/// The timed loop every frame benchmark shares: one Simulation::step() per iteration. False
+/// (and the benchmark marked as failed) when the simulation blew up before or during it.
+template <typename State> bool timeFrames(State &state, Simulation &sim)
+{
+    if (sim.status().blownUp) {
+        state.SkipWithError(sim.status().message.c_str());
+        return false;
+    }
+    for (auto _ : state) {
+        sim.step();
+        benchmark::DoNotOptimize(sim.cloths[0].particles.position.data());
+    }
+    if (sim.status().blownUp) {
+        state.SkipWithError(sim.status().message.c_str());
+        return false;
+    }
+    return true;
 }
 
 } // namespace drape::bench
