@@ -44,8 +44,11 @@ public:
 
     /// Closest point of the mesh to `p` if it is nearer than `radius` (m); visits only the
     /// nodes whose boxes come within `radius`, so a far particle costs one box test.
-    /// `work`, when given, receives the number of nodes and triangles visited.
-    bool closestPoint(const Vec3 &p, float radius, MeshHit &hit, std::uint32_t *work = nullptr) const;
+    /// `work`, when given, receives the number of nodes and triangles visited. `hint`, a
+    /// triangle likely to be nearest (last time's answer), is tested first so the search
+    /// ball starts at its distance; any value is safe (out of range is ignored).
+    bool closestPoint(const Vec3 &p, float radius, MeshHit &hit, std::uint32_t *work = nullptr,
+        std::uint32_t hint = ~0u) const;
 
     /// Vertices where the surface folds sharply outward (the outward normals of the triangles
     /// around them differ by more than ~35° from the vertex normal): the tips and ridges a coarse
@@ -67,6 +70,8 @@ private:
         std::uint32_t first = 0; ///< leaf: first item in the item order; inner: left child (right = left + 1)
         std::uint32_t count = 0; ///< leaf: number of items; inner: 0
     };
+    // Updates `hit` and `best` (squared distance) when triangle t is nearer than `best`.
+    bool testTriangle(const Vec3 &p, std::uint32_t t, float &best, MeshHit &hit) const;
     // One hierarchy over boxes: median split along the longest axis of the centroids.
     static void build(
         std::vector<Node> &nodes, std::vector<std::uint32_t> &order, const std::vector<Aabb> &boxes);

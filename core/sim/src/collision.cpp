@@ -62,15 +62,17 @@ int sphereContact(const Vec3 &d, float r, Contact &out)
 // radius is the margin plus the distance the particle moved in the substep (at least the margin
 // again), so a particle that crossed the surface in the substep is still found, and a resting
 // particle searches only a margin-sized ball.
-int meshContact(const ColliderState &c, const Vec3 &x, const Vec3 &previous, float margin, Contact &out)
+int meshContact(const ColliderState &c, const Vec3 &x, const Vec3 &previous, float margin,
+    std::uint32_t &hint, Contact &out)
 {
     if (!c.mesh)
         return 0;
     const Vec3 p = x - c.center;
     const float reach = margin + std::max(margin, length(x - previous));
     MeshHit hit;
-    if (!c.mesh->closestPoint(p, reach, hit))
+    if (!c.mesh->closestPoint(p, reach, hit, nullptr, hint))
         return 0;
+    hint = hit.triangle;
     const Vec3 d = p - hit.point;
     const float dist = std::sqrt(hit.distanceSquared);
     if (dot(d, hit.normal) >= 0.f) { // outside, by the pseudo-normal's sign
@@ -84,8 +86,8 @@ int meshContact(const ColliderState &c, const Vec3 &x, const Vec3 &previous, flo
 }
 
 // Up to three contacts (a keepInside box can be violated on three axes at a corner).
-int findContacts(
-    const ColliderState &c, const Vec3 &x, const Vec3 &previous, float clothMargin, Contact out[3])
+int findContacts(const ColliderState &c, const Vec3 &x, const Vec3 &previous, float clothMargin,
+    std::uint32_t &meshHint, Contact out[3])
 {
     const float margin = c.margin + clothMargin;
     switch (c.kind) {
@@ -104,7 +106,7 @@ int findContacts(
         return sphereContact(x - (c.center + c.axis * t), c.radius + margin, out[0]);
     }
     case ColliderKind::Mesh:
-        return meshContact(c, x, previous, margin, out[0]);
+        return meshContact(c, x, previous, margin, meshHint, out[0]);
     case ColliderKind::Box: {
         const Vec3 q = x - c.center;
         const float qa[3] = { q.x, q.y, q.z };
@@ -162,7 +164,8 @@ void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState
         for (std::size_t ci = 0; ci < colliderCount; ++ci) {
             const ColliderState &c = colliders[ci];
             Contact contacts[3];
-            const int count = findContacts(c, p.position[i], p.previous[i], cloth.thickness, contacts);
+            const int count
+                = findContacts(c, p.position[i], p.previous[i], cloth.thickness, cache.meshHint[i], contacts);
             for (int k = 0; k < count; ++k) {
                 const Contact &ct = contacts[k];
                 p.position[i] += ct.normal * ct.depth;

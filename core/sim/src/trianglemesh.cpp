@@ -169,22 +169,64 @@ void TriangleMesh::build(
     }
 }
 
-bool TriangleMesh::closestPoint(const Vec3 &p, float radius, MeshHit &hit, std::uint32_t *work) const
+bool TriangleMesh::testTriangle(const Vec3 &p, std::uint32_t t, float &best, MeshHit &hit) const
+{
+    const Triangle &tri = m_triangles[t];
+    const detail::TrianglePoint q
+        = detail::closestOnTriangle(p, m_vertices[tri.v[0]], m_vertices[tri.v[1]], m_vertices[tri.v[2]]);
+    const float d2 = lengthSquared(p - q.point);
+    // Ties go to the lower triangle index, so the answer does not depend on the visiting order
+    // (nor on the hint): a run resumed with an empty hint cache continues bit for bit.
+    if (d2 > best || (d2 == best && t >= hit.triangle))
+        return false;
+    best = d2;
+    hit.triangle = t;
+    hit.point = q.point;
+    hit.distanceSquared = d2;
+    switch (q.feature) {
+    case detail::TriangleFeature::Face:
+        hit.normal = m_faceNormal[t];
+        break;
+    case detail::TriangleFeature::Vertex0:
+        hit.normal = m_vertexNormal[tri.v[0]];
+        break;
+    case detail::TriangleFeature::Vertex1:
+        hit.normal = m_vertexNormal[tri.v[1]];
+        break;
+    case detail::TriangleFeature::Vertex2:
+        hit.normal = m_vertexNormal[tri.v[2]];
+        break;
+    case detail::TriangleFeature::Edge01:
+        hit.normal = m_edgeNormal[t * 3 + 0];
+        break;
+    case detail::TriangleFeature::Edge12:
+        hit.normal = m_edgeNormal[t * 3 + 1];
+        break;
+    case detail::TriangleFeature::Edge20:
+        hit.normal = m_edgeNormal[t * 3 + 2];
+        break;
+    }
+    return true;
+}
+
+bool TriangleMesh::closestPoint(
+    const Vec3 &p, float radius, MeshHit &hit, std::uint32_t *work, std::uint32_t hint) const
 {
     if (work)
         *work = 0;
     if (m_nodes.empty())
         return false;
     float best = radius * radius;
-    bool found = false;
+    hit.triangle = ~0u;
+    bool found = hint < m_triangles.size() && testTriangle(p, hint, best, hit);
     std::uint32_t stack[64];
     int top = 0;
     stack[top++] = 0;
     while (top > 0) {
         const Node &n = m_nodes[stack[--top]];
         if (work)
-            *work += 1 + n.count;
-        if (n.box.distanceSquared(p) >= best)
+            ++*work;
+        if (n.box.distanceSquared(p) > best)
             continue;
         if (n.count == 0) {
             assert(top + 2 <= 64);
@@ -195,42 +237,12 @@ bool TriangleMesh::closestPoint(const Vec3 &p, float radius, MeshHit &hit, std::
             stack[top++] = dl < dr ? n.first : n.first + 1;
             continue;
         }
+        if (work)
+            *work += n.count;
         for (std::uint32_t k = 0; k < n.count; ++k) {
             const std::uint32_t t = m_order[n.first + k];
-            const Triangle &tri = m_triangles[t];
-            const detail::TrianglePoint q = detail::closestOnTriangle(
-                p, m_vertices[tri.v[0]], m_vertices[tri.v[1]], m_vertices[tri.v[2]]);
-            const float d2 = lengthSquared(p - q.point);
-            if (d2 >= best)
-                continue;
-            best = d2;
-            found = true;
-            hit.triangle = t;
-            hit.point = q.point;
-            hit.distanceSquared = d2;
-            switch (q.feature) {
-            case detail::TriangleFeature::Face:
-                hit.normal = m_faceNormal[t];
-                break;
-            case detail::TriangleFeature::Vertex0:
-                hit.normal = m_vertexNormal[tri.v[0]];
-                break;
-            case detail::TriangleFeature::Vertex1:
-                hit.normal = m_vertexNormal[tri.v[1]];
-                break;
-            case detail::TriangleFeature::Vertex2:
-                hit.normal = m_vertexNormal[tri.v[2]];
-                break;
-            case detail::TriangleFeature::Edge01:
-                hit.normal = m_edgeNormal[t * 3 + 0];
-                break;
-            case detail::TriangleFeature::Edge12:
-                hit.normal = m_edgeNormal[t * 3 + 1];
-                break;
-            case detail::TriangleFeature::Edge20:
-                hit.normal = m_edgeNormal[t * 3 + 2];
-                break;
-            }
+            if (t != hint)
+                found = testTriangle(p, t, best, hit) || found;
         }
     }
     return found;
