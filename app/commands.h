@@ -11,9 +11,12 @@ int runEditor(int argc, char **argv);
 int runSimulate(int argc, char **argv);
 /// `drape render SCENE --frames N --fps F --size WxH -o OUT`.
 int runRender(int argc, char **argv);
+/// `drape import MESH --as cloth|collider [--into SCENE] -o OUT.json [--scale S] [--up y|z]`.
+int runImport(int argc, char **argv);
 
 /// One-paragraph summaries shown by `drape --help`.
 const char *simulateUsage();
 const char *renderUsage();
+const char *importUsage();
 
 } // namespace drape::app

@@ -4,10 +4,11 @@
 #include "actions/openscene.h"
 
 #include "document/document.h"
-#include "mainwindow.h"
 #include "document/presetcatalog.h"
+#include "mainwindow.h"
 #include "render/resources.h"
 #include "render/viewport.h"
+#include "scene/userpresets.h"
 
 #include <QApplication>
 #include <QMessageBox>
@@ -29,16 +30,32 @@ void printHelp()
     std::printf("Usage:\n"
                 "  drape                    open the editor on the built-in \"%s\" scene\n"
                 "  drape SCENE.json         open the editor on a scene file\n"
-                "  drape --preset NAME      open the editor on a built-in preset\n"
-                "  drape --list-presets     list the built-in presets\n"
+                "  drape --preset NAME      open the editor on a built-in or user preset\n"
+                "  drape --list-presets     list the built-in presets, then the user's own\n"
                 "  drape --help             show this help\n"
                 "  drape --version          show the version\n\n",
-                kDefaultPreset);
-    std::printf("Batch modes (no display needed):\n%s%s\n", simulateUsage(), renderUsage());
+        kDefaultPreset);
+    std::printf("Batch modes (no display needed):\n%s%s%s\n", simulateUsage(), renderUsage(), importUsage());
     std::printf("Built-in presets:");
     for (const QString &key : presetKeys())
         std::printf(" %s", qPrintable(key));
     std::printf("\n\nIn the editor, Help > Controls lists every mouse and keyboard control.\n");
+}
+
+// Below the built-in ones, as the Scene dock lists them; a user scene with a built-in's name
+// is marked, since `--preset NAME` opens the built-in one.
+void printUserPresets()
+{
+    const std::vector<UserPreset> mine = userPresetList();
+    if (mine.empty())
+        return;
+    std::printf("\nUser presets (%s):\n", userPresetDirectory().c_str());
+    for (const UserPreset &p : mine) {
+        const char *note = p.kind == UserPresetKind::Fabric ? "fabric"
+            : p.shadowed ? "scene (hidden by the built-in preset of this name)"
+                         : "scene";
+        std::printf("%-16s %s\n", p.id.c_str(), note);
+    }
 }
 
 struct EditorArgs {
@@ -71,7 +88,8 @@ EditorArgs parseArgs(int argc, char **argv)
             args.preset = QString::fromLocal8Bit(a + 9);
         } else if (a[0] == '-' && a[1] != '\0') {
             // Qt's own options (-platform, -style...) are taken by QApplication before this runs.
-            args.error = QStringLiteral("unknown option %1 (see drape --help)").arg(QString::fromLocal8Bit(a));
+            args.error
+                = QStringLiteral("unknown option %1 (see drape --help)").arg(QString::fromLocal8Bit(a));
             return args;
         } else if (args.scenePath.isEmpty()) {
             args.scenePath = QString::fromLocal8Bit(a);
@@ -104,6 +122,7 @@ int runEditor(int argc, char **argv)
         if (early.listPresets) {
             for (const PresetInfo &p : builtinPresets())
                 std::printf("%-16s %s\n", qPrintable(p.key), qPrintable(p.name));
+            printUserPresets();
             return 0;
         }
     }
@@ -145,7 +164,7 @@ int runEditor(int argc, char **argv)
             std::fprintf(stderr, "drape: %s\n", qPrintable(error));
             if (!args.preset.isEmpty())
                 return 1;
-            scene = Scene{}; // the default preset is missing from this build: start empty
+            scene = Scene {}; // the default preset is missing from this build: start empty
         }
         document = std::make_unique<Document>(std::move(*scene));
     }

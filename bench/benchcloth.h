@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <utility>
 
+#include <benchmark/benchmark.h>
+
 namespace drape::bench {
 
 constexpr float kSheetSize = 1.f; ///< m, width and height of the sheet
@@ -110,6 +112,25 @@ inline Simulation benchSimulation(SolverKind kind, int n, Sheet sheet = Sheet::G
         splitVertices(cloth, 500);
     sim.cloths.push_back(std::move(cloth));
     return sim;
+}
+
+/// The timed loop every frame benchmark shares: one Simulation::step() per iteration. False
+/// (and the benchmark marked as failed) when the simulation blew up before or during it.
+template <typename State> bool timeFrames(State &state, Simulation &sim)
+{
+    if (sim.status().blownUp) {
+        state.SkipWithError(sim.status().message.c_str());
+        return false;
+    }
+    for (auto _ : state) {
+        sim.step();
+        benchmark::DoNotOptimize(sim.cloths[0].particles.position.data());
+    }
+    if (sim.status().blownUp) {
+        state.SkipWithError(sim.status().message.c_str());
+        return false;
+    }
+    return true;
 }
 
 } // namespace drape::bench

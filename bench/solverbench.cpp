@@ -47,18 +47,8 @@ void solverFrame(benchmark::State &state, SolverKind kind, int n, FrameOptions o
     Simulation sim = bench::benchSimulation(kind, n, options.sheet);
     sim.solver.selfCollision = options.selfCollision;
     sim.step(); // builds the solver caches outside the timed loop
-    if (sim.status().blownUp) {
-        state.SkipWithError(sim.status().message.c_str());
+    if (!bench::timeFrames(state, sim))
         return;
-    }
-    for (auto _ : state) {
-        sim.step();
-        benchmark::DoNotOptimize(sim.cloths[0].particles.position.data());
-    }
-    if (sim.status().blownUp) {
-        state.SkipWithError(sim.status().message.c_str());
-        return;
-    }
     const Cloth &cloth = sim.cloths[0];
     const double perFrame = double(cloth.constraints.size()) * sim.solver.iterations * sim.solver.substeps;
     state.counters["particles"] = double(cloth.particles.size());

@@ -41,11 +41,12 @@ Scene TestParams::sceneForAllParams()
     ClothDesc rope;
     rope.source = ClothSource::Rope;
     s.cloths = { grid, rope };
-    Collider plane, sphere, box;
+    Collider plane, sphere, box, capsule;
     plane.kind = ColliderKind::Plane;
     sphere.kind = ColliderKind::Sphere;
     box.kind = ColliderKind::Box;
-    s.colliders = { plane, sphere, box };
+    capsule.kind = ColliderKind::Capsule;
+    s.colliders = { plane, sphere, box, capsule };
     return s;
 }
 

@@ -20,7 +20,9 @@ struct PresetDesc {
 
 /// Every built-in preset that loads, sorted by id.
 const std::vector<PresetDesc> &presetList();
-/// Loads preset `id` ("curtain"); an unknown id is an error listing the known ones.
+/// Loads preset `id` ("curtain"): a built-in one, else the user's preset of that name
+/// (scene/userpresets.h); an unknown id is an error listing the known ones. A user preset
+/// that has a built-in's name is never loaded by it: the built-in is, with a warning.
 SceneLoadResult loadPreset(const std::string &id);
 /// Loads a scene given as a file path or as `preset:<id>`.
 SceneLoadResult loadSceneOrPreset(const std::string &nameOrPath, const SceneBudget &budget = {});

@@ -86,6 +86,7 @@ struct ExplicitDesc {
     std::vector<ParticleKind> kind;
     std::vector<DistanceConstraint> constraints; ///< each with its own compliance, damping, tear strain
     std::vector<Triangle> triangles;
+    std::vector<std::array<float, 2>> uv;        ///< texture coordinates per particle (optional, imported meshes)
 
     bool operator==(const ExplicitDesc &) const = default;
 };

@@ -5,6 +5,7 @@
 
 #include "base/vec3.h"
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -88,6 +89,9 @@ struct Cloth {
     Particles particles;
     std::vector<DistanceConstraint> constraints;
     std::vector<Triangle> triangles;
+    /// Texture coordinates per particle (an imported mesh's UVs); empty, or of another length
+    /// than the particles after a tear split some, means they derive from the rest positions.
+    std::vector<std::array<float, 2>> uv;
     TearMode tearMode = TearMode::None;
     float thickness = 0.005f;       ///< m, collision half-thickness of the sheet
     /// Long-range attachments (Kim, Chentanez, Müller 2012): a free particle stays within

@@ -1,8 +1,10 @@
-// Colliders the cloth collides with: a ground plane, spheres and an axis-aligned box that
-// either keeps the cloth inside (the tearable-cloth canvas bounds) or out.
+// Colliders the cloth collides with: a ground plane, spheres, an axis-aligned box that
+// either keeps the cloth inside (the tearable-cloth canvas bounds) or out, capsules and
+// triangle meshes.
 #pragma once
 
 #include "base/vec3.h"
+#include "sim/trianglemesh.h"
 
 #include <cstdint>
 #include <string>
@@ -13,6 +15,8 @@ enum class ColliderKind : std::uint8_t {
     Plane = 0,  ///< infinite plane through `center` with normal `normal`; cloth stays on the normal side
     Sphere = 1, ///< ball of `radius` at `center`
     Box = 2,    ///< axis-aligned box `center` ± `halfExtents`
+    Capsule = 3, ///< points within `radius` of the segment `center` ± `halfLength` · `axis`
+    Mesh = 4,   ///< triangle mesh `mesh`, its vertices relative to `center`; cloth stays on the outer side
 };
 
 /// Optional motion of a collider, evaluated from simulation time so runs stay deterministic:
@@ -35,6 +39,9 @@ struct Collider {
     float radius = 0.25f;            ///< m (sphere)
     Vec3 halfExtents{1.f, 1.f, 1.f}; ///< m (box)
     bool keepInside = false;         ///< box: cloth stays inside (bounds that bounce) instead of outside
+    Vec3 axis{0.f, 1.f, 0.f};        ///< capsule axis (normalised on use)
+    float halfLength = 0.25f;        ///< m, capsule: half the length of its core segment
+    MeshRef mesh;                    ///< mesh: shared, immutable triangles (vertices in m, relative to center)
     float thickness = 0.005f;        ///< m, extra margin kept between cloth and surface
     float friction = 0.3f;           ///< kinetic Coulomb friction coefficient μ_k, 0..∞ (typically 0..1)
     /// Static Coulomb coefficient μ_s (cloth at rest holds on a slope while tanθ < μ_s);

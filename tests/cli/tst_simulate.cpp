@@ -3,6 +3,8 @@
 #include "scene/presets.h"
 #include "scene/scenefile.h"
 
+#include "drapeprocess.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -21,27 +23,14 @@ private slots:
     void badInput();
 
 private:
-    struct Run {
-        int exitCode = -1;
-        QString out;
-        QString err;
-    };
+    using Run = DrapeRun;
     Run run(const QStringList &args);
     QTemporaryDir m_dir;
 };
 
 TestSimulate::Run TestSimulate::run(const QStringList &args)
 {
-    QProcess p;
-    p.setWorkingDirectory(m_dir.path());
-    p.start(QStringLiteral(DRAPE_EXECUTABLE), QStringList { "simulate" } + args);
-    if (!p.waitForFinished(300000))
-        qFatal("drape simulate did not finish");
-    Run r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return runDrape(QStringList { "simulate" } + args, m_dir.path());
 }
 
 void TestSimulate::replaysTheTakeToTheHashTheEditorShowed()

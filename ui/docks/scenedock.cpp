@@ -26,6 +26,8 @@ QString colliderKindName(ColliderKind kind)
     case ColliderKind::Plane: return QObject::tr("plane");
     case ColliderKind::Sphere: return QObject::tr("sphere");
     case ColliderKind::Box: return QObject::tr("box");
+    case ColliderKind::Capsule: return QObject::tr("capsule");
+    case ColliderKind::Mesh: return QObject::tr("mesh");
     }
     return {};
 }

@@ -47,6 +47,49 @@ MeshData makeSphereMesh(int slices, int stacks)
     return m;
 }
 
+MeshData makeCapsuleMesh(float radius, float halfLength, int slices, int stacks)
+{
+    // The unit sphere's rows, scaled by the radius, with the upper half lifted by halfLength
+    // and the lower half lowered: the equator row appears twice, joining the caps by a tube.
+    MeshData m;
+    stacks += stacks % 2; // an even number, so a row sits on the equator
+    int rows = 0;
+    for (int j = 0; j <= stacks; ++j) {
+        const float theta = kPi * float(j) / float(stacks);
+        for (int copy = 0; copy < (2 * j == stacks ? 2 : 1); ++copy, ++rows) {
+            const float lift = (2 * j < stacks || (2 * j == stacks && copy == 0)) ? halfLength : -halfLength;
+            for (int i = 0; i <= slices; ++i) {
+                const float phi = 2.f * kPi * float(i) / float(slices);
+                const Vec3 n{std::sin(theta) * std::cos(phi), std::cos(theta), std::sin(theta) * std::sin(phi)};
+                pushVertex(m, n * radius + Vec3{0.f, lift, 0.f}, n);
+            }
+        }
+    }
+    const std::uint32_t row = std::uint32_t(slices + 1);
+    for (int j = 0; j + 1 < rows; ++j) {
+        for (int i = 0; i < slices; ++i) {
+            const std::uint32_t a = std::uint32_t(j) * row + std::uint32_t(i), b = a + row;
+            m.indices.insert(m.indices.end(), {a, a + 1, b, a + 1, b + 1, b});
+        }
+    }
+    return m;
+}
+
+MeshData makeFlatMesh(const std::vector<Vec3> &vertices, const std::vector<Triangle> &triangles)
+{
+    MeshData m;
+    for (const Triangle &t : triangles) {
+        const Vec3 &a = vertices[t.v[0]], &b = vertices[t.v[1]], &c = vertices[t.v[2]];
+        const Vec3 n = normalized(cross(b - a, c - a));
+        const std::uint32_t base = std::uint32_t(m.vertices.size() / 6);
+        pushVertex(m, a, n);
+        pushVertex(m, b, n);
+        pushVertex(m, c, n);
+        m.indices.insert(m.indices.end(), {base, base + 1, base + 2});
+    }
+    return m;
+}
+
 MeshData makeBoxMesh()
 {
     MeshData m;

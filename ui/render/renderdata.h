@@ -27,6 +27,10 @@ struct LineVertex {
 MeshData makeSphereMesh(int slices, int stacks); ///< unit sphere at the origin
 MeshData makeBoxMesh();                          ///< cube [-1, 1]³ with face normals
 MeshData makeQuadMesh();                         ///< square [-1, 1]² in the XZ plane, normal +Y
+/// Capsule along +Y: the points within `radius` of the segment y ∈ [-halfLength, halfLength].
+MeshData makeCapsuleMesh(float radius, float halfLength, int slices, int stacks);
+/// A triangle mesh with flat face normals (each triangle its own three vertices).
+MeshData makeFlatMesh(const std::vector<Vec3> &vertices, const std::vector<Triangle> &triangles);
 
 /// Ground grid in the XZ plane at y = 0: `halfSize` m each way, a line every `spacing` m,
 /// brighter every `majorEvery` lines, the X axis red and the Z axis blue.

@@ -187,6 +187,12 @@ void SceneRenderer::release()
     m_sphere.reset();
     m_box.reset();
     m_quad.reset();
+    for (auto &[key, mesh] : m_colliderMeshes)
+        releaseMesh(*mesh);
+    m_colliderMeshes.clear();
+    for (auto &[key, mesh] : m_capsules)
+        releaseMesh(*mesh);
+    m_capsules.clear();
     if (m_gridVao) {
         glDeleteVertexArrays(1, &m_gridVao);
         glDeleteBuffers(1, &m_gridVbo);
@@ -328,6 +334,8 @@ void SceneRenderer::drawColliders(const Simulation &sim, const Mat4 &viewProject
     setVec3(m_solidProgram->uniform("uEye"), eye);
     const int model = m_solidProgram->uniform("uModel");
     const int color = m_solidProgram->uniform("uColor");
+    std::vector<const Vec3 *> usedMeshes;
+    std::vector<std::pair<float, float>> usedCapsules;
     for (const Collider &c : sim.colliders) {
         const Mesh *mesh = nullptr;
         Mat4 m;
@@ -352,12 +360,51 @@ void SceneRenderer::drawColliders(const Simulation &sim, const Mat4 &viewProject
             m = translateScale(c.center, c.halfExtents);
             glUniform4f(color, 0.52f, 0.56f, 0.62f, 1.f);
             break;
+        case ColliderKind::Capsule: {
+            std::unique_ptr<Mesh> &cached = m_capsules[{c.radius, c.halfLength}];
+            if (!cached) {
+                cached = std::make_unique<Mesh>();
+                createMesh(*cached, makeCapsuleMesh(c.radius, c.halfLength, 48, 24));
+            }
+            usedCapsules.push_back({c.radius, c.halfLength});
+            mesh = cached.get();
+            m = planeModel(c.center, c.axis, 1.f); // a rotation taking +Y to the axis, then the centre
+            glUniform4f(color, 0.52f, 0.56f, 0.62f, 1.f);
+            break;
+        }
+        case ColliderKind::Mesh: {
+            if (!c.mesh)
+                continue;
+            std::unique_ptr<Mesh> &cached = m_colliderMeshes[c.mesh.mesh];
+            if (!cached) {
+                cached = std::make_unique<Mesh>();
+                createMesh(*cached, makeFlatMesh(c.mesh->vertices(), c.mesh->triangles()));
+            }
+            usedMeshes.push_back(c.mesh->vertices().data());
+            mesh = cached.get();
+            m = translation(c.center);
+            glUniform4f(color, 0.52f, 0.56f, 0.62f, 1.f);
+            break;
+        }
         }
         glUniformMatrix4fv(model, 1, GL_FALSE, m.m);
         glBindVertexArray(mesh->vao);
         glDrawElements(GL_TRIANGLES, mesh->indexCount, GL_UNSIGNED_INT, nullptr);
     }
     glBindVertexArray(0);
+    // Free the GPU copies of meshes and capsules no collider draws any more (deleted, resized).
+    std::erase_if(m_colliderMeshes, [&](auto &entry) {
+        const bool unused = std::find(usedMeshes.begin(), usedMeshes.end(), entry.first->vertices().data()) == usedMeshes.end();
+        if (unused)
+            releaseMesh(*entry.second);
+        return unused;
+    });
+    std::erase_if(m_capsules, [&](auto &entry) {
+        const bool unused = std::find(usedCapsules.begin(), usedCapsules.end(), entry.first) == usedCapsules.end();
+        if (unused)
+            releaseMesh(*entry.second);
+        return unused;
+    });
     drawLines(m_scratchLines, viewProjection, GL_LINES, 1.f);
 }
 

@@ -17,6 +17,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -78,6 +79,10 @@ private:
     std::unique_ptr<Mesh> m_sphere;
     std::unique_ptr<Mesh> m_box;
     std::unique_ptr<Mesh> m_quad;
+    /// GPU copies of mesh colliders (keyed by the shared mesh, which the key keeps alive) and of
+    /// capsules (keyed by radius and half length), made on first draw, dropped when unused.
+    std::map<std::shared_ptr<const TriangleMesh>, std::unique_ptr<Mesh>> m_colliderMeshes;
+    std::map<std::pair<float, float>, std::unique_ptr<Mesh>> m_capsules;
     unsigned m_gridVao = 0, m_gridVbo = 0;
     int m_gridVertexCount = 0;
     unsigned m_dynamicVao = 0, m_dynamicVbo = 0; ///< per-frame lines/points (constraints, box edges)

@@ -171,6 +171,13 @@ void Viewport::frameAll()
         } else if (c.kind == ColliderKind::Box) {
             grow(c.center - c.halfExtents);
             grow(c.center + c.halfExtents);
+        } else if (c.kind == ColliderKind::Capsule) {
+            const Vec3 reach = Vec3{1, 1, 1} * (std::abs(c.halfLength) + c.radius);
+            grow(c.center - reach);
+            grow(c.center + reach);
+        } else if (c.kind == ColliderKind::Mesh && c.mesh) {
+            grow(c.center + c.mesh->bounds().lo);
+            grow(c.center + c.mesh->bounds().hi);
         }
     }
     if (!(lo.x <= hi.x))

@@ -430,10 +430,10 @@ std::vector<ParamDesc> makeTable()
 
     // Colliders.
     t.push_back(colliderParam(
-        "collider.kind", "Shape", "", { 0, 2 }, "Plane, sphere or box",
+        "collider.kind", "Shape", "", { 0, 4 }, "Plane, sphere, box, capsule or triangle mesh",
         [](auto &c) -> auto & { return c.kind; }));
     t.back().integer = true;
-    t.back().enumNames = { "plane", "sphere", "box" };
+    t.back().enumNames = { "plane", "sphere", "box", "capsule", "mesh" };
     for (int a = 0; a < 3; ++a) {
         // The authored centre is the rest centre; the current centre follows it.
         ParamDesc p
@@ -463,9 +463,23 @@ std::vector<ParamDesc> makeTable()
         t.back().appliesTo = [](const Scene &s, int i) { return colliderIs(s, i, ColliderKind::Plane); };
     }
     t.push_back(colliderParam(
-        "collider.radius", "Radius", "m", { 0.001, 1000 }, "Sphere radius",
+        "collider.radius", "Radius", "m", { 0.001, 1000 }, "Sphere or capsule radius",
         [](auto &c) -> auto & { return c.radius; }));
-    t.back().appliesTo = [](const Scene &s, int i) { return colliderIs(s, i, ColliderKind::Sphere); };
+    t.back().appliesTo = [](const Scene &s, int i) {
+        return colliderIs(s, i, ColliderKind::Sphere) || colliderIs(s, i, ColliderKind::Capsule);
+    };
+    t.push_back(colliderParam(
+        "collider.halfLength", "Half length", "m", { 0, 1000 },
+        "Capsule: half the length of its core segment", [](auto &c) -> auto & { return c.halfLength; }));
+    t.back().appliesTo = [](const Scene &s, int i) { return colliderIs(s, i, ColliderKind::Capsule); };
+    for (int a = 0; a < 3; ++a) {
+        t.push_back(colliderParam(
+            std::string("collider.axis.") + axes[a], std::string("Axis ") + axisLabels[a], "", { -1, 1 },
+            "Capsule axis (normalised on use)", [a](auto &c) -> auto & {
+                return a == 0 ? c.axis.x : a == 1 ? c.axis.y : c.axis.z;
+            }));
+        t.back().appliesTo = [](const Scene &s, int i) { return colliderIs(s, i, ColliderKind::Capsule); };
+    }
     for (int a = 0; a < 3; ++a) {
         t.push_back(colliderParam(
             std::string("collider.halfExtents.") + axes[a], std::string("Half extent ") + axisLabels[a], "m",

@@ -1,6 +1,7 @@
 #include "scene/presets.h"
 
 #include "embeddedfiles.h"
+#include "scene/userpresets.h"
 
 namespace drape {
 
@@ -44,14 +45,30 @@ SceneLoadResult loadPreset(const std::string &id)
 {
     const EmbeddedFile *f = findPresetFile(id);
     if (!f) {
+        // Not built in: the user's own preset of that name, if there is one.
+        SceneLoadResult user = loadUserPreset(id);
+        if (user.ok())
+            return user;
         SceneLoadResult r;
         std::string known;
         for (const EmbeddedFile &e : embeddedPresetFiles())
             known += (known.empty() ? "" : ", ") + idOf(e.name);
-        r.error = std::string(kPresetPrefix) + id + ": no such built-in preset (available: " + known + ")";
+        std::string mine;
+        for (const UserPreset &u : userPresetList())
+            if (u.kind == UserPresetKind::Scene)
+                mine += (mine.empty() ? "" : ", ") + u.id;
+        r.error = std::string(kPresetPrefix) + id + ": no such built-in preset (available: " + known + ")"
+            + (mine.empty() ? "" : "; user presets: " + mine);
         return r;
     }
-    return parseScene(f->data, std::string(kPresetPrefix) + id);
+    SceneLoadResult r = parseScene(f->data, std::string(kPresetPrefix) + id);
+    for (const UserPreset &u : userPresetList()) {
+        if (u.shadowed && u.id == id)
+            r.warnings.push_back("the built-in preset \"" + id
+                + "\" is used; the user preset of the same name (" + u.path
+                + ") is ignored until it is renamed");
+    }
+    return r;
 }
 
 SceneLoadResult loadSceneOrPreset(const std::string &nameOrPath, const SceneBudget &budget)

@@ -152,6 +152,8 @@ Cloth buildExplicit(const ExplicitDesc &e)
     }
     cloth.constraints = e.constraints;
     cloth.triangles = e.triangles;
+    if (e.uv.size() == n)
+        cloth.uv = e.uv;
     return cloth;
 }
 
@@ -256,6 +258,8 @@ ExplicitDesc explicitFromCloth(const Cloth &cloth)
     e.kind = cloth.particles.kind;
     e.constraints = cloth.constraints;
     e.triangles = cloth.triangles;
+    if (cloth.uv.size() == cloth.particles.size())
+        e.uv = cloth.uv;
     return e;
 }
 

@@ -72,6 +72,7 @@ private:
     void readPins(
         const Json &j, const std::string &path, std::size_t particles, std::vector<std::uint32_t> &pins);
     Collider readCollider(const Json &j, const std::string &path);
+    MeshRef readColliderMesh(const Json &j, const std::string &path);
     void readCamera(const Json &j, const std::string &path, CameraDesc &c);
     void readView(const Json &j, const std::string &path, ViewSettings &v);
     void readRecord(const Json &j, const std::string &path, RecordSettings &r);
@@ -288,6 +289,26 @@ std::uint32_t particleIndex(const Json &v, const std::string &path, std::size_t 
     return std::uint32_t(i);
 }
 
+// [[a, b, c], ...] with indices below n and no corner repeated (a cloth's or a mesh collider's).
+std::vector<Triangle> readTriangles(const Json &ts, const std::string &path, std::size_t n)
+{
+    std::vector<Triangle> out;
+    out.reserve(ts.size());
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+        const Json &r = ts[i];
+        const std::string here = at(path, i);
+        if (!r.is_array() || r.size() != 3)
+            JsonReader::fail(here, "expected [a, b, c] particle indices, got " + JsonReader::describe(r));
+        Triangle t;
+        for (std::size_t k = 0; k < 3; ++k)
+            t.v[k] = particleIndex(r[k], at(here, k), n);
+        if (t.v[0] == t.v[1] || t.v[1] == t.v[2] || t.v[0] == t.v[2])
+            JsonReader::fail(here, "degenerate triangle: a particle appears twice");
+        out.push_back(t);
+    }
+    return out;
+}
+
 void SceneReader::readPins(
     const Json &j, const std::string &path, std::size_t particles, std::vector<std::uint32_t> &pins)
 {
@@ -308,7 +329,7 @@ void SceneReader::readPins(
 
 void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitDesc &e)
 {
-    expectObject(j, path, { "rest", "mass", "kinds", "constraints", "triangles" });
+    expectObject(j, path, { "rest", "mass", "kinds", "constraints", "triangles", "uv" });
     const Json &rest = require(j, path, "rest");
     expectArray(rest, path + "/rest");
     if (rest.empty())
@@ -372,18 +393,23 @@ void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitD
     if (const Json *ts = find(j, "triangles")) {
         const std::string tp = path + "/triangles";
         expectArray(*ts, tp);
-        e.triangles.reserve(ts->size());
-        for (std::size_t i = 0; i < ts->size(); ++i) {
-            const Json &r = (*ts)[i];
-            const std::string here = at(tp, i);
-            if (!r.is_array() || r.size() != 3)
-                fail(here, "expected [a, b, c] particle indices, got " + describe(r));
-            Triangle t;
-            for (std::size_t k = 0; k < 3; ++k)
-                t.v[k] = particleIndex(r[k], at(here, k), n);
-            if (t.v[0] == t.v[1] || t.v[1] == t.v[2] || t.v[0] == t.v[2])
-                fail(here, "degenerate triangle: a particle appears twice");
-            e.triangles.push_back(t);
+        e.triangles = readTriangles(*ts, tp, n);
+    }
+
+    e.uv.clear();
+    if (const Json *uv = find(j, "uv")) {
+        const std::string up = path + "/uv";
+        expectArray(*uv, up);
+        if (uv->size() != n)
+            fail(up,
+                std::to_string(uv->size()) + " texture coordinates for " + std::to_string(n) + " particles");
+        e.uv.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const Json &r = (*uv)[i];
+            if (!r.is_array() || r.size() != 2)
+                fail(at(up, i), "expected [u, v], got " + describe(r));
+            for (std::size_t k = 0; k < 2; ++k)
+                e.uv[i][k] = toFloat(r[k], at(at(up, i), k), { -1e6, 1e6, "" });
         }
     }
 }
@@ -391,8 +417,8 @@ void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitD
 Collider SceneReader::readCollider(const Json &j, const std::string &path)
 {
     expectObject(j, path,
-        { "name", "kind", "center", "normal", "radius", "halfExtents", "keepInside", "thickness", "friction",
-            "staticFriction", "restitution", "motion" });
+        { "name", "kind", "center", "normal", "radius", "halfExtents", "keepInside", "axis", "halfLength",
+            "mesh", "thickness", "friction", "staticFriction", "restitution", "motion" });
     Collider c;
     optString(j, path, "name", c.name);
     param(j, path, "kind", "collider.kind", c.kind);
@@ -404,6 +430,14 @@ Collider SceneReader::readCollider(const Json &j, const std::string &path)
     param(j, path, "radius", "collider.radius", c.radius);
     paramVec3(j, path, "halfExtents", "collider.halfExtents", c.halfExtents);
     param(j, path, "keepInside", "collider.keepInside", c.keepInside);
+    param(j, path, "halfLength", "collider.halfLength", c.halfLength);
+    paramVec3(j, path, "axis", "collider.axis", c.axis);
+    if (c.kind == ColliderKind::Capsule && lengthSquared(c.axis) == 0.f)
+        fail(path + "/axis", "must not be [0, 0, 0]");
+    if (const Json *m = find(j, "mesh"))
+        c.mesh = readColliderMesh(*m, path + "/mesh");
+    else if (c.kind == ColliderKind::Mesh)
+        fail(path, "a mesh collider needs \"mesh\": {\"vertices\": [...], \"triangles\": [...]}");
     param(j, path, "thickness", "collider.thickness", c.thickness);
     param(j, path, "friction", "collider.friction", c.friction);
     param(j, path, "staticFriction", "collider.staticFriction", c.staticFriction);
@@ -416,6 +450,21 @@ Collider SceneReader::readCollider(const Json &j, const std::string &path)
         param(*m, mp, "phase", "collider.motion.phase", c.motion.phase);
     }
     return c;
+}
+
+MeshRef SceneReader::readColliderMesh(const Json &j, const std::string &path)
+{
+    expectObject(j, path, { "vertices", "triangles" });
+    const Json &vs = require(j, path, "vertices");
+    expectArray(vs, path + "/vertices");
+    const std::size_t n = vs.size();
+    std::vector<Vec3> vertices = readVecList(vs, path + "/vertices", n, kPositionLimits);
+    const Json &ts = require(j, path, "triangles");
+    const std::string tp = path + "/triangles";
+    expectArray(ts, tp);
+    if (ts.empty())
+        fail(tp, "a mesh collider needs at least one triangle");
+    return makeMeshRef(std::move(vertices), readTriangles(ts, tp, n));
 }
 
 void SceneReader::readCamera(const Json &j, const std::string &path, CameraDesc &c)

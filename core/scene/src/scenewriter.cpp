@@ -135,6 +135,12 @@ Json writeExplicit(const ExplicitDesc &e)
     j["kinds"] = std::move(kinds);
     j["constraints"] = std::move(constraints);
     j["triangles"] = std::move(triangles);
+    if (!e.uv.empty()) { // optional: only imported meshes carry their own texture coordinates
+        Json uv = Json::array();
+        for (const auto &t : e.uv)
+            uv.push_back(Json::array({ num(t[0]), num(t[1]) }));
+        j["uv"] = std::move(uv);
+    }
     return j;
 }
 
@@ -199,6 +205,25 @@ Json writeCollider(const Collider &c)
     case ColliderKind::Box:
         j["halfExtents"] = vec(c.halfExtents);
         j["keepInside"] = c.keepInside;
+        break;
+    case ColliderKind::Capsule:
+        j["radius"] = num(c.radius);
+        j["axis"] = vec(c.axis);
+        j["halfLength"] = num(c.halfLength);
+        break;
+    case ColliderKind::Mesh:
+        if (c.mesh) {
+            Json vertices = Json::array();
+            for (const Vec3 &v : c.mesh->vertices())
+                vertices.push_back(vec(v));
+            Json triangles = Json::array();
+            for (const Triangle &t : c.mesh->triangles())
+                triangles.push_back(Json::array({ t.v[0], t.v[1], t.v[2] }));
+            Json m;
+            m["vertices"] = std::move(vertices);
+            m["triangles"] = std::move(triangles);
+            j["mesh"] = std::move(m);
+        }
         break;
     }
     j["thickness"] = num(c.thickness);

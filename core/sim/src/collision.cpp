@@ -11,7 +11,11 @@
 // on velocities afterwards, as in Müller et al. 2020 ("Detailed Rigid Body Simulation with
 // Extended Position Based Dynamics", §3.5): v_n ← -e v_n(before), skipped for slow contacts
 // so resting cloth does not jitter.
+// Mesh colliders query a bounding volume hierarchy per particle (sim/trianglemesh.h) and, where
+// the mesh has sharp vertices, push coarse cloth triangles off them (see projectSharpVertices).
 #include "collision.h"
+
+#include "meshquery.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +38,9 @@ ColliderState colliderStateAt(const Collider &collider, double t)
     s.staticFriction = c.staticFriction < 0.f ? s.friction : c.staticFriction;
     s.restitution = std::clamp(c.restitution, 0.f, 1.f);
     s.keepInside = c.keepInside;
+    s.axis = normalized(c.axis);
+    s.halfLength = std::max(0.f, c.halfLength);
+    s.mesh = c.mesh.mesh.get();
     return s;
 }
 
@@ -44,8 +51,46 @@ struct Contact {
     float depth = 0.f;
 };
 
+int sphereContact(const Vec3 &d, float r, Contact &out)
+{
+    const float l2 = lengthSquared(d);
+    if (l2 >= r * r)
+        return 0;
+    const float l = std::sqrt(l2);
+    out = { l > 1e-9f ? d / l : Vec3 { 0.f, 1.f, 0.f }, r - l };
+    return 1;
+}
+
+// A mesh contact: the closest surface point within reach of this substep's motion. The search
+// radius is the margin plus the distance the particle moved in the substep (at least the margin
+// again), so a particle that crossed the surface in the substep is still found, and a resting
+// particle searches only a margin-sized ball.
+int meshContact(const ColliderState &c, const Vec3 &x, const Vec3 &previous, float margin,
+    std::uint32_t &hint, Contact &out)
+{
+    if (!c.mesh)
+        return 0;
+    const Vec3 p = x - c.center;
+    const float reach = margin + std::max(margin, length(x - previous));
+    MeshHit hit;
+    if (!c.mesh->closestPoint(p, reach, hit, nullptr, hint))
+        return 0;
+    hint = hit.triangle;
+    const Vec3 d = p - hit.point;
+    const float dist = std::sqrt(hit.distanceSquared);
+    if (dot(d, hit.normal) >= 0.f) { // outside, by the pseudo-normal's sign
+        if (dist >= margin)
+            return 0;
+        out = { dist > 1e-9f ? d / dist : hit.normal, margin - dist };
+    } else {
+        out = { dist > 1e-9f ? d * (-1.f / dist) : hit.normal, margin + dist };
+    }
+    return 1;
+}
+
 // Up to three contacts (a keepInside box can be violated on three axes at a corner).
-int findContacts(const ColliderState &c, const Vec3 &x, float clothMargin, Contact out[3])
+int findContacts(const ColliderState &c, const Vec3 &x, const Vec3 &previous, float clothMargin,
+    std::uint32_t &meshHint, Contact out[3])
 {
     const float margin = c.margin + clothMargin;
     switch (c.kind) {
@@ -56,16 +101,15 @@ int findContacts(const ColliderState &c, const Vec3 &x, float clothMargin, Conta
         out[0] = { c.normal, -s };
         return 1;
     }
-    case ColliderKind::Sphere: {
-        const Vec3 d = x - c.center;
-        const float r = c.radius + margin;
-        const float l2 = lengthSquared(d);
-        if (l2 >= r * r)
-            return 0;
-        const float l = std::sqrt(l2);
-        out[0] = { l > 1e-9f ? d / l : Vec3 { 0.f, 1.f, 0.f }, r - l };
-        return 1;
+    case ColliderKind::Sphere:
+        return sphereContact(x - c.center, c.radius + margin, out[0]);
+    case ColliderKind::Capsule: {
+        // A sphere around the nearest point of the core segment.
+        const float t = std::clamp(dot(x - c.center, c.axis), -c.halfLength, c.halfLength);
+        return sphereContact(x - (c.center + c.axis * t), c.radius + margin, out[0]);
     }
+    case ColliderKind::Mesh:
+        return meshContact(c, x, previous, margin, meshHint, out[0]);
     case ColliderKind::Box: {
         const Vec3 q = x - c.center;
         const float qa[3] = { q.x, q.y, q.z };
@@ -123,7 +167,8 @@ void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState
         for (std::size_t ci = 0; ci < colliderCount; ++ci) {
             const ColliderState &c = colliders[ci];
             Contact contacts[3];
-            const int count = findContacts(c, p.position[i], cloth.thickness, contacts);
+            const int count
+                = findContacts(c, p.position[i], p.previous[i], cloth.thickness, cache.meshHint[i], contacts);
             for (int k = 0; k < count; ++k) {
                 const Contact &ct = contacts[k];
                 p.position[i] += ct.normal * ct.depth;
@@ -140,6 +185,55 @@ void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState
                 cache.contactNormal[i] = ct.normal;
             }
         }
+    }
+    for (std::size_t ci = 0; ci < colliderCount; ++ci)
+        if (colliders[ci].kind == ColliderKind::Mesh && colliders[ci].mesh)
+            projectSharpVertices(cloth, colliders[ci]);
+}
+
+void projectSharpVertices(Cloth &cloth, const ColliderState &c)
+{
+    const TriangleMesh &mesh = *c.mesh;
+    if (mesh.sharpVertices().empty())
+        return;
+    Particles &p = cloth.particles;
+    const float margin = c.margin + cloth.thickness;
+    Aabb reach = mesh.bounds();
+    reach.lo -= Vec3 { margin, margin, margin };
+    reach.hi += Vec3 { margin, margin, margin };
+    for (const Triangle &t : cloth.triangles) {
+        const Vec3 x0 = p.position[t.v[0]] - c.center, x1 = p.position[t.v[1]] - c.center,
+                   x2 = p.position[t.v[2]] - c.center;
+        Aabb box;
+        box.grow(x0);
+        box.grow(x1);
+        box.grow(x2);
+        if (!box.overlaps(reach))
+            continue;
+        box.lo -= Vec3 { margin, margin, margin };
+        box.hi += Vec3 { margin, margin, margin };
+        mesh.forSharpVerticesIn(box, [&](std::uint32_t v) {
+            const Vec3 &tip = mesh.vertices()[v];
+            const Vec3 &n = mesh.vertexNormal(v);
+            const TrianglePoint q = closestOnTriangle(tip, x0, x1, x2);
+            // Only a tip under the inside of the sheet: near its edges the particles'
+            // own contacts already hold it.
+            if (q.feature != TriangleFeature::Face)
+                return;
+            const float s = dot(q.point - tip, n);
+            if (s >= margin || s < -2.f * margin)
+                return;
+            // Constraint C = n·(Σ w_i x_i − tip) − margin ≥ 0; its position-based correction
+            // moves each corner by w_i m_i⁻¹ / Σ w_j² m_j⁻¹ × (margin − s) along n.
+            float denom = 0.f;
+            for (int k = 0; k < 3; ++k)
+                denom += q.w[k] * q.w[k] * p.invMass[t.v[k]];
+            if (!(denom > 0.f))
+                return;
+            const float lambda = (margin - s) / denom;
+            for (int k = 0; k < 3; ++k)
+                p.position[t.v[k]] += n * (lambda * q.w[k] * p.invMass[t.v[k]]);
+        });
     }
 }
 

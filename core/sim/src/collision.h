@@ -21,6 +21,12 @@ ColliderState colliderStateAt(const Collider &collider, double t);
 void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState *colliders,
     std::size_t colliderCount, double dt, bool friction);
 
+/// Coarse cloth against the sharp vertices of a mesh collider: a mesh tip under the inside of a
+/// cloth triangle, nearer than the margins, moves the triangle's corners (by barycentric
+/// weight and inverse mass) until the sheet clears it, so a tip cannot poke through the
+/// sheet between particles.
+void projectSharpVertices(Cloth &cloth, const ColliderState &collider);
+
 /// After velocities were derived from positions: the normal velocity of each particle in
 /// contact becomes -restitution × its approach speed (relative to the collider), and a
 /// separating speed beyond that (from pushing out of a deep overlap) is removed. `previous`

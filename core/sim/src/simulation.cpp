@@ -139,7 +139,8 @@ std::vector<std::string> Simulation::validate() const
         const std::string where = "collider " + std::to_string(c) + " (" + k.name + "): ";
         if (!isFinite(k.center) || !isFinite(k.baseCenter))
             out.push_back(where + "center is not finite");
-        if (k.kind == ColliderKind::Sphere && !(k.radius > 0.f && std::isfinite(k.radius)))
+        if ((k.kind == ColliderKind::Sphere || k.kind == ColliderKind::Capsule)
+            && !(k.radius > 0.f && std::isfinite(k.radius)))
             out.push_back(where + "radius " + std::to_string(k.radius) + " m is out of range, allowed > 0");
         if (k.kind == ColliderKind::Plane && !(lengthSquared(k.normal) > 0.f && isFinite(k.normal)))
             out.push_back(where + "normal must be a finite non-zero vector");
@@ -147,6 +148,12 @@ std::vector<std::string> Simulation::validate() const
             && !(k.halfExtents.x > 0.f && k.halfExtents.y > 0.f && k.halfExtents.z > 0.f
                 && isFinite(k.halfExtents)))
             out.push_back(where + "half extents must be finite and > 0 m");
+        if (k.kind == ColliderKind::Capsule
+            && !(k.halfLength >= 0.f && std::isfinite(k.halfLength) && lengthSquared(k.axis) > 0.f
+                && isFinite(k.axis)))
+            out.push_back(where + "capsule needs a finite half length >= 0 m and a finite non-zero axis");
+        if (k.kind == ColliderKind::Mesh && !k.mesh)
+            out.push_back(where + "mesh collider has no triangles");
         if (!(k.thickness >= 0.f && std::isfinite(k.thickness)))
             out.push_back(
                 where + "thickness " + std::to_string(k.thickness) + " m is out of range, allowed >= 0");

@@ -81,6 +81,7 @@ void ClothSolverCache::ensure(const Cloth &cloth)
     preVelocity.resize(n);
     contactNormal.resize(n);
     contactCollider.assign(n, -1);
+    meshHint.assign(n, ~0u);
     if (endPosition.size() != n)
         endValid = false;
 }

@@ -29,6 +29,9 @@ struct ColliderState {
     float staticFriction = 0.f; ///< static coefficient
     float restitution = 0.f;
     bool keepInside = false;
+    Vec3 axis { 0.f, 1.f, 0.f }; ///< capsule, unit
+    float halfLength = 0.f; ///< m, capsule
+    const TriangleMesh *mesh = nullptr; ///< mesh collider (owned by the Collider's MeshRef)
 };
 
 struct ClothSolverCache {
@@ -60,6 +63,9 @@ struct ClothSolverCache {
     std::vector<Vec3> preVelocity; ///< m/s, velocity after prediction (restitution)
     std::vector<Vec3> contactNormal; ///< unit, last contact normal this substep
     std::vector<std::int32_t> contactCollider; ///< collider index of that contact, -1 = none
+    /// Per particle, the mesh-collider triangle nearest it at the last query: the next query
+    /// starts from it, so its search ball shrinks at once to the distance of that triangle.
+    std::vector<std::uint32_t> meshHint;
     std::vector<float> springStiffness; ///< N/m per constraint (springs solver)
     std::vector<float> stiffnessSum; ///< N/m per particle, Σ k of its springs (stability bound)
     std::vector<float> dampingSum; ///< N·s/m per particle, Σ c of its springs
