@@ -1,5 +1,6 @@
 // `drape simulate`: steps a scene headlessly at its fixed frame rate and writes the result
-// (a resumable scene file, an OBJ mesh, or an OBJ sequence). Needs no display.
+// (a resumable scene file, an OBJ mesh, an OBJ sequence or a PC2 point cache). Needs no
+// display.
 //
 // Exit codes: 0 success, 1 bad input or unwritable output, 2 bad command line,
 // 3 the simulation blew up (the outputs then hold the last good frame).
@@ -8,6 +9,7 @@
 #include "scene/objexport.h"
 #include "scene/presets.h"
 #include "scene/scenefile.h"
+#include "timeline/pc2writer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -38,6 +40,11 @@ Outputs:
                         tore is saved with its torn topology
   --out FILE.obj        the final mesh as Wavefront OBJ (positions, normals, UVs, faces)
   --obj-sequence DIR    one OBJ per frame, DIR/frame_0001.obj ... (a mesh cache for 3D packages)
+  --pc2 FILE.pc2        a point cache of every frame from the start (sample 0) to the last,
+                        for Blender's Mesh Cache modifier, Maya and 3ds Max; the vertices are
+                        those of --out FILE.obj, in the same order. A cloth that tears or is
+                        cut changes its vertex count, which PC2 cannot hold: the export is
+                        then refused (exit code 1); use --obj-sequence instead
 
 Exit codes: 0 success, 1 bad scene or unwritable output, 2 bad command line,
 3 the simulation blew up (outputs then hold the last good frame).
@@ -45,6 +52,7 @@ Exit codes: 0 success, 1 bad scene or unwritable output, 2 bad command line,
 Examples:
   drape simulate preset:curtain --frames 120 --out curtain.json
   drape simulate flag.json --obj-sequence flag-cache
+  drape simulate preset:flag --frames 240 --out flag.obj --pc2 flag.pc2
 )";
 
 void printError(const QString &message)
@@ -117,6 +125,7 @@ QString objFrameName(const QString &dir, int frame, int total)
 const char *simulateUsage()
 {
     return "  drape simulate SCENE [--frames N] [--out FILE.json|FILE.obj] [--obj-sequence DIR]\n"
+           "                 [--pc2 FILE.pc2]\n"
            "                          step a scene (file or preset:NAME) without a display and\n"
            "                          write the final state or a mesh cache (see drape simulate --help)\n";
 }
@@ -144,8 +153,11 @@ int runSimulate(int argc, char **argv)
         QStringLiteral("Include the simulation state in a .json output (the default)."));
     const QCommandLineOption noStateOption(QStringLiteral("no-state"),
         QStringLiteral("Write a .json output without state (topology and settings only)."));
-    parser.addOptions(
-        { helpOption, framesOption, outOption, objSequenceOption, withStateOption, noStateOption });
+    const QCommandLineOption pc2Option(QStringLiteral("pc2"),
+        QStringLiteral("Write every frame as a PC2 point cache (Blender, Maya, 3ds Max)."),
+        QStringLiteral("FILE"));
+    parser.addOptions({ helpOption, framesOption, outOption, objSequenceOption, pc2Option, withStateOption,
+        noStateOption });
 
     if (!parser.parse(QCoreApplication::arguments())) {
         printError(parser.errorText() + QStringLiteral(" (see drape simulate --help)"));
@@ -174,6 +186,7 @@ int runSimulate(int argc, char **argv)
     // Outputs are checked before the (possibly long) run.
     const QString out = parser.value(outOption);
     const QString objDir = parser.value(objSequenceOption);
+    const QString pc2Path = parser.value(pc2Option);
     const QString outSuffix = QFileInfo(out).suffix().toLower();
     if (!out.isEmpty() && outSuffix != QLatin1String("json") && outSuffix != QLatin1String("obj")) {
         printError(
@@ -183,6 +196,10 @@ int runSimulate(int argc, char **argv)
     }
     QString error;
     if (!out.isEmpty() && !outputDirectoryExists(out, &error)) {
+        printError(error);
+        return kExitInput;
+    }
+    if (!pc2Path.isEmpty() && !outputDirectoryExists(pc2Path, &error)) {
         printError(error);
         return kExitInput;
     }
@@ -236,12 +253,34 @@ int runSimulate(int argc, char **argv)
     wall.start();
     Progress progress(frames);
     const std::uint64_t startFrame = sim.frame();
+    // The point cache takes the start state as its first sample, then one per frame.
+    Pc2Writer pc2;
+    std::shared_ptr<const CachedFrame> lastFrame;
+    auto appendPc2 = [&](std::string *writeError) {
+        lastFrame = captureFrame(sim, sim.frame(), lastFrame.get());
+        return pc2.append(*lastFrame, writeError);
+    };
+    if (!pc2Path.isEmpty()) {
+        std::string writeError;
+        if (!pc2.open(pc2Path.toStdString(), startFrame, &writeError) || !appendPc2(&writeError)) {
+            printError(QString::fromStdString(writeError));
+            return kExitInput;
+        }
+    }
     int stepped = 0;
     for (int f = 1; f <= frames; ++f) {
         sim.step();
         if (sim.status().blownUp)
             break;
         ++stepped;
+        if (!pc2Path.isEmpty()) {
+            std::string writeError;
+            if (!appendPc2(&writeError)) {
+                progress.finish();
+                printError(QString::fromStdString(writeError));
+                return kExitInput;
+            }
+        }
         torn += sim.lastStepStats().tornConstraints;
         splits += sim.lastStepStats().splitParticles;
         if (!objDir.isEmpty()) {
@@ -265,6 +304,13 @@ int runSimulate(int argc, char **argv)
         exitCode = kExitBlowUp;
     }
 
+    if (!pc2Path.isEmpty()) {
+        std::string writeError;
+        if (!pc2.finish(&writeError)) {
+            printError(QString::fromStdString(writeError));
+            return kExitInput;
+        }
+    }
     if (!out.isEmpty()) {
         std::string writeError;
         bool ok = false;
@@ -296,6 +342,9 @@ int runSimulate(int argc, char **argv)
         std::printf("  wrote %s\n", qPrintable(out));
     if (!objDir.isEmpty())
         std::printf("  wrote %d meshes to %s\n", stepped, qPrintable(objDir));
+    if (!pc2Path.isEmpty())
+        std::printf("  wrote %u samples of %u points to %s\n", pc2.sampleCount(), pc2.pointCount(),
+            qPrintable(pc2Path));
     return exitCode;
 }
 

@@ -39,8 +39,9 @@ struct CachedFrame {
     std::size_t ownBytes() const;
 };
 
-/// Captures `sim` as a frame. A cloth whose topology revision and particle count equal
+/// Captures `sim` as frame `frame`. A cloth whose topology revision and particle count equal
 /// those of `previous` (if given) shares its topology record instead of copying it.
-std::shared_ptr<const CachedFrame> captureFrame(const Simulation &sim, const CachedFrame *previous);
+std::shared_ptr<const CachedFrame> captureFrame(
+    const Simulation &sim, std::uint64_t frame, const CachedFrame *previous);
 
 } // namespace drape

@@ -2,9 +2,9 @@
 //
 // Frames [0, knownEnd()) have been simulated since the start or the last invalidation. Each
 // known frame is either *cached* (its CachedFrame is here: the viewport shows it at once) or
-// *re-simulatable*: every K frames a full solver snapshot (a Simulation copy, which is an
-// exact copy of the solver's state) is kept, and stepping a copy of the nearest snapshot at
-// or before frame f reproduces frame f bit for bit. Past the budget, frames far from the
+// *re-simulatable*: every K frames a full snapshot of the source's state (a Simulation copy
+// is an exact copy of the solver's state) is kept, and advancing a clone of the nearest
+// snapshot at or before frame f reproduces frame f bit for bit. Past the budget, frames far from the
 // playhead are dropped first; snapshots may take at most half of the budget and are thinned
 // farthest first beyond it (the one at frame 0 always stays), so a long run stays within the
 // budget and only costs longer re-simulation far from the playhead.
@@ -15,6 +15,7 @@
 #pragma once
 
 #include "timeline/cachedframe.h"
+#include "timeline/framesource.h"
 
 #include <cstdint>
 #include <map>
@@ -45,7 +46,7 @@ public:
     void setSettings(const CacheSettings &settings);
 
     /// Forgets everything and starts from `start` (frame `start->frame()`), kept as snapshot.
-    void reset(std::shared_ptr<const Simulation> start);
+    void reset(std::shared_ptr<const SourceState> start);
     /// Frame of the start state (0 unless the scene was saved with state).
     std::uint64_t startFrame() const { return m_startFrame; }
     /// One past the last frame simulated in sequence from the start.
@@ -58,12 +59,12 @@ public:
     /// Whether a snapshot of frame f is due: none kept yet, and f a multiple of K past the
     /// start or `eventFrame` (the source has events at f).
     bool wantsSnapshot(std::uint64_t f, bool eventFrame = false) const;
-    void putSnapshot(std::shared_ptr<const Simulation> sim);
+    void putSnapshot(std::shared_ptr<const SourceState> state);
 
     std::shared_ptr<const CachedFrame> frame(std::uint64_t f) const;
     bool holds(std::uint64_t f) const { return m_frames.count(f) != 0; }
     /// The latest snapshot at or before f (there always is one after reset()).
-    std::shared_ptr<const Simulation> snapshotAtOrBefore(std::uint64_t f) const;
+    std::shared_ptr<const SourceState> snapshotAtOrBefore(std::uint64_t f) const;
 
     /// Drops frames f and later (f > startFrame()); they become stale until simulated again.
     void invalidateFrom(std::uint64_t f);
@@ -85,7 +86,7 @@ public:
 
 private:
     struct SnapshotEntry {
-        std::shared_ptr<const Simulation> sim;
+        std::shared_ptr<const SourceState> state;
         std::size_t bytes = 0;
     };
     void addTopology(const CachedFrame &f);

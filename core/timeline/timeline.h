@@ -3,7 +3,7 @@
 //
 // Threads. Every public function may be called from any thread. The cache and the settings
 // are guarded by one mutex, held only for map look-ups and insertions, never during a solver
-// step or a snapshot copy. The worker steps its own Simulation (the cursor) outside the lock;
+// step or a snapshot copy. The worker steps its own state (the cursor) outside the lock;
 // each edit (setSource, invalidateFrom) bumps a generation number, and a frame stepped under
 // an older generation is thrown away instead of stored, so a stale result never reaches the
 // cache. Frames are immutable once captured and handed out as shared pointers, so a reader
@@ -71,8 +71,9 @@ public:
     /// The frame, simulating on the calling thread from the nearest snapshot if needed
     /// (exporters, tests, the command line; the GUI uses cachedFrame()).
     std::shared_ptr<const CachedFrame> frame(std::uint64_t f);
-    /// The full solver state at frame f, re-simulated from the nearest snapshot.
-    Simulation simulationAt(std::uint64_t f);
+    /// The source's full state at frame f, re-simulated from the nearest snapshot.
+    std::unique_ptr<SourceState> stateAt(std::uint64_t f);
+    Simulation simulationAt(std::uint64_t f) { return stateAt(f)->simulation(); }
 
     /// Starts / stops the worker thread (stopped at construction).
     void startWorker();
@@ -87,9 +88,9 @@ public:
 
 private:
     struct Cursor {
-        std::unique_ptr<Simulation> sim;
+        std::unique_ptr<SourceState> state;
         std::uint64_t generation = 0;
-        std::shared_ptr<const CachedFrame> last; ///< frame of `sim`, for sharing topology
+        std::shared_ptr<const CachedFrame> last; ///< frame of `state`, for sharing topology
     };
     /// Steps `cursor` to frame `target`, storing every frame and due snapshot on the way.
     /// Called without the lock. Returns false when an edit made the work stale.
@@ -99,7 +100,7 @@ private:
     void prepareCursor(Cursor &cursor, std::uint64_t target);
     /// The first frame in [playhead, fillEnd] the worker should make, or none (locked).
     bool nextWorkLocked(std::uint64_t &target) const;
-    void resetLocked(std::shared_ptr<const Simulation> start);
+    void resetLocked(std::shared_ptr<const SourceState> start);
     void workerLoop();
 
     mutable std::mutex m_mutex;

@@ -2,6 +2,8 @@
 #include "scene/presets.h"
 #include "scene/scenefile.h"
 
+#include "drapeprocess.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -18,28 +20,10 @@ private slots:
     void badInput();
 
 private:
-    struct Run {
-        int exitCode = -1;
-        QString out;
-        QString err;
-    };
-    Run run(const QStringList &args);
+    using Run = DrapeRun;
+    Run run(const QStringList &args) { return runDrape(m_dir.path(), QStringList { "simulate" } + args); }
     QTemporaryDir m_dir;
 };
-
-TestSimulate::Run TestSimulate::run(const QStringList &args)
-{
-    QProcess p;
-    p.setWorkingDirectory(m_dir.path());
-    p.start(QStringLiteral(DRAPE_EXECUTABLE), QStringList { "simulate" } + args);
-    if (!p.waitForFinished(300000))
-        qFatal("drape simulate did not finish");
-    Run r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
 
 void TestSimulate::curtainThirtyFramesToJson()
 {

@@ -105,8 +105,15 @@ void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const
 // in double: C = |d| - L is a small difference of numbers near L, and float rounding of |d|
 // would be a sizeable part of it at short substeps), then scatter. The `default` clone is
 // SSE2; the `avx2` one runs 4 double / 8 float lanes per instruction. Neither enables FMA, so
-// both round exactly like solveOne.
-__attribute__((target_clones("avx2", "default"))) void solveConflictFree(
+// both round exactly like solveOne. ThreadSanitizer instruments the clones' resolver, which
+// the dynamic loader runs before the sanitizer's runtime is up (a crash at start), so the
+// ThreadSanitizer build keeps the default clone only.
+#if defined(__SANITIZE_THREAD__)
+#define DRAPE_XPBD_CLONES
+#else
+#define DRAPE_XPBD_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+DRAPE_XPBD_CLONES void solveConflictFree(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
     constexpr std::uint32_t L = XpbdBatches::kLanes;

@@ -16,10 +16,11 @@ std::size_t CachedFrame::ownBytes() const
     return total;
 }
 
-std::shared_ptr<const CachedFrame> captureFrame(const Simulation &sim, const CachedFrame *previous)
+std::shared_ptr<const CachedFrame> captureFrame(
+    const Simulation &sim, std::uint64_t frame, const CachedFrame *previous)
 {
     auto out = std::make_shared<CachedFrame>();
-    out->frame = sim.frame();
+    out->frame = frame;
     out->time = sim.time();
     out->stateHash = sim.stateHash();
     out->blownUp = sim.status().blownUp;

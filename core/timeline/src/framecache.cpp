@@ -27,7 +27,7 @@ void FrameCache::setSettings(const CacheSettings &settings)
     enforceBudget();
 }
 
-void FrameCache::reset(std::shared_ptr<const Simulation> start)
+void FrameCache::reset(std::shared_ptr<const SourceState> start)
 {
     assert(start);
     m_frames.clear();
@@ -87,14 +87,14 @@ bool FrameCache::wantsSnapshot(std::uint64_t f, bool eventFrame) const
         && m_snapshots.count(f) == 0;
 }
 
-void FrameCache::putSnapshot(std::shared_ptr<const Simulation> sim)
+void FrameCache::putSnapshot(std::shared_ptr<const SourceState> state)
 {
-    const std::uint64_t f = sim->frame();
+    const std::uint64_t f = state->frame();
     assert(f >= m_startFrame && f <= m_knownEnd);
     SnapshotEntry &e = m_snapshots[f];
     m_snapshotBytes -= e.bytes;
-    e.bytes = sim->memoryBytes();
-    e.sim = std::move(sim);
+    e.bytes = state->memoryBytes();
+    e.state = std::move(state);
     m_snapshotBytes += e.bytes;
     enforceBudget();
 }
@@ -105,12 +105,12 @@ std::shared_ptr<const CachedFrame> FrameCache::frame(std::uint64_t f) const
     return it == m_frames.end() ? nullptr : it->second;
 }
 
-std::shared_ptr<const Simulation> FrameCache::snapshotAtOrBefore(std::uint64_t f) const
+std::shared_ptr<const SourceState> FrameCache::snapshotAtOrBefore(std::uint64_t f) const
 {
     auto it = m_snapshots.upper_bound(f);
     if (it == m_snapshots.begin())
         return nullptr;
-    return std::prev(it)->second.sim;
+    return std::prev(it)->second.state;
 }
 
 void FrameCache::eraseFrame(std::map<std::uint64_t, std::shared_ptr<const CachedFrame>>::iterator it)

@@ -8,7 +8,7 @@ Timeline::Timeline(std::shared_ptr<const FrameSource> source, CacheSettings sett
     : m_source(std::move(source))
     , m_cache(settings)
 {
-    auto start = std::make_shared<const Simulation>(m_source->start());
+    auto start = std::shared_ptr<const SourceState>(m_source->start());
     std::lock_guard lock(m_mutex);
     resetLocked(std::move(start));
     m_endFrame = m_cache.startFrame();
@@ -19,11 +19,11 @@ Timeline::~Timeline()
     stopWorker();
 }
 
-void Timeline::resetLocked(std::shared_ptr<const Simulation> start)
+void Timeline::resetLocked(std::shared_ptr<const SourceState> start)
 {
     ++m_generation;
     // The start is shown at once: its frame is captured along with the snapshot.
-    auto frame = captureFrame(*start, nullptr);
+    auto frame = captureFrame(start->simulation(), start->frame(), nullptr);
     m_cache.reset(std::move(start));
     m_cache.put(std::move(frame));
     m_full = false;
@@ -33,7 +33,7 @@ void Timeline::setSource(std::shared_ptr<const FrameSource> source, std::uint64_
 {
     // The start state is made outside the lock (copying a large cloth is not free); it
     // replaces the cached start when the edit is at the start or moved it.
-    auto fresh = std::make_shared<const Simulation>(source->start());
+    std::shared_ptr<const SourceState> fresh = source->start();
     std::lock_guard lock(m_mutex);
     m_source = std::move(source);
     if (from <= m_cache.startFrame() || fresh->frame() != m_cache.startFrame()) {
@@ -106,20 +106,20 @@ std::shared_ptr<const CachedFrame> Timeline::cachedFrame(std::uint64_t f) const
 
 void Timeline::prepareCursor(Cursor &cursor, std::uint64_t target)
 {
-    std::shared_ptr<const Simulation> snapshot;
+    std::shared_ptr<const SourceState> snapshot;
     std::uint64_t generation = 0;
     {
         std::lock_guard lock(m_mutex);
         target = std::max(target, m_cache.startFrame());
         snapshot = m_cache.snapshotAtOrBefore(target);
         generation = m_generation;
-        if (cursor.sim && cursor.generation == generation && cursor.sim->frame() <= target
-            && cursor.sim->frame() >= snapshot->frame())
+        if (cursor.state && cursor.generation == generation && cursor.state->frame() <= target
+            && cursor.state->frame() >= snapshot->frame())
             return;
         cursor.last = m_cache.frame(snapshot->frame());
     }
     // A snapshot is immutable once stored, so it is copied without the lock.
-    cursor.sim = std::make_unique<Simulation>(*snapshot);
+    cursor.state = snapshot->clone();
     cursor.generation = generation;
 }
 
@@ -132,26 +132,27 @@ bool Timeline::simulateTo(Cursor &cursor, std::uint64_t target, bool stopWhenDro
             return false;
         source = m_source;
         // A cursor copied from a snapshot whose frame was dropped: capture that frame first.
-        if (cursor.sim->frame() == target && !m_cache.holds(target)) {
-            cursor.last = captureFrame(*cursor.sim, cursor.last.get());
+        if (cursor.state->frame() == target && !m_cache.holds(target)) {
+            cursor.last = captureFrame(cursor.state->simulation(), target, cursor.last.get());
             m_cache.put(cursor.last);
         }
     }
-    while (cursor.sim->frame() < target) {
-        Simulation &sim = *cursor.sim;
-        source->advance(sim);
+    while (cursor.state->frame() < target) {
+        SourceState &state = *cursor.state;
+        source->advance(state);
         ++m_simulated;
-        std::shared_ptr<const CachedFrame> frame = captureFrame(sim, cursor.last.get());
+        const std::uint64_t f = state.frame();
+        std::shared_ptr<const CachedFrame> frame = captureFrame(state.simulation(), f, cursor.last.get());
         bool snapshotDue = false;
         {
             std::lock_guard lock(m_mutex);
             if (cursor.generation != m_generation)
                 return false;
-            snapshotDue = m_cache.wantsSnapshot(sim.frame(), source->hasEventsAt(sim.frame()));
+            snapshotDue = m_cache.wantsSnapshot(f, source->keepSnapshotAt(f));
         }
-        std::shared_ptr<const Simulation> snapshot;
+        std::shared_ptr<const SourceState> snapshot;
         if (snapshotDue)
-            snapshot = std::make_shared<const Simulation>(sim);
+            snapshot = state.clone();
         bool dropped = false;
         {
             std::lock_guard lock(m_mutex);
@@ -160,7 +161,7 @@ bool Timeline::simulateTo(Cursor &cursor, std::uint64_t target, bool stopWhenDro
             m_cache.put(frame);
             if (snapshot)
                 m_cache.putSnapshot(std::move(snapshot));
-            dropped = !m_cache.holds(sim.frame());
+            dropped = !m_cache.holds(f);
             if (dropped && stopWhenDropped) {
                 m_full = true;
                 cursor.last = std::move(frame);
@@ -186,17 +187,17 @@ std::shared_ptr<const CachedFrame> Timeline::frame(std::uint64_t f)
         // The budget dropped it at once (it is far from the playhead): hand out the capture.
         if (m_syncCursor.last && m_syncCursor.last->frame == f)
             return m_syncCursor.last;
-        return captureFrame(*m_syncCursor.sim, nullptr);
+        return captureFrame(m_syncCursor.state->simulation(), f, nullptr);
     }
 }
 
-Simulation Timeline::simulationAt(std::uint64_t f)
+std::unique_ptr<SourceState> Timeline::stateAt(std::uint64_t f)
 {
     std::lock_guard sync(m_syncMutex);
     for (;;) {
         prepareCursor(m_syncCursor, f);
         if (simulateTo(m_syncCursor, f, false))
-            return *m_syncCursor.sim;
+            return m_syncCursor.state->clone();
     }
 }
 
