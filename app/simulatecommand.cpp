@@ -1,5 +1,6 @@
 // `drape simulate`: steps a scene headlessly at its fixed frame rate and writes the result
-// (a resumable scene file, an OBJ mesh, or an OBJ sequence). Needs no display.
+// (a resumable scene file, an OBJ mesh, an OBJ sequence or a PC2 point cache). Needs no
+// display.
 //
 // Exit codes: 0 success, 1 bad input or unwritable output, 2 bad command line,
 // 3 the simulation blew up (the outputs then hold the last good frame).
@@ -13,6 +14,7 @@
 #include "scene/presets.h"
 #include "scene/scenefile.h"
 #include "scene/simreport.h"
+#include "timeline/pc2writer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -48,6 +50,11 @@ Outputs:
   --obj-sequence DIR    one OBJ per frame, DIR/frame_0001.obj ... (a mesh cache for 3D packages)
   --report FILE.json    per-frame totals: energy (J), max strain, max stress (N/m), the sum of
                         the pin reactions (N) and what tore (docs/solvers.md, "Forces and tension")
+  --pc2 FILE.pc2        a point cache of every frame from the start (sample 0) to the last,
+                        for Blender's Mesh Cache modifier, Maya and 3ds Max; the vertices are
+                        those of --out FILE.obj, in the same order. A cloth that tears or is
+                        cut changes its vertex count, which PC2 cannot hold: the export is
+                        then refused (exit code 1); use --obj-sequence instead
 
 Scene budget: a scene of more than --max-particles particles in all (default 262,144)
 is refused before anything is allocated; constraints, triangles and memory scale with it.
@@ -60,6 +67,7 @@ Exit codes: 0 success, 1 bad scene or unwritable output, 2 bad command line,
 Examples:
   drape simulate preset:curtain --frames 120 --out curtain.json
   drape simulate flag.json --obj-sequence flag-cache
+  drape simulate preset:flag --frames 240 --out flag.obj --pc2 flag.pc2
 )";
 
 void printError(const QString &message)
@@ -133,7 +141,8 @@ QString objFrameName(const QString &dir, int frame, int total)
 
 const char *simulateUsage()
 {
-    return "  drape simulate SCENE [--frames N] [--out FILE.json|FILE.obj] [--obj-sequence DIR] [--report FILE.json]\n"
+    return "  drape simulate SCENE [--frames N] [--out FILE.json|FILE.obj] [--obj-sequence DIR]\n"
+           "                 [--report FILE.json] [--pc2 FILE.pc2] [--max-particles N]\n"
            "                          step a scene (file or preset:NAME) without a display and\n"
            "                          write the final state or a mesh cache (see drape simulate --help)\n";
 }
@@ -164,8 +173,11 @@ int runSimulate(int argc, char **argv)
     const QCommandLineOption reportOption(QStringLiteral("report"),
         QStringLiteral("Write per-frame totals (energy, max strain, max stress, pin reactions, tears) to FILE.json."),
         QStringLiteral("FILE"));
-    parser.addOptions({ helpOption, framesOption, outOption, objSequenceOption, withStateOption, noStateOption,
-        reportOption, maxParticlesOption() });
+    const QCommandLineOption pc2Option(QStringLiteral("pc2"),
+        QStringLiteral("Write every frame as a PC2 point cache (Blender, Maya, 3ds Max)."),
+        QStringLiteral("FILE"));
+    parser.addOptions({ helpOption, framesOption, outOption, objSequenceOption, pc2Option, withStateOption,
+        noStateOption, reportOption, maxParticlesOption() });
 
     if (!parser.parse(QCoreApplication::arguments())) {
         printError(parser.errorText() + QStringLiteral(" (see drape simulate --help)"));
@@ -194,6 +206,7 @@ int runSimulate(int argc, char **argv)
     // Outputs are checked before the (possibly long) run.
     const QString out = parser.value(outOption);
     const QString objDir = parser.value(objSequenceOption);
+    const QString pc2Path = parser.value(pc2Option);
     const QString outSuffix = QFileInfo(out).suffix().toLower();
     if (!out.isEmpty() && outSuffix != QLatin1String("json") && outSuffix != QLatin1String("obj")) {
         printError(
@@ -249,6 +262,13 @@ int runSimulate(int argc, char **argv)
         if (!problem.empty())
             error = QStringLiteral("--report %1").arg(QString::fromStdString(problem));
     }
+    if (error.isEmpty() && !pc2Path.isEmpty()) {
+        // 12 bytes a particle a sample, the start included.
+        const std::string problem = checkOutputFile(QFile::encodeName(pc2Path).toStdString(),
+            12 * std::max<std::uint64_t>(sceneTotals(scene).particles, 1) * std::uint64_t(frames + 1));
+        if (!problem.empty())
+            error = QStringLiteral("--pc2 %1").arg(QString::fromStdString(problem));
+    }
     if (!error.isEmpty()) {
         printError(error);
         return kExitInput;
@@ -279,12 +299,34 @@ int runSimulate(int argc, char **argv)
     std::vector<FrameTotals> totals;
     if (!report.isEmpty())
         totals.push_back(frameTotals(scene, sim)); // the start
+    // The point cache takes the start state as its first sample, then one per frame.
+    Pc2Writer pc2;
+    std::shared_ptr<const CachedFrame> lastFrame;
+    auto appendPc2 = [&](std::string *writeError) {
+        lastFrame = captureFrame(sim, sim.frame(), lastFrame.get());
+        return pc2.append(*lastFrame, writeError);
+    };
+    if (!pc2Path.isEmpty()) {
+        std::string writeError;
+        if (!pc2.open(pc2Path.toStdString(), startFrame, &writeError) || !appendPc2(&writeError)) {
+            printError(QString::fromStdString(writeError));
+            return kExitInput;
+        }
+    }
     int stepped = 0;
     for (int f = 1; f <= frames; ++f) {
         player.advance();
         if (sim.status().blownUp)
             break;
         ++stepped;
+        if (!pc2Path.isEmpty()) {
+            std::string writeError;
+            if (!appendPc2(&writeError)) {
+                progress.finish();
+                printError(QString::fromStdString(writeError));
+                return kExitInput;
+            }
+        }
         torn += sim.lastStepStats().tornConstraints;
         splits += sim.lastStepStats().splitParticles;
         if (!report.isEmpty())
@@ -310,6 +352,13 @@ int runSimulate(int argc, char **argv)
         exitCode = kExitBlowUp;
     }
 
+    if (!pc2Path.isEmpty()) {
+        std::string writeError;
+        if (!pc2.finish(&writeError)) {
+            printError(QString::fromStdString(writeError));
+            return kExitInput;
+        }
+    }
     if (!out.isEmpty()) {
         std::string writeError;
         bool ok = false;
@@ -357,6 +406,9 @@ int runSimulate(int argc, char **argv)
         std::printf("  wrote %d meshes to %s\n", stepped, qPrintable(objDir));
     if (!report.isEmpty())
         std::printf("  wrote %s\n", qPrintable(report));
+    if (!pc2Path.isEmpty())
+        std::printf("  wrote %u samples of %u points to %s\n", pc2.sampleCount(), pc2.pointCount(),
+            qPrintable(pc2Path));
     return exitCode;
 }
 

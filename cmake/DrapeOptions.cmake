@@ -12,6 +12,16 @@ if(DRAPE_FUZZ)
     add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
 
+if(DRAPE_TSAN)
+    # ThreadSanitizer for the timeline's worker thread (and the solver's); it cannot be
+    # combined with AddressSanitizer, hence its own build directory (see cmake/quickstart.sh).
+    if(DRAPE_SANITIZE)
+        message(FATAL_ERROR "DRAPE_TSAN and DRAPE_SANITIZE cannot be combined")
+    endif()
+    add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+    add_link_options(-fsanitize=thread)
+endif()
+
 # Warnings on for our own targets (not for Qt's generated code's includes).
 function(drape_set_target_options target)
     target_compile_options(${target} PRIVATE

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drape quick start for Debian 12: installs whatever is missing, builds, then
 #   run   opens the editor on a built-in scene (the curtain preset)
-#   test  runs the whole test suite (normal build, then the ASan + UBSan build)
+#   test  runs the whole test suite (normal build, then the ASan + UBSan build, then the
+#         threaded core tests under ThreadSanitizer)
 #   bench builds the release benchmark and runs it
 # Idempotent: when everything is installed and built it only rebuilds what changed.
 set -euo pipefail
@@ -63,6 +64,16 @@ test)
     CXX=clang++ configure_build build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDRAPE_FUZZ=ON -DDRAPE_SANITIZE=ON \
         -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_TESTS=OFF -DDRAPE_BUILD_BENCH=OFF
     ctest --test-dir build-fuzz -L fuzz --output-on-failure
+    # The timeline's worker thread under ThreadSanitizer: the core and the tests that run
+    # threads only (no editor), so this adds minutes, not the whole suite again.
+    if [ ! -f build-tsan/build.ninja ]; then
+        cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDRAPE_TSAN=ON \
+            -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_BENCH=OFF
+    fi
+    cmake --build build-tsan --parallel "$(nproc)" --target tst_timeline
+    # The functions that run the worker thread (the others are single-threaded).
+    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp" \
+        ./build-tsan/tests/tst_timeline workerFillsAheadWhileTheGuiEdits workerScrubsWhileEditing
     ;;
 bench)
     configure_build build-release -DCMAKE_BUILD_TYPE=Release -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_TESTS=OFF

@@ -95,6 +95,10 @@ public:
     /// FNV-1a hash of the complete state (positions, velocities, topology), for determinism tests.
     std::uint64_t stateHash() const;
 
+    /// Bytes held on the heap by this simulation (particles, topology, colliders, solver
+    /// scratch, rollback snapshot), counted from vector capacities; what a copy of it costs.
+    std::size_t memoryBytes() const;
+
 private:
     bool checkSettings();
     void takeSnapshot();

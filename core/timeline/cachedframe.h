@@ -1,0 +1,47 @@
+// One frame as the viewport and the exporters need it: positions per cloth, and the
+// topology (triangles, rest positions for texture coordinates) shared with the frames before
+// it for as long as the cloth neither tears nor is cut, so a steady cloth costs 12 bytes per
+// particle per frame.
+#pragma once
+
+#include "sim/simulation.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace drape {
+
+/// What changes only when the cloth tears, is cut or sewn (Cloth::topologyRevision).
+struct ClothTopology {
+    std::uint64_t revision = 0; ///< Cloth::topologyRevision it was taken from
+    std::size_t particleCount = 0;
+    std::vector<Triangle> triangles;
+    std::vector<Vec3> rest; ///< m, authored positions (texture coordinates derive from them)
+
+    std::size_t bytes() const;
+};
+
+struct ClothFrame {
+    std::vector<Vec3> position; ///< m, one per particle
+    std::shared_ptr<const ClothTopology> topology; ///< shared by consecutive frames
+};
+
+struct CachedFrame {
+    std::uint64_t frame = 0; ///< frames stepped since the start (Simulation::frame())
+    double time = 0.0; ///< s, simulated time
+    std::uint64_t stateHash = 0; ///< Simulation::stateHash() of the full state at this frame
+    bool blownUp = false; ///< the solver had flagged a blow-up (state is the last good frame)
+    std::vector<ClothFrame> cloths;
+    std::vector<Vec3> colliderCenters; ///< m, per collider (animated colliders move)
+
+    /// Bytes this frame holds itself (positions, centres), not counting shared topology.
+    std::size_t ownBytes() const;
+};
+
+/// Captures `sim` as frame `frame`. A cloth whose topology revision and particle count equal
+/// those of `previous` (if given) shares its topology record instead of copying it.
+std::shared_ptr<const CachedFrame> captureFrame(
+    const Simulation &sim, std::uint64_t frame, const CachedFrame *previous);
+
+} // namespace drape

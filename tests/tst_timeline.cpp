@@ -1,0 +1,354 @@
+// The timeline's frame cache: exact snapshots, scrubbing, the memory budget, invalidation
+// after an edit, and the worker thread that fills the cache (run under ThreadSanitizer by
+// the sanitizer step of cmake/quickstart.sh test).
+#include "edit/clothedit.h"
+#include "edit/cut.h"
+#include "scene/presets.h"
+#include "scene/scene.h"
+#include "timeline/timeline.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+using namespace drape;
+
+namespace {
+
+Simulation presetSimulation(const std::string &id, int substeps = 0)
+{
+    const SceneLoadResult loaded = loadPreset(id);
+    if (!loaded.ok())
+        qFatal("preset %s: %s", id.c_str(), loaded.error.c_str());
+    Scene scene = *loaded.scene;
+    if (substeps > 0)
+        scene.solver.substeps = substeps;
+    return buildSimulation(scene);
+}
+
+// The take's cloth: the curtain (XPBD, 1,920 particles) with 2 substeps instead of 10, so
+// that the many 600-frame runs below (and the ThreadSanitizer build) stay quick.
+Simulation takeStart()
+{
+    return presetSimulation("curtain", 2);
+}
+
+constexpr std::uint64_t kDragBegin = 40, kDragEnd = 120, kCutFrame = 200, kParamFrame = 300;
+
+// A take on the curtain, written as a pure function of the frame: a drag of one particle of
+// the bottom row (kinematic, moved 1 cm per frame toward +z, then released), a cut across
+// the middle, and a parameter change (air damping).
+void curtainTake(Simulation &sim)
+{
+    const std::uint64_t k = sim.frame();
+    Cloth &cloth = sim.cloths[0];
+    const std::uint32_t held = std::uint32_t(cloth.particles.size() - 24);
+    if (k >= kDragBegin && k < kDragEnd) {
+        if (k == kDragBegin)
+            cloth.particles.setKind(held, ParticleKind::Kinematic);
+        cloth.particles.position[held] += Vec3 { 0.f, 0.f, 0.01f };
+    } else if (k == kDragEnd) {
+        cloth.particles.setKind(held, ParticleKind::Dynamic);
+    } else if (k == kCutFrame) {
+        Vec3 lo = cloth.particles.position[0], hi = lo;
+        for (const Vec3 &p : cloth.particles.position) {
+            lo = { std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z) };
+            hi = { std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z) };
+        }
+        const Vec3 mid = (lo + hi) * 0.5f;
+        const ClothEditResult cut = makeCutSegment(
+            cloth, { lo.x + 0.1f * (hi.x - lo.x), mid.y, mid.z }, { mid.x, mid.y, mid.z }, 0.2f);
+        if (!cut.ok() || !apply(cloth, cut.edit).empty())
+            qFatal("the cut failed: %s", cut.error.c_str());
+    } else if (k == kParamFrame) {
+        sim.world.airDamping = 0.5f;
+    }
+}
+
+std::shared_ptr<const FrameSource> curtainTakeSource()
+{
+    return std::make_shared<EventSource>(takeStart(), curtainTake,
+        std::vector<std::uint64_t> { kDragBegin, kDragEnd, kCutFrame, kParamFrame });
+}
+
+// The same take plus a pin at `pinFrame` (an edit made later in the session).
+std::shared_ptr<const FrameSource> curtainTakeWithPin(std::uint64_t pinFrame)
+{
+    auto events = [pinFrame](Simulation &sim) {
+        curtainTake(sim);
+        if (sim.frame() == pinFrame)
+            sim.cloths[0].particles.setKind(
+                std::uint32_t(sim.cloths[0].particles.size() / 2), ParticleKind::Static);
+    };
+    return std::make_shared<EventSource>(takeStart(), events,
+        std::vector<std::uint64_t> { kDragBegin, kDragEnd, kCutFrame, kParamFrame, pinFrame });
+}
+
+std::vector<std::uint64_t> forwardHashes(const FrameSource &source, std::uint64_t frames)
+{
+    std::unique_ptr<SourceState> state = source.start();
+    std::vector<std::uint64_t> hashes { state->simulation().stateHash() };
+    for (std::uint64_t f = 1; f <= frames; ++f) {
+        source.advance(*state);
+        hashes.push_back(state->simulation().stateHash());
+    }
+    return hashes;
+}
+
+} // namespace
+
+class TestTimeline : public QObject {
+    Q_OBJECT
+private slots:
+    void snapshotCopyIsExact_data();
+    void snapshotCopyIsExact();
+    void scrubRandomFramesMatchesForwardRun();
+    void lowBudgetStaysWithinItAndResimulatesExactly();
+    void editResimulatesFromItsFrameOnly();
+    void topologyIsSharedUntilItChanges();
+    void workerFillsAheadWhileTheGuiEdits();
+    void workerScrubsWhileEditing();
+};
+
+void TestTimeline::snapshotCopyIsExact_data()
+{
+    QTest::addColumn<QString>("preset");
+    for (const PresetDesc &p : presetList())
+        QTest::newRow(p.id.c_str()) << QString::fromStdString(p.id);
+}
+
+// A Simulation copy is an exact solver snapshot: stepping the copy and the original gives
+// the same state hash at every frame (solver history, XPBD batches, tears included).
+void TestTimeline::snapshotCopyIsExact()
+{
+    QFETCH(QString, preset);
+    Simulation original = presetSimulation(preset.toStdString());
+    original.run(7);
+    Simulation copy = original;
+    QCOMPARE(copy.stateHash(), original.stateHash());
+    for (int f = 0; f < 60; ++f) {
+        original.step();
+        copy.step();
+        QCOMPARE(copy.stateHash(), original.stateHash());
+    }
+    QVERIFY(copy.memoryBytes() > 0);
+}
+
+void TestTimeline::scrubRandomFramesMatchesForwardRun()
+{
+    constexpr std::uint64_t kFrames = 600;
+    auto source = curtainTakeSource();
+    const std::vector<std::uint64_t> expected = forwardHashes(*source, kFrames);
+    // The take changes the result: the forward run differs from the plain scene.
+    QVERIFY(expected.back() != forwardHashes(PlainSource(takeStart()), kFrames).back());
+
+    Timeline timeline(source);
+    std::vector<std::uint64_t> order(kFrames + 1);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), std::mt19937(13));
+    for (std::uint64_t f : order) {
+        timeline.setPlayhead(f);
+        const auto frame = timeline.frame(f);
+        QVERIFY(frame);
+        QCOMPARE(frame->frame, f);
+        QCOMPARE(frame->stateHash, expected[f]);
+    }
+    // Within the default budget every frame was simulated once.
+    QCOMPARE(timeline.simulatedFrames(), kFrames);
+    QCOMPARE(timeline.status().frames, std::size_t(kFrames + 1));
+    // The full state at a frame re-simulates from a snapshot to the same hash.
+    QCOMPARE(timeline.simulationAt(437).stateHash(), expected[437]);
+}
+
+void TestTimeline::lowBudgetStaysWithinItAndResimulatesExactly()
+{
+    constexpr std::uint64_t kFrames = 600;
+    auto source = curtainTakeSource();
+    const std::vector<std::uint64_t> expected = forwardHashes(*source, kFrames);
+
+    // Room for a few snapshots and about a hundred of the curtain's 23 KB frames.
+    CacheSettings settings;
+    settings.budgetBytes = 6u << 20;
+    settings.snapshotInterval = 20;
+    Timeline timeline(source, settings);
+    QCOMPARE(timeline.frame(kFrames)->stateHash, expected[kFrames]);
+    QVERIFY(timeline.status().bytes <= settings.budgetBytes);
+
+    std::mt19937 random(7);
+    std::uniform_int_distribution<std::uint64_t> pick(0, kFrames);
+    std::size_t peak = 0;
+    for (int i = 0; i < 40; ++i) {
+        const std::uint64_t f = pick(random);
+        timeline.setPlayhead(f);
+        QCOMPARE(timeline.frame(f)->stateHash, expected[f]);
+        const TimelineStatus s = timeline.status();
+        QVERIFY2(s.bytes <= settings.budgetBytes,
+            qPrintable(QStringLiteral("%1 bytes > budget %2").arg(s.bytes).arg(settings.budgetBytes)));
+        peak = std::max(peak, s.bytes);
+        // Frames were dropped (the whole run does not fit) and snapshots thinned.
+        QVERIFY(s.frames < kFrames / 2);
+        QVERIFY(s.snapshots < kFrames / settings.snapshotInterval);
+    }
+    QVERIFY(peak > settings.budgetBytes / 2); // the budget is used, not ignored
+    qInfo("peak %zu bytes of %zu; snapshot of the curtain: %zu bytes", peak, settings.budgetBytes,
+        timeline.simulationAt(0).memoryBytes());
+    QVERIFY(timeline.simulatedFrames() > kFrames); // dropped frames were simulated again
+}
+
+void TestTimeline::editResimulatesFromItsFrameOnly()
+{
+    constexpr std::uint64_t kFrames = 600, kPin = 250;
+    auto take = curtainTakeSource();
+    auto edited = curtainTakeWithPin(kPin);
+    const std::vector<std::uint64_t> takeHashes = forwardHashes(*take, kFrames);
+    const std::vector<std::uint64_t> editedHashes = forwardHashes(*edited, kFrames);
+    QVERIFY(takeHashes[kPin] == editedHashes[kPin]);
+    QVERIFY(takeHashes[kPin + 1] != editedHashes[kPin + 1]);
+
+    CacheSettings settings;
+    settings.snapshotInterval = 30;
+    Timeline timeline(take, settings);
+    timeline.frame(kFrames);
+    QCOMPARE(timeline.simulatedFrames(), kFrames);
+    const auto before = timeline.cachedFrame(kPin);
+
+    // The pin is an event at frame 250: it changes frames 251 on. The cache re-simulates from
+    // the snapshot at or before 250 (frame 240, K = 30): 360 frames, not 600.
+    timeline.setSource(edited, kPin + 1);
+    QCOMPARE(timeline.cachedFrame(kPin), before); // earlier frames stay valid, untouched
+    QVERIFY(!timeline.cachedFrame(kPin + 1));
+    QCOMPARE(timeline.status().stale, (FrameRange { kPin + 1, kFrames + 1 }));
+    QCOMPARE(timeline.frame(kFrames)->stateHash, editedHashes[kFrames]);
+    QCOMPARE(timeline.simulatedFrames(), kFrames + (kFrames - 240));
+    QCOMPARE(timeline.status().stale.begin, timeline.status().stale.end);
+
+    // Undoing the pin: the source had an event at 250, so its state there was kept as a
+    // snapshot and exactly frames 251..600 are simulated again.
+    const std::uint64_t simulated = timeline.simulatedFrames();
+    timeline.setSource(take, kPin + 1);
+    QCOMPARE(timeline.frame(kFrames)->stateHash, takeHashes[kFrames]);
+    QCOMPARE(timeline.simulatedFrames() - simulated, kFrames - kPin);
+    for (std::uint64_t f = 0; f <= kFrames; f += 37)
+        QCOMPARE(timeline.frame(f)->stateHash, takeHashes[f]);
+
+    // A scene edit (frame 0) recomputes everything.
+    timeline.setSource(std::make_shared<PlainSource>(presetSimulation("flag")), 0);
+    QCOMPARE(timeline.status().frames, std::size_t(1)); // the new start only
+    QCOMPARE(timeline.frame(10)->stateHash, forwardHashes(PlainSource(presetSimulation("flag")), 10)[10]);
+}
+
+void TestTimeline::topologyIsSharedUntilItChanges()
+{
+    Timeline timeline(curtainTakeSource());
+    const auto a = timeline.frame(kCutFrame - 1);
+    const auto b = timeline.frame(kCutFrame);
+    const auto c = timeline.frame(kCutFrame + 1);
+    QCOMPARE(a->cloths[0].topology, b->cloths[0].topology); // one record for the uncut frames
+    QVERIFY(c->cloths[0].topology != b->cloths[0].topology); // the cut made a new one
+    QVERIFY(c->cloths[0].topology->triangles.size() < b->cloths[0].topology->triangles.size());
+    // The measured use counts each shared record once: the frames cost their positions and
+    // two topology records, not a copy of the topology per frame.
+    const TimelineStatus s = timeline.status();
+    const std::size_t frameBytes = s.bytes - s.snapshotBytes;
+    QVERIFY(frameBytes
+        <= s.frames * b->ownBytes() + 2 * c->cloths[0].topology->bytes() + b->cloths[0].topology->bytes());
+    QVERIFY(frameBytes >= s.frames * b->cloths[0].position.size() * sizeof(Vec3));
+}
+
+// The worker fills ahead of the playhead while this (the "GUI") thread moves the playhead,
+// reads frames and edits. Run under ThreadSanitizer in the sanitizer build.
+void TestTimeline::workerFillsAheadWhileTheGuiEdits()
+{
+    constexpr std::uint64_t kEnd = 150;
+    auto take = curtainTakeSource();
+    auto edited = curtainTakeWithPin(60);
+    const std::vector<std::uint64_t> editedHashes = forwardHashes(*edited, kEnd);
+
+    CacheSettings settings;
+    settings.snapshotInterval = 10;
+    Timeline timeline(take, settings);
+    timeline.setEndFrame(kEnd);
+    timeline.startWorker();
+    std::uint64_t shown = 0;
+    for (std::uint64_t f = 0; f <= 80; ++f) {
+        timeline.setPlayhead(f);
+        if (auto frame = timeline.cachedFrame(f))
+            shown += frame->frame == f;
+        (void)timeline.status();
+        if (f == 40)
+            timeline.setSource(edited, 61);
+        if (f == 70)
+            timeline.invalidateFrom(65);
+    }
+    timeline.setPlayhead(0);
+    timeline.waitIdle();
+    const TimelineStatus s = timeline.status();
+    QCOMPARE(s.cached.size(), std::size_t(1));
+    QCOMPARE(s.cached.front(), (FrameRange { 0, kEnd + 1 }));
+    for (std::uint64_t f = 0; f <= kEnd; ++f) {
+        const auto frame = timeline.cachedFrame(f);
+        QVERIFY(frame);
+        QCOMPARE(frame->stateHash, editedHashes[f]);
+    }
+    timeline.stopWorker();
+    qInfo("frames already cached when the playhead reached them: %llu of 81", (unsigned long long)shown);
+}
+
+// Random scrubbing, edits and budget changes while the worker fills a small cache: every
+// frame handed out has the hash of the forward run of the source it was made from, and the
+// cache keeps to its budget.
+void TestTimeline::workerScrubsWhileEditing()
+{
+    constexpr std::uint64_t kEnd = 120;
+    auto take = curtainTakeSource();
+    auto edited = curtainTakeWithPin(45);
+    const std::vector<std::uint64_t> takeHashes = forwardHashes(*take, kEnd);
+    const std::vector<std::uint64_t> editedHashes = forwardHashes(*edited, kEnd);
+
+    CacheSettings settings;
+    settings.budgetBytes = 1500u << 10;
+    settings.snapshotInterval = 8;
+    Timeline timeline(edited, settings);
+    timeline.setEndFrame(kEnd);
+    timeline.setLookAhead(30);
+    timeline.startWorker();
+    std::mt19937 random(3);
+    std::uniform_int_distribution<std::uint64_t> pick(0, kEnd);
+    bool isEdited = true;
+    for (int i = 0; i < 300; ++i) {
+        const std::uint64_t f = pick(random);
+        timeline.setPlayhead(f);
+        // An edit may land between the look-up and here, so the frame is of either source
+        // (both agree up to frame 45).
+        if (auto frame = timeline.cachedFrame(f))
+            QVERIFY(frame->stateHash == editedHashes[f] || frame->stateHash == takeHashes[f]);
+        QVERIFY(timeline.status().bytes <= settings.budgetBytes);
+        if (i % 50 == 25) {
+            isEdited = !isEdited;
+            timeline.setSource(isEdited ? edited : take, 46);
+        }
+        if (i == 150) {
+            settings.budgetBytes = 1200u << 10;
+            timeline.setSettings(settings);
+        }
+        QThread::usleep(200);
+    }
+    // With room for the look-ahead, the worker fills [90, 120] for the last source.
+    settings.budgetBytes = 3u << 20;
+    timeline.setSettings(settings);
+    timeline.setPlayhead(90);
+    timeline.waitIdle();
+    const auto &hashes = isEdited ? editedHashes : takeHashes;
+    for (std::uint64_t f = 90; f <= kEnd; ++f) {
+        const auto frame = timeline.cachedFrame(f);
+        QVERIFY2(frame, qPrintable(QStringLiteral("frame %1 not filled").arg(f)));
+        QCOMPARE(frame->stateHash, hashes[f]);
+    }
+    QVERIFY(timeline.status().bytes <= settings.budgetBytes);
+    timeline.stopWorker();
+}
+
+QTEST_GUILESS_MAIN(TestTimeline)
+#include "tst_timeline.moc"
