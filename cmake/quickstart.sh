@@ -3,6 +3,8 @@
 #   run   opens the editor on a built-in scene (the curtain preset)
 #   test  runs the whole test suite (normal build, then the ASan + UBSan build)
 #   bench builds the release benchmark and runs it
+#   package builds the Debian package and installs and runs it in a clean Debian 12 chroot
+#           (needs root and the network; the chroot is cached in /var/cache/drape-debian12)
 # Idempotent: when everything is installed and built it only rebuilds what changed.
 set -euo pipefail
 
@@ -13,8 +15,10 @@ shift || true
 # Debian packages the build, the tests and the benchmark need.
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqt6opengl6-dev
           libgl1-mesa-dri libegl-mesa0 libglx-mesa0 libegl-dev xvfb xauth ffmpeg
-          nlohmann-json3-dev libbenchmark-dev libepoxy-dev)
+          nlohmann-json3-dev libbenchmark-dev libepoxy-dev qt6-svg-dev
+          help2man librsvg2-bin desktop-file-utils appstream dpkg-dev)
 [ "$mode" = bench ] && packages+=(libbullet-dev)
+[ "$mode" = package ] && packages+=(debootstrap)
 
 install_missing() {
     local missing=()
@@ -62,8 +66,13 @@ bench)
     configure_build build-release -DCMAKE_BUILD_TYPE=Release -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_TESTS=OFF
     ./build-release/bench/drape_bench "$@"
     ;;
+package)
+    configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    cmake -S . -B build -DDRAPE_PACKAGE_TESTS=ON >/dev/null
+    ctest --test-dir build -L 'package|debian' --output-on-failure
+    ;;
 *)
-    echo "usage: cmake/quickstart.sh run|test|bench [args]" >&2
+    echo "usage: cmake/quickstart.sh run|test|bench|package [args]" >&2
     exit 2
     ;;
 esac
