@@ -8,6 +8,7 @@
 #include "scene/objexport.h"
 #include "scene/presets.h"
 #include "scene/scenefile.h"
+#include "sim/energy.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -292,10 +293,16 @@ int runSimulate(int argc, char **argv)
         wallSeconds > 0.0 ? double(stepped) / wallSeconds : 0.0);
     std::printf("  %zu particles, %zu constraints (%zu at start), %llu torn, %llu particle splits\n",
         particles, constraints, constraintsAtStart, (unsigned long long)torn, (unsigned long long)splits);
+    const Energy energy = energyOf(sim);
+    std::printf("  final energy %.6g J (kinetic %.6g J, gravitational %.6g J, elastic %.6g J)\n",
+        energy.total(), energy.kinetic, energy.gravitational, energy.elastic);
     if (!out.isEmpty())
         std::printf("  wrote %s\n", qPrintable(out));
     if (!objDir.isEmpty())
         std::printf("  wrote %d meshes to %s\n", stepped, qPrintable(objDir));
+    if (out.isEmpty() && objDir.isEmpty())
+        std::printf("  nothing was written (give --out FILE.json|FILE.obj or --obj-sequence DIR to keep the "
+                    "result)\n");
     return exitCode;
 }
 
