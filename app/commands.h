@@ -12,8 +12,12 @@ int runSimulate(int argc, char **argv);
 /// `drape render SCENE --frames N --fps F --size WxH -o OUT`.
 int runRender(int argc, char **argv);
 
+/// `drape bench-viewport [--size WxH] [--frames N]`: the viewport's draw time per preset.
+int runBenchViewport(int argc, char **argv);
+
 /// One-paragraph summaries shown by `drape --help`.
 const char *simulateUsage();
 const char *renderUsage();
+const char *benchViewportUsage();
 
 } // namespace drape::app

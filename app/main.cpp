@@ -9,5 +9,7 @@ int main(int argc, char **argv)
         return drape::app::runSimulate(argc, argv);
     if (argc > 1 && std::strcmp(argv[1], "render") == 0)
         return drape::app::runRender(argc, argv);
+    if (argc > 1 && std::strcmp(argv[1], "bench-viewport") == 0)
+        return drape::app::runBenchViewport(argc, argv);
     return drape::app::runEditor(argc, argv);
 }

@@ -4,16 +4,17 @@
 #include "actions/fileactions.h"
 #include "actions/simulationactions.h"
 #include "commands/setparametercommand.h"
-#include "document/document.h"
-#include "mainwindow.h"
-#include "scene/params.h"
 #include "docks/parametersdock.h"
 #include "docks/paramrow.h"
+#include "document/document.h"
 #include "document/presetcatalog.h"
-#include "render/resources.h"
 #include "document/simulationcontroller.h"
-#include "widgets/statuswidgets.h"
+#include "mainwindow.h"
+#include "presetdocument.h"
+#include "render/resources.h"
 #include "render/viewport.h"
+#include "scene/params.h"
+#include "widgets/statuswidgets.h"
 
 #include <QAction>
 #include <QDoubleSpinBox>
@@ -28,11 +29,7 @@ namespace {
 
 std::unique_ptr<Document> preset(const QString &key)
 {
-    QString error;
-    std::optional<Scene> scene = loadPreset(key, &error);
-    if (!scene)
-        qFatal("%s: %s", qPrintable(key), qPrintable(error));
-    return std::make_unique<Document>(std::move(*scene));
+    return presetDocument(key);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTimer>
 
 namespace drape {
 
@@ -23,9 +24,27 @@ QLabel *makeField(QStatusBar *bar, const QString &tip, int minWidthChars)
 
 StatusWidgets::StatusWidgets(QStatusBar *bar) : QObject(bar), m_bar(bar)
 {
+    // The hint and transient messages share one label that wraps instead of cutting off: a
+    // QStatusBar message is painted on one line and clipped by the permanent fields.
     m_hint = new QLabel(bar);
+    m_hint->setObjectName(QStringLiteral("statusHint"));
     m_hint->setTextFormat(Qt::PlainText);
+    m_hint->setWordWrap(true);
+    m_hint->setMinimumWidth(0);
+    m_hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bar->addWidget(m_hint, 1);
+    m_messageTimer = new QTimer(this);
+    m_messageTimer->setSingleShot(true);
+    connect(m_messageTimer, &QTimer::timeout, this, &StatusWidgets::clearMessage);
+    // Anyone's QStatusBar::showMessage() lands in the wrapping label too.
+    // (The text is copied: the signal passes a reference to the bar's own message, which
+    // clearMessage() empties.)
+    connect(bar, &QStatusBar::messageChanged, this, [this](QString text) {
+        if (text.isEmpty())
+            return;
+        m_bar->clearMessage();
+        showMessage(text);
+    });
 
     m_badge = new QPushButton(bar);
     m_badge->setObjectName(QStringLiteral("blowUpBadge"));
@@ -52,7 +71,31 @@ QString StatusWidgets::cameraHint()
     return tr("Orbit: middle drag or Alt+left · Pan: Shift+middle · Zoom: wheel · F: frame all");
 }
 
-void StatusWidgets::setHint(const QString &hint) { m_hint->setText(hint.isEmpty() ? cameraHint() : hint); }
+void StatusWidgets::setHint(const QString &hint)
+{
+    m_toolHint = hint;
+    if (m_message.isEmpty())
+        m_hint->setText(hint.isEmpty() ? cameraHint() : hint);
+}
+
+void StatusWidgets::showMessage(const QString &text, int timeoutMs)
+{
+    m_message = text;
+    m_hint->setText(text);
+    m_messageTimer->start(timeoutMs);
+}
+
+void StatusWidgets::clearMessage()
+{
+    m_messageTimer->stop();
+    m_message.clear();
+    setHint(m_toolHint);
+}
+
+QString StatusWidgets::shownText() const
+{
+    return m_hint->text();
+}
 
 bool StatusWidgets::isBlowUpShown() const { return !m_badge->isHidden(); }
 
