@@ -231,43 +231,32 @@ int MainWindow::defaultDockWidth(int windowWidth)
 
 void MainWindow::resetLayout()
 {
-    // One column at the right: the scene (presets) tabbed with the parameters, the record and
-    // the history docks on top; the tools tabbed with pins & constraints below. Docks created
-    // at the left (the tools) go to the lower group; everything else to the upper one.
+    // One column at the right holding every dock as a tab, the scene (presets) in front: on a
+    // 1280 × 720 screen two stacked groups would not fit (the scene and tools docks need about
+    // 600 and 440 px of height), and a left column would take the viewport's width.
     const QList<QDockWidget *> docks = findChildren<QDockWidget *>();
-    for (QDockWidget *dock : docks) {
-        if (!m_defaultAreas.contains(dock))
-            m_defaultAreas.insert(dock, Qt::RightDockWidgetArea);
+    for (QDockWidget *dock : docks)
         removeDockWidget(dock);
-    }
     addDockWidget(Qt::RightDockWidgetArea, m_sceneDock);
-    addDockWidget(Qt::RightDockWidgetArea, m_parametersDock);
-    tabifyDockWidget(m_sceneDock, m_parametersDock);
-    QDockWidget *firstLower = nullptr;
+    // The tools first, so they sit right after the scene instead of at the end of the tabs.
+    QList<QDockWidget *> order;
     for (QDockWidget *dock : docks) {
-        if (dock == m_sceneDock || dock == m_parametersDock)
-            continue;
-        if (m_defaultAreas.value(dock) == Qt::LeftDockWidgetArea) {
-            if (firstLower) {
-                tabifyDockWidget(firstLower, dock);
-            } else {
-                splitDockWidget(m_sceneDock, dock, Qt::Vertical);
-                firstLower = dock;
-            }
-        } else {
-            tabifyDockWidget(m_sceneDock, dock);
-        }
+        if (dock != m_sceneDock && m_defaultAreas.value(dock) == Qt::LeftDockWidgetArea)
+            order.append(dock);
     }
+    order.append(m_parametersDock);
+    for (QDockWidget *dock : docks) {
+        if (dock != m_sceneDock && !order.contains(dock))
+            order.append(dock);
+    }
+    for (QDockWidget *dock : std::as_const(order))
+        tabifyDockWidget(m_sceneDock, dock);
     for (QDockWidget *dock : docks) {
         dock->setFloating(false);
         dock->show();
     }
-    if (firstLower)
-        firstLower->raise();
     m_sceneDock->raise();
     resizeDocks({ m_sceneDock }, { defaultDockWidth(width()) }, Qt::Horizontal);
-    if (firstLower)
-        resizeDocks({ m_sceneDock, firstLower }, { height() * 3 / 5, height() * 2 / 5 }, Qt::Vertical);
     for (QToolBar *bar : findChildren<QToolBar *>())
         bar->show();
 }

@@ -77,6 +77,14 @@ double bestContrast(const QImage &image, QColor background)
     return best;
 }
 
+/// A key press on `target` while its window is the active one (another test's window on the
+/// same X server may have taken the activation since).
+void keyClickActive(QWidget *target, Qt::Key key, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    QApplication::setActiveWindow(target->window());
+    QTest::keyClick(target, key, modifiers);
+}
+
 void activate(QWidget &window)
 {
     window.show();
@@ -195,8 +203,8 @@ private slots:
         QVERIFY(window.viewport()->rect().contains(banner->geometry()));
         auto *label = banner->findChild<QLabel *>();
         QVERIFY(label->heightForWidth(label->width()) <= label->height());
-        // Reset from the keyboard clears the banner and any message.
-        QTest::keyClick(&window, Qt::Key_R, Qt::ControlModifier);
+        // Reset clears the banner and any message (the keys themselves are tested below).
+        window.simulationActions()->resetAction()->trigger();
         QVERIFY(!window.document()->simulation().status().blownUp);
         QVERIFY(!banner->isVisible());
         QVERIFY(!window.statusWidgets()->shownText().contains(QLatin1String("stopped")));
@@ -222,14 +230,14 @@ private slots:
         spin->setFocus();
         QTRY_VERIFY(spin->hasFocus());
         const QString before = spin->text();
-        QTest::keyClick(spin, Qt::Key_Space);
+        keyClickActive(spin, Qt::Key_Space);
         QVERIFY(window.controller()->isPlaying());
         QCOMPARE(spin->text(), before);
-        QTest::keyClick(spin, Qt::Key_Space);
+        keyClickActive(spin, Qt::Key_Space);
         QVERIFY(!window.controller()->isPlaying());
         window.controller()->stepFrames(3);
         QVERIFY(window.document()->simulation().frame() > 0);
-        QTest::keyClick(spin, Qt::Key_R, Qt::ControlModifier);
+        keyClickActive(spin, Qt::Key_R, Qt::ControlModifier);
         QCOMPARE(window.document()->simulation().frame(), std::uint64_t(0));
 
         // A free-text field keeps its space.
@@ -239,7 +247,7 @@ private slots:
         text->setFocus();
         QTRY_VERIFY(text->hasFocus());
         QVERIFY(ShortcutFilter::isTextField(text));
-        QTest::keyClick(text, Qt::Key_Space);
+        keyClickActive(text, Qt::Key_Space);
         QCOMPARE(text->text(), QStringLiteral(" "));
         QVERIFY(!window.controller()->isPlaying());
     }
@@ -509,6 +517,17 @@ private slots:
         QTRY_VERIFY2(window.viewport()->width() >= 0.6 * window.width(),
             qPrintable(
                 QStringLiteral("viewport %1 of %2").arg(window.viewport()->width()).arg(window.width())));
+        // The status bar stays one or two lines tall, not the height a wrapped label needs at
+        // its narrowest.
+        QVERIFY2(window.statusBar()->height() <= 3 * window.statusBar()->fontMetrics().lineSpacing() + 12,
+            qPrintable(QString::number(window.statusBar()->height())));
+        QCOMPARE(window.height(), size.height());
+        // One tab group at the right with the scene in front and every other dock a tab.
+        auto *scene = window.findChild<QDockWidget *>(QStringLiteral("SceneDock"));
+        QVERIFY(scene);
+        QCOMPARE(window.dockWidgetArea(scene), Qt::RightDockWidgetArea);
+        QCOMPARE(window.tabifiedDockWidgets(scene).size(), window.findChildren<QDockWidget *>().size() - 1);
+        QTRY_VERIFY(!scene->visibleRegion().isEmpty());
         // Every dock is in the window, none floating, each reachable (visible or a tab).
         for (QDockWidget *dock : window.findChildren<QDockWidget *>()) {
             QVERIFY(!dock->isFloating());

@@ -1,5 +1,6 @@
 #include "widgets/statuswidgets.h"
 
+#include <QEvent>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
@@ -31,7 +32,11 @@ StatusWidgets::StatusWidgets(QStatusBar *bar) : QObject(bar), m_bar(bar)
     m_hint->setTextFormat(Qt::PlainText);
     m_hint->setWordWrap(true);
     m_hint->setMinimumWidth(0);
-    m_hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // The status bar's layout does not ask a label for its height at its real width (a wrapped
+    // label would claim the height it needs at its narrowest): the height is set here instead,
+    // for the width the label got (fitHint()).
+    m_hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_hint->installEventFilter(this);
     bar->addWidget(m_hint, 1);
     m_messageTimer = new QTimer(this);
     m_messageTimer->setSingleShot(true);
@@ -71,17 +76,35 @@ QString StatusWidgets::cameraHint()
     return tr("Orbit: middle drag or Alt+left · Pan: Shift+middle · Zoom: wheel · F: frame all");
 }
 
+bool StatusWidgets::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_hint && event->type() == QEvent::Resize)
+        fitHint();
+    return QObject::eventFilter(watched, event);
+}
+
+void StatusWidgets::fitHint()
+{
+    // One line until the label has a real width; then as many lines as the text needs there.
+    const int line = m_hint->fontMetrics().lineSpacing();
+    const int height = m_hint->width() >= 200 ? m_hint->heightForWidth(m_hint->width()) : line;
+    m_hint->setFixedHeight(std::max(height, line));
+}
+
 void StatusWidgets::setHint(const QString &hint)
 {
     m_toolHint = hint;
-    if (m_message.isEmpty())
+    if (m_message.isEmpty()) {
         m_hint->setText(hint.isEmpty() ? cameraHint() : hint);
+        fitHint();
+    }
 }
 
 void StatusWidgets::showMessage(const QString &text, int timeoutMs)
 {
     m_message = text;
     m_hint->setText(text);
+    fitHint();
     m_messageTimer->start(timeoutMs);
 }
 

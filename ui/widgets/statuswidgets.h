@@ -38,7 +38,12 @@ public:
 signals:
     void resetRequested();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    void fitHint();
+
     QStatusBar *m_bar;
     QLabel *m_hint;
     QLabel *m_time;
