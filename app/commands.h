@@ -14,9 +14,13 @@ int runRender(int argc, char **argv);
 /// `drape import MESH --as cloth|collider [--into SCENE] -o OUT.json [--scale S] [--up y|z]`.
 int runImport(int argc, char **argv);
 
+/// `drape bench-viewport [--size WxH] [--frames N]`: the viewport's draw time per preset.
+int runBenchViewport(int argc, char **argv);
+
 /// One-paragraph summaries shown by `drape --help`.
 const char *simulateUsage();
 const char *renderUsage();
 const char *importUsage();
+const char *benchViewportUsage();
 
 } // namespace drape::app

@@ -11,7 +11,6 @@
 #include "scene/userpresets.h"
 
 #include <QApplication>
-#include <QMessageBox>
 #include <QSurfaceFormat>
 
 #include <cstdio>
@@ -36,6 +35,7 @@ void printHelp()
                 "  drape --version          show the version\n\n",
         kDefaultPreset);
     std::printf("Batch modes (no display needed):\n%s%s%s\n", simulateUsage(), renderUsage(), importUsage());
+    std::printf("Measurement (needs a display):\n%s\n", benchViewportUsage());
     std::printf("Built-in presets:");
     for (const QString &key : presetKeys())
         std::printf(" %s", qPrintable(key));
@@ -130,7 +130,8 @@ int runEditor(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("Drape"));
     QApplication::setOrganizationName(QStringLiteral("Drape"));
     QApplication::setApplicationVersion(QStringLiteral(DRAPE_VERSION_STRING));
-    QApplication::setDesktopFileName(QStringLiteral("drape"));
+    QApplication::setDesktopFileName(
+        QStringLiteral("org.drape.Drape")); // resources/package/org.drape.Drape.desktop
     // Shared contexts let the viewport move between windows (full screen) without losing GL state.
     QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QSurfaceFormat::setDefaultFormat(Viewport::surfaceFormat());
@@ -146,16 +147,19 @@ int runEditor(int argc, char **argv)
     MainWindow window;
     std::unique_ptr<Document> document;
     QString error;
+    QString openError; // shown over the viewport: the editor opens empty instead of quitting
     if (!args.scenePath.isEmpty()) {
         QStringList warnings;
         document = openSceneAsking(&window, args.scenePath, &error, &warnings);
         for (const QString &w : std::as_const(warnings))
             std::fprintf(stderr, "drape: warning: %s\n", qPrintable(w));
         if (!document) {
-            std::fprintf(stderr, "drape: %s\n", qPrintable(error));
-            // Started from a file manager there is no terminal: say it where it is seen.
-            QMessageBox::critical(nullptr, QObject::tr("Cannot open scene"), error);
-            return 1;
+            std::fprintf(stderr, "drape: cannot open %s: %s (starting on an empty scene)\n",
+                qPrintable(args.scenePath), qPrintable(error));
+            openError = QObject::tr(
+                "Cannot open %1: %2\nThe editor started on an empty scene; nothing was changed on disk.")
+                            .arg(args.scenePath, error);
+            document = std::make_unique<Document>(Scene {});
         }
     } else {
         const QString key = args.preset.isEmpty() ? QString::fromLatin1(kDefaultPreset) : args.preset;
@@ -169,6 +173,8 @@ int runEditor(int argc, char **argv)
         document = std::make_unique<Document>(std::move(*scene));
     }
     window.setDocument(std::move(document));
+    if (!openError.isEmpty())
+        window.showSceneError(openError);
     window.show();
     return app.exec();
 }

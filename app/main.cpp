@@ -11,5 +11,7 @@ int main(int argc, char **argv)
         return drape::app::runRender(argc, argv);
     if (argc > 1 && std::strcmp(argv[1], "import") == 0)
         return drape::app::runImport(argc, argv);
+    if (argc > 1 && std::strcmp(argv[1], "bench-viewport") == 0)
+        return drape::app::runBenchViewport(argc, argv);
     return drape::app::runEditor(argc, argv);
 }

@@ -15,6 +15,7 @@
 #include "scene/scenefile.h"
 #include "scene/simreport.h"
 #include "timeline/pc2writer.h"
+#include "sim/energy.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -400,6 +401,9 @@ int runSimulate(int argc, char **argv)
         (unsigned long long)player.frame());
     for (const EventReport &r : player.reports())
         std::fprintf(stderr, "drape simulate: warning: %s (skipped)\n", r.message.c_str());
+    const Energy energy = energyOf(sim);
+    std::printf("  final energy %.6g J (kinetic %.6g J, gravitational %.6g J, elastic %.6g J)\n",
+        energy.total(), energy.kinetic, energy.gravitational, energy.elastic);
     if (!out.isEmpty())
         std::printf("  wrote %s\n", qPrintable(out));
     if (!objDir.isEmpty())
@@ -409,6 +413,9 @@ int runSimulate(int argc, char **argv)
     if (!pc2Path.isEmpty())
         std::printf("  wrote %u samples of %u points to %s\n", pc2.sampleCount(), pc2.pointCount(),
             qPrintable(pc2Path));
+    if (out.isEmpty() && objDir.isEmpty() && report.isEmpty() && pc2Path.isEmpty())
+        std::printf("  nothing was written (give --out FILE.json|FILE.obj or --obj-sequence DIR to keep the "
+                    "result)\n");
     return exitCode;
 }
 

@@ -4,6 +4,8 @@
 #   test  runs the whole test suite (normal build, then the ASan + UBSan build, then the
 #         threaded core tests under ThreadSanitizer)
 #   bench builds the release benchmark and runs it
+#   package builds the Debian package and installs and runs it in a clean Debian 12 chroot
+#           (needs root and the network; the chroot is cached in /var/cache/drape-debian12)
 # Idempotent: when everything is installed and built it only rebuilds what changed.
 set -euo pipefail
 
@@ -14,10 +16,12 @@ shift || true
 # Debian packages the build, the tests and the benchmark need.
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqt6opengl6-dev
           libgl1-mesa-dri libegl-mesa0 libglx-mesa0 libegl-dev xvfb xauth ffmpeg
-          nlohmann-json3-dev libassimp-dev libbenchmark-dev libepoxy-dev)
+          nlohmann-json3-dev libassimp-dev libbenchmark-dev libepoxy-dev qt6-svg-dev
+          help2man librsvg2-bin desktop-file-utils appstream dpkg-dev)
 [ "$mode" = bench ] && packages+=(libbullet-dev)
 # The libFuzzer target of the scene reader (docs/security.md) is built with clang.
 [ "$mode" = test ] && packages+=(clang libclang-rt-14-dev)
+[ "$mode" = package ] && packages+=(debootstrap)
 
 install_missing() {
     local missing=()
@@ -79,8 +83,17 @@ bench)
     configure_build build-release -DCMAKE_BUILD_TYPE=Release -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_TESTS=OFF
     ./build-release/bench/drape_bench "$@"
     ;;
+package)
+    configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    # The chroot test is registered for this run only, so that `test` stays display-and-disk only.
+    cmake -S . -B build -DDRAPE_PACKAGE_TESTS=ON >/dev/null
+    status=0
+    ctest --test-dir build -L 'package|debian' --output-on-failure || status=$?
+    cmake -S . -B build -DDRAPE_PACKAGE_TESTS=OFF >/dev/null
+    exit "$status"
+    ;;
 *)
-    echo "usage: cmake/quickstart.sh run|test|bench [args]" >&2
+    echo "usage: cmake/quickstart.sh run|test|bench|package [args]" >&2
     exit 2
     ;;
 esac

@@ -1,6 +1,7 @@
 // The three solvers against closed-form answers: free fall, the static stretch of a hanging
 // chain of springs, a small-angle pendulum, and energy across a solver switch.
 #include "sim/builders.h"
+#include "sim/energy.h"
 #include "sim/simulation.h"
 
 #include <QTest>
@@ -55,23 +56,7 @@ Cloth hangingChain(int count, float mass, float link, float k, float damping)
 
 double energy(const Simulation &sim)
 {
-    double e = 0.0;
-    for (const Cloth &c : sim.cloths) {
-        const Particles &p = c.particles;
-        for (std::size_t i = 0; i < p.size(); ++i) {
-            if (p.invMass[i] == 0.f)
-                continue;
-            e += 0.5 * double(p.mass[i]) * double(lengthSquared(p.velocity[i]));
-            e -= double(p.mass[i]) * double(dot(sim.world.gravity, p.position[i]));
-        }
-        for (const DistanceConstraint &k : c.constraints) {
-            if (k.compliance <= 0.f)
-                continue;
-            const double C = double(length(p.position[k.a] - p.position[k.b])) - double(k.restLength);
-            e += 0.5 * C * C / double(k.compliance);
-        }
-    }
-    return e;
+    return energyOf(sim).total();
 }
 
 } // namespace

@@ -5,6 +5,8 @@
 #include <QMainWindow>
 #include <QSettings>
 
+#include <algorithm>
+
 namespace drape {
 
 namespace {
@@ -13,6 +15,10 @@ const char kRecentKey[] = "recentFiles";
 const char kLastDirKey[] = "lastDirectory";
 const char kGeometryKey[] = "window/geometry";
 const char kStateKey[] = "window/state";
+const char kCacheBudgetKey[] = "preferences/cacheBudgetMiB";
+const char kExportFolderKey[] = "preferences/exportFolder";
+const char kUnitsKey[] = "preferences/units";
+const char kSoftwareQualityKey[] = "preferences/softwareQuality";
 
 } // namespace
 
@@ -45,6 +51,42 @@ QString AppSettings::lastDirectory()
 }
 
 void AppSettings::setLastDirectory(const QString &dir) { QSettings().setValue(kLastDirKey, dir); }
+
+int AppSettings::cacheBudgetMiB()
+{
+    return std::max(0, QSettings().value(kCacheBudgetKey, 1024).toInt());
+}
+void AppSettings::setCacheBudgetMiB(int mib)
+{
+    QSettings().setValue(kCacheBudgetKey, std::max(0, mib));
+}
+
+QString AppSettings::exportFolder()
+{
+    return QSettings().value(kExportFolderKey).toString();
+}
+void AppSettings::setExportFolder(const QString &folder)
+{
+    QSettings().setValue(kExportFolderKey, folder);
+}
+
+AppSettings::Units AppSettings::units()
+{
+    return QSettings().value(kUnitsKey, 0).toInt() == 1 ? Units::CentimetreGram : Units::SI;
+}
+void AppSettings::setUnits(Units units)
+{
+    QSettings().setValue(kUnitsKey, int(units));
+}
+
+AppSettings::SoftwareQuality AppSettings::softwareQuality()
+{
+    return SoftwareQuality(std::clamp(QSettings().value(kSoftwareQualityKey, 1).toInt(), 0, 2));
+}
+void AppSettings::setSoftwareQuality(SoftwareQuality quality)
+{
+    QSettings().setValue(kSoftwareQualityKey, int(quality));
+}
 
 void AppSettings::saveWindow(const QMainWindow *window)
 {

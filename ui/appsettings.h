@@ -1,5 +1,5 @@
 // What the editor remembers between runs (QSettings): window geometry and dock layout,
-// recent files, the last directory used in file dialogs.
+// recent files, the last directory used in file dialogs, and the Preferences dialog's choices.
 #pragma once
 
 #include <QStringList>
@@ -26,7 +26,23 @@ public:
     /// Returns false when nothing was saved (first run): the caller keeps its default layout.
     static bool restoreWindow(QMainWindow *window);
 
-    static constexpr int kLayoutVersion = 1;
+    /// How much memory (MiB) cached frames may take (the replay cache); 0 = no limit.
+    static int cacheBudgetMiB();
+    static void setCacheBudgetMiB(int mib);
+    /// Where screenshots and recordings go by default (empty: Pictures / Videos).
+    static QString exportFolder();
+    static void setExportFolder(const QString &folder);
+    /// How lengths and masses are shown in the parameter rows.
+    enum class Units { SI = 0, CentimetreGram = 1 };
+    static Units units();
+    static void setUnits(Units units);
+    /// Viewport quality on a software OpenGL renderer (Mesa llvmpipe): Fast draws no
+    /// anti-aliasing and no shadows, Balanced anti-aliases edges, Full draws as on a GPU.
+    enum class SoftwareQuality { Fast = 0, Balanced = 1, Full = 2 };
+    static SoftwareQuality softwareQuality();
+    static void setSoftwareQuality(SoftwareQuality quality);
+
+    static constexpr int kLayoutVersion = 2; // 2: every dock in one column at the right
 };
 
 } // namespace drape

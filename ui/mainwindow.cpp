@@ -3,36 +3,42 @@
 #include "actions/editactions.h"
 #include "actions/fileactions.h"
 #include "actions/helpactions.h"
+#include "actions/shortcutfilter.h"
 #include "actions/simulationactions.h"
 #include "actions/viewactions.h"
 #include "appsettings.h"
-#include "document/document.h"
+#include "docks/constraintdock.h"
 #include "docks/historydock.h"
-#include "widgets/icons.h"
 #include "docks/parametersdock.h"
 #include "docks/recorddock.h"
 #include "docks/scenedock.h"
-#include "render/screenshot.h"
-#include "document/simulationcontroller.h"
-#include "widgets/statuswidgets.h"
-#include "tools/tool.h"
-#include "docks/constraintdock.h"
-#include "tools/toolmanager.h"
 #include "docks/toolsdock.h"
+#include "document/document.h"
+#include "document/simulationcontroller.h"
+#include "render/screenshot.h"
 #include "render/viewport.h"
+#include "tools/tool.h"
+#include "tools/toolmanager.h"
+#include "tools/viewportmenu.h"
+#include "widgets/icons.h"
+#include "widgets/messagebanner.h"
+#include "widgets/preferencesdialog.h"
+#include "widgets/statuswidgets.h"
 
 #include <QActionGroup>
 #include <QCloseEvent>
-#include <QLayout>
-#include <QPointer>
 #include <QDockWidget>
-#include <QScreen>
+#include <QLayout>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
+#include <QScreen>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoGroup>
+#include <QUndoStack>
 
 namespace drape {
 
@@ -44,6 +50,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     m_viewport = new Viewport(this);
     setCentralWidget(m_viewport);
+    m_banner = new MessageBanner(m_viewport);
     m_controller = new SimulationController(this);
     m_undoGroup = new QUndoGroup(this);
 
@@ -63,20 +70,33 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         QMessageBox::critical(this, tr("OpenGL"), tr("The 3D view cannot draw.\n\n%1").arg(message));
     });
     connect(m_controller, &SimulationController::statsChanged, m_status, &StatusWidgets::setStats);
+    // The advice is long (which particle, which limit, how many substeps): it goes into the
+    // banner, which wraps, rather than the one-line status bar.
     connect(m_controller, &SimulationController::blownUp, this, [this](const QString &message) {
-        statusBar()->showMessage(tr("Simulation stopped — %1. Reset, or lower the stiffness / raise the substeps.").arg(message));
+        m_banner->showMessage(
+            tr("Simulation stopped: %1\nReset (Ctrl+R), or lower the stiffness or raise the substeps.")
+                .arg(message));
     });
-    connect(m_status, &StatusWidgets::resetRequested, m_controller, &SimulationController::reset);
+    connect(m_status, &StatusWidgets::resetRequested, m_simulationActions->resetAction(), &QAction::trigger);
+    // After a reset the stopped simulation's messages are stale.
+    connect(m_simulationActions->resetAction(), &QAction::triggered, this, [this] {
+        m_banner->hide();
+        m_status->clearMessage();
+    });
+    new ShortcutFilter(this, { QKeySequence(Qt::Key_Space), QKeySequence(QStringLiteral("Ctrl+R")) });
 
     createComponents();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         m_defaultAreas.insert(dock, dockWidgetArea(dock));
 
-    // A first run fills most of the screen, never more than it.
+    // A first run fills most of a large screen and all of a small one (a laptop's 1280 × 720
+    // leaves no room for a window frame around a useful viewport).
     const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
     resize(std::min(1500, available.width() * 9 / 10), std::min(950, available.height() * 9 / 10));
     resetLayout();
-    AppSettings::restoreWindow(this);
+    m_followWidth = !AppSettings::restoreWindow(this);
+    if (m_followWidth && isSmallScreen(available.size()))
+        setWindowState(windowState() | Qt::WindowMaximized);
     m_viewport->setFocus();
 }
 
@@ -105,6 +125,16 @@ void MainWindow::createMenus()
     m_fileActions->populate(m_fileMenu);
     m_editMenu = menuBar()->addMenu(tr("&Edit"));
     m_editActions->populate(m_editMenu);
+    m_editMenu->addSeparator();
+    QAction *preferences = m_editMenu->addAction(tr("&Preferences…"), this, [this] {
+        PreferencesDialog dialog(this);
+        dialog.exec();
+    });
+    const QList<QKeySequence> preferenceKeys = QKeySequence::keyBindings(QKeySequence::Preferences);
+    preferences->setShortcuts(preferenceKeys.isEmpty()
+            ? QList<QKeySequence> { QKeySequence(QStringLiteral("Ctrl+,")) }
+            : preferenceKeys);
+    preferences->setMenuRole(QAction::PreferencesRole);
     m_simulationMenu = menuBar()->addMenu(tr("&Simulation"));
     m_simulationActions->populate(m_simulationMenu);
     m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
@@ -147,6 +177,15 @@ void MainWindow::createComponents()
     m_toolsMenu->addActions(tools->actionGroup()->actions());
     m_toolsMenu->addSeparator();
     m_toolsMenu->addActions({tools->pinTopEdgeAction(), tools->pinCornersAction(), tools->unpinAllAction()});
+    m_toolsMenu->addSeparator();
+    m_toolsMenu->addAction(tools->deleteConstraintsAction());
+    // Right click in the viewport: pin/unpin, select or frame the cloth under the cursor.
+    auto *viewportMenu = new ViewportMenu(tools, this);
+    connect(viewportMenu, &ViewportMenu::clothChosen, this, [this](int cloth) {
+        m_parametersDock->setCurrentCloth(cloth);
+        m_parametersDock->show();
+        m_parametersDock->raise();
+    });
     auto *toolsDock = new ToolsDock(tools, this);
     auto *constraintDock = new ConstraintDock(tools, this);
     addDockWidget(Qt::LeftDockWidgetArea, toolsDock);
@@ -154,7 +193,14 @@ void MainWindow::createComponents()
     connect(this, &MainWindow::documentChanged, tools, &ToolManager::setDocument);
     connect(this, &MainWindow::documentChanged, toolsDock, &ToolsDock::setDocument);
     connect(this, &MainWindow::documentChanged, constraintDock, &ConstraintDock::setDocument);
-    connect(tools, &ToolManager::statusMessage, statusBar(), &QStatusBar::showMessage);
+    // A message without timeout is the tool's standing hint; one with a timeout is transient.
+    connect(tools, &ToolManager::statusMessage, m_status, [this](const QString &text, int timeoutMs) {
+        if (timeoutMs <= 0)
+            m_status->setHint(text);
+        else
+            m_status->showMessage(text, timeoutMs);
+    });
+    m_status->setHint(tools->activeTool() ? tools->activeTool()->statusHint() : QString());
 
     // Recording: the Record dock (video, PNG and OBJ sequences) and F12 screenshots.
     auto *recordDock = new RecordDock(this);
@@ -173,39 +219,69 @@ void MainWindow::createComponents()
     // ---- end of components ----
 }
 
+bool MainWindow::isSmallScreen(const QSize &available)
+{
+    return available.width() < 1600 || available.height() < 1000;
+}
+
+int MainWindow::defaultDockWidth(int windowWidth)
+{
+    // One column of docks at the right takes at most a third of the window, so the viewport
+    // keeps two thirds (at least 60 % with the splitter's handle and margins).
+    return std::clamp(windowWidth / 3, 300, 460);
+}
+
 void MainWindow::resetLayout()
 {
-    // Every dock goes back to the area it was created in, tabbed behind the scene dock (left)
-    // or the parameters dock (right), so the window fits on a laptop screen.
+    // One column at the right holding every dock as a tab, the scene (presets) in front: on a
+    // 1280 × 720 screen two stacked groups would not fit (the scene and tools docks need about
+    // 600 and 440 px of height), and a left column would take the viewport's width.
     const QList<QDockWidget *> docks = findChildren<QDockWidget *>();
-    for (QDockWidget *dock : docks) {
-        if (!m_defaultAreas.contains(dock))
-            m_defaultAreas.insert(dock, dock == m_sceneDock ? Qt::LeftDockWidgetArea : Qt::RightDockWidgetArea);
+    for (QDockWidget *dock : docks)
         removeDockWidget(dock);
-    }
-    addDockWidget(Qt::LeftDockWidgetArea, m_sceneDock);
-    addDockWidget(Qt::RightDockWidgetArea, m_parametersDock);
-    QDockWidget *lastLeft = nullptr;
+    addDockWidget(Qt::RightDockWidgetArea, m_sceneDock);
+    // The tools first, so they sit right after the scene instead of at the end of the tabs.
+    QList<QDockWidget *> order;
     for (QDockWidget *dock : docks) {
-        if (dock == m_sceneDock || dock == m_parametersDock)
-            continue;
-        if (m_defaultAreas.value(dock) == Qt::LeftDockWidgetArea) {
-            tabifyDockWidget(lastLeft ? lastLeft : m_sceneDock, dock);
-            lastLeft = dock;
-        } else {
-            addDockWidget(Qt::RightDockWidgetArea, dock);
-            tabifyDockWidget(m_parametersDock, dock);
-        }
+        if (dock != m_sceneDock && m_defaultAreas.value(dock) == Qt::LeftDockWidgetArea)
+            order.append(dock);
     }
+    order.append(m_parametersDock);
+    for (QDockWidget *dock : docks) {
+        if (dock != m_sceneDock && !order.contains(dock))
+            order.append(dock);
+    }
+    for (QDockWidget *dock : std::as_const(order))
+        tabifyDockWidget(m_sceneDock, dock);
     for (QDockWidget *dock : docks) {
         dock->setFloating(false);
         dock->show();
     }
-    m_parametersDock->raise();
     m_sceneDock->raise();
-    resizeDocks({m_sceneDock, m_parametersDock}, {280, 400}, Qt::Horizontal);
+    resizeDocks({ m_sceneDock }, { defaultDockWidth(width()) }, Qt::Horizontal);
     for (QToolBar *bar : findChildren<QToolBar *>())
         bar->show();
+}
+
+void MainWindow::showSceneError(const QString &message)
+{
+    m_banner->showMessage(message, MessageBanner::Kind::Error);
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    // On a first run (or after Reset Layout) the dock column follows the window: maximising on
+    // a small screen happens after construction. Once the window is on screen it is the user's.
+    if (m_followWidth)
+        resizeDocks({ m_sceneDock }, { defaultDockWidth(width()) }, Qt::Horizontal);
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    // The window manager may still resize (maximise) right after the first show.
+    QTimer::singleShot(500, this, [this] { m_followWidth = false; });
 }
 
 void MainWindow::setDocument(std::unique_ptr<Document> document)
@@ -218,6 +294,17 @@ void MainWindow::setDocument(std::unique_ptr<Document> document)
         m_undoGroup->addStack(doc->undoStack());
         m_undoGroup->setActiveStack(doc->undoStack());
         connect(doc, &Document::modifiedChanged, this, &MainWindow::updateTitle);
+        // Undo or redo after a blow-up gives the simulation another chance from its last good
+        // frame (a blow-up rolls back to it): undoing the change that blew it up restores a
+        // running state without a Reset. If the cause is still there, the next step flags it again.
+        connect(doc->undoStack(), &QUndoStack::indexChanged, this, [this] {
+            if (!m_document || !m_document->simulation().status().blownUp)
+                return;
+            m_document->simulation().clearBlowUp();
+            m_banner->hide();
+            m_status->clearMessage();
+            m_document->notifyStepped();
+        });
         connect(doc, &Document::filePathChanged, this, &MainWindow::updateTitle);
     }
     m_viewport->setDocument(doc);

@@ -17,6 +17,7 @@ class EditActions;
 class FileActions;
 class HelpActions;
 class HistoryDock;
+class MessageBanner;
 class ParametersDock;
 class SceneDock;
 class SimulationActions;
@@ -52,6 +53,15 @@ public:
     QMenu *viewMenu() const { return m_viewMenu; }
     QMenu *helpMenu() const { return m_helpMenu; }
     QToolBar *mainToolBar() const { return m_toolBar; }
+    /// The dismissable message over the viewport (blow-up advice, a scene that failed to open).
+    MessageBanner *banner() const { return m_banner; }
+    /// Shows why a scene could not be opened, over the viewport.
+    void showSceneError(const QString &message);
+
+    /// Screens where the editor opens maximised on a first run.
+    static bool isSmallScreen(const QSize &available);
+    /// Width of the dock column on a first run for a window `windowWidth` pixels wide.
+    static int defaultDockWidth(int windowWidth);
 
     /// Replaces the open document (New, Open, Revert); the old one is deleted after every
     /// component has been rebound through documentChanged().
@@ -65,6 +75,8 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -95,6 +107,8 @@ private:
     QMenu *m_viewMenu = nullptr;
     QMenu *m_helpMenu = nullptr;
     QToolBar *m_toolBar = nullptr;
+    MessageBanner *m_banner = nullptr;
+    bool m_followWidth = true; ///< the dock column follows the window's width (first run only)
     QHash<QDockWidget *, Qt::DockWidgetArea> m_defaultAreas; ///< where each dock was created (Reset Layout)
 };
 

@@ -1,6 +1,7 @@
 #version 330 core
-// Two-sided cloth shading: a key light, a fill from the opposite side, hemispheric ambient
-// and a soft rim, with distinct front and back colours (gl_FrontFacing). Shading modes:
+// Two-sided cloth shading: a key light (shadowed through the shadow map), a fill from the
+// opposite side, hemispheric ambient and a soft rim (both darkened near contacts), tone mapped
+// in lighting.glsl, with distinct front and back colours (gl_FrontFacing). Shading modes:
 // 0 smooth (vertex normals), 1 flat (face normal from screen-space derivatives), 2 checker
 // (procedural squares from the rest position, so the pattern follows the cloth as it moves).
 in vec3 vWorld;
@@ -17,7 +18,8 @@ uniform bool uShowStrain;
 
 out vec4 fragColor;
 
-const vec3 kKeyDir = normalize(vec3(0.45, 0.8, 0.55));
+#include "lighting.glsl"
+
 const vec3 kFillDir = normalize(vec3(-0.6, 0.25, -0.5));
 
 vec3 heat(float t)
@@ -52,13 +54,15 @@ void main()
     vec3 v = normalize(uEye - vWorld);
     if (dot(n, v) < 0.0 && uShading != 1)
         n = normalize(n - 1.01 * dot(n, v) * v); // a normal facing away (thin folds) still lit sensibly
-    float key = max(dot(n, kKeyDir), 0.0);
-    float fill = max(dot(n, kFillDir), 0.0);
+    float shadow = keyLight(vWorld, n);
+    float open = contactShade(vWorld);
+    float key = max(dot(n, kKeyDir), 0.0) * shadow;
+    float fill = max(dot(n, kFillDir), 0.0) * open;
     float hemi = 0.5 + 0.5 * n.y;
-    vec3 ambient = mix(vec3(0.16, 0.15, 0.14), vec3(0.30, 0.32, 0.36), hemi);
+    vec3 ambient = mix(vec3(0.16, 0.15, 0.14), vec3(0.30, 0.32, 0.36), hemi) * open;
     vec3 h = normalize(kKeyDir + v);
-    float spec = pow(max(dot(n, h), 0.0), 24.0) * 0.12;
-    float rim = pow(1.0 - max(dot(n, v), 0.0), 3.0) * 0.25;
+    float spec = pow(max(dot(n, h), 0.0), 24.0) * 0.12 * shadow;
+    float rim = pow(1.0 - max(dot(n, v), 0.0), 3.0) * 0.25 * open;
     vec3 color = albedo * (ambient + 0.85 * key + 0.25 * fill) + vec3(spec + rim * 0.6);
-    fragColor = vec4(pow(color, vec3(1.0 / 2.2)), 1.0);
+    fragColor = vec4(toDisplay(color), 1.0);
 }

@@ -1,4 +1,5 @@
 #version 330 core
+// Colliders and the ground: key light with the shadow map's shadows, hemispheric ambient.
 in vec3 vWorld;
 in vec3 vNormal;
 
@@ -7,7 +8,7 @@ uniform vec4 uColor;
 
 out vec4 fragColor;
 
-const vec3 kKeyDir = normalize(vec3(0.45, 0.8, 0.55));
+#include "lighting.glsl"
 
 void main()
 {
@@ -15,10 +16,11 @@ void main()
     if (!gl_FrontFacing)
         n = -n;
     vec3 v = normalize(uEye - vWorld);
-    float key = max(dot(n, kKeyDir), 0.0);
+    float shadow = keyLight(vWorld, n);
+    float key = max(dot(n, kKeyDir), 0.0) * shadow;
     float hemi = 0.5 + 0.5 * n.y;
     vec3 h = normalize(kKeyDir + v);
-    float spec = pow(max(dot(n, h), 0.0), 32.0) * 0.15;
+    float spec = pow(max(dot(n, h), 0.0), 32.0) * 0.15 * shadow;
     vec3 color = uColor.rgb * (0.25 + 0.15 * hemi + 0.7 * key) + vec3(spec);
-    fragColor = vec4(pow(color, vec3(1.0 / 2.2)), uColor.a);
+    fragColor = vec4(toDisplay(color), uColor.a);
 }

@@ -2,6 +2,7 @@
 #include "edit/editdocument.h"
 #include "scene/presets.h"
 #include "scene/scenefile.h"
+#include "sim/energy.h"
 
 #include "drapeprocess.h"
 
@@ -19,6 +20,8 @@ private slots:
     void replaysTheTakeToTheHashTheEditorShowed();
     void reportHasPerFrameTotals();
     void helpListsOptionsAndPresets();
+    void withoutOutputSaysNothingWasWritten();
+    void summaryEnergyIsTheFinalState();
     void badInput_data();
     void badInput();
 
@@ -64,6 +67,39 @@ void TestSimulate::replaysTheTakeToTheHashTheEditorShowed()
                                  .arg(qulonglong(doc.simulation().stateHash()), 16, 16, QLatin1Char('0'));
     QVERIFY2(r.out.contains(expected), qPrintable(r.out + "\nexpected: " + expected));
     QVERIFY2(!r.err.contains("warning"), qPrintable(r.err));
+}
+
+void TestSimulate::withoutOutputSaysNothingWasWritten()
+{
+    QTemporaryDir dir;
+    QProcess p;
+    p.setWorkingDirectory(dir.path());
+    p.start(QStringLiteral(DRAPE_EXECUTABLE), { "simulate", "preset:flag", "--frames", "12" });
+    QVERIFY(p.waitForFinished(300000));
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY2(out.contains("12 frames"), qPrintable(out));
+    QVERIFY2(out.contains(QRegularExpression(" s simulated in [0-9.]+ s wall")), qPrintable(out));
+    QVERIFY2(out.contains(QRegularExpression("final energy -?[0-9.e+-]+ J")), qPrintable(out));
+    QVERIFY2(out.contains(QRegularExpression("[0-9]+ torn")), qPrintable(out));
+    QVERIFY2(out.contains("nothing was written"), qPrintable(out));
+    QVERIFY(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).isEmpty());
+}
+
+void TestSimulate::summaryEnergyIsTheFinalState()
+{
+    const QString outPath = m_dir.filePath("energy.json");
+    const Run r = run({ "preset:flag", "--frames", "20", "--out", outPath });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(!r.out.contains("nothing was written"));
+    const QRegularExpressionMatch m = QRegularExpression("final energy (-?[0-9.e+-]+) J").match(r.out);
+    QVERIFY2(m.hasMatch(), qPrintable(r.out));
+    const SceneLoadResult loaded = loadSceneFile(outPath.toStdString());
+    QVERIFY2(loaded.ok(), loaded.error.c_str());
+    const double expected = energyOf(buildSimulation(*loaded.scene)).total();
+    const double printed = m.captured(1).toDouble();
+    QVERIFY2(qAbs(printed - expected) <= 1e-5 * qMax(1.0, qAbs(expected)),
+        qPrintable(QStringLiteral("printed %1 J, the saved state holds %2 J").arg(printed).arg(expected)));
 }
 
 void TestSimulate::curtainThirtyFramesToJson()

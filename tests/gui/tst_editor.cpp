@@ -11,10 +11,11 @@
 #include "docks/parametersdock.h"
 #include "docks/paramrow.h"
 #include "document/presetcatalog.h"
-#include "render/resources.h"
 #include "document/simulationcontroller.h"
-#include "widgets/statuswidgets.h"
+#include "presetdocument.h"
+#include "render/resources.h"
 #include "render/viewport.h"
+#include "widgets/statuswidgets.h"
 
 #include <QAction>
 #include <QLabel>
@@ -30,11 +31,7 @@ namespace {
 
 std::unique_ptr<Document> preset(const QString &key)
 {
-    QString error;
-    std::optional<Scene> scene = loadPreset(key, &error);
-    if (!scene)
-        qFatal("%s: %s", qPrintable(key), qPrintable(error));
-    return std::make_unique<Document>(std::move(*scene));
+    return presetDocument(key);
 }
 
 } // namespace

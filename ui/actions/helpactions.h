@@ -1,4 +1,6 @@
-// Help menu: a dialog listing every mouse and keyboard control, and About.
+// Help menu: Controls (F1), a list of every keyboard shortcut read from the window's own actions
+// (so it cannot drift from them) plus the mouse controls; About with the version, the OpenGL
+// renderer in use and the licences.
 #pragma once
 
 #include <QObject>
@@ -14,8 +16,11 @@ public:
     explicit HelpActions(QWidget *window);
 
     void populate(QMenu *menu);
-    /// The controls as an HTML table (also used by `drape --help` in plain form).
-    static QString controlsHtml();
+    /// The controls as an HTML table: the mouse controls, then every action of the window's
+    /// menus (and of the window itself) that has a shortcut, under its menu's name.
+    QString controlsHtml() const;
+    /// The About text: version, OpenGL renderer and version, licences.
+    QString aboutHtml() const;
 
 public slots:
     void showControls();

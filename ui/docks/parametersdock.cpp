@@ -1,19 +1,21 @@
 #include "docks/parametersdock.h"
 
 #include "scene/scenebudget.h"
-
-#include "widgets/collapsiblesection.h"
 #include "commands/setmaterialcommand.h"
 #include "commands/setparametercommand.h"
-#include "document/document.h"
 #include "docks/paramrow.h"
+#include "document/document.h"
+#include "sim/stability.h"
+#include "widgets/collapsiblesection.h"
 #include "widgets/wheelguard.h"
 
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QScrollArea>
 #include <QSignalBlocker>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 namespace drape {
@@ -73,6 +75,11 @@ void ParametersDock::buildSections()
                 name[0] = name[0].toUpper();
                 m_materialSelector->addItem(name);
             }
+            // "Custom" is a real entry (placeholder text is drawn greyed, as if disabled) that
+            // the user cannot pick: it only says the material was edited away from a preset.
+            m_materialSelector->addItem(tr("Custom"));
+            if (auto *model = qobject_cast<QStandardItemModel *>(m_materialSelector->model()))
+                model->item(m_materialSelector->count() - 1)->setFlags(Qt::ItemIsEnabled);
             grid->addWidget(m_materialSelector, row++, 1, 1, 2);
             WheelGuard::install(m_materialSelector);
             connect(m_materialSelector, &QComboBox::activated, this, &ParametersDock::onMaterialChosen);
@@ -180,10 +187,24 @@ void ParametersDock::refreshSelectors()
                 preset = int(i);
         }
     }
-    m_materialSelector->setCurrentIndex(preset);
-    m_materialSelector->setPlaceholderText(tr("Custom"));
+    m_materialSelector->setCurrentIndex(preset >= 0 ? preset : m_materialSelector->count() - 1);
     m_materialSelector->setEnabled(cloths > 0);
 }
+
+namespace {
+
+/// Rows that only one kind of solver reads are shown only for it: the spring integrator for
+/// springs, constraint iterations for the position-based solvers (springs have none).
+bool appliesToSolver(const ParamDesc &p, SolverKind kind)
+{
+    if (p.key == "solver.integrator")
+        return kind == SolverKind::Springs;
+    if (p.key == "solver.iterations")
+        return kind != SolverKind::Springs;
+    return true;
+}
+
+} // namespace
 
 void ParametersDock::refresh()
 {
@@ -199,11 +220,35 @@ void ParametersDock::refresh()
             exists = index < int(scene.cloths.size());
         else if (p.group == ParamGroup::Collider)
             exists = index < int(scene.colliders.size());
-        const bool visible = exists && p.applies(scene, index);
+        const bool visible = exists && p.applies(scene, index) && appliesToSolver(p, scene.solver.kind);
         r->setVisible(visible);
         if (visible)
             r->setValue(p.get(scene, index));
     }
+}
+
+bool ParametersDock::confirmSolverSwitch(double kind)
+{
+    if (SolverKind(int(kind)) != SolverKind::Springs
+        || m_document->scene().solver.kind == SolverKind::Springs)
+        return true;
+    // The springs solver integrates explicitly: ask before a switch whose first step would blow
+    // up, with the bound's own advice (which particle, which limit, how many substeps).
+    Scene candidate = m_document->scene();
+    candidate.solver.kind = SolverKind::Springs;
+    const std::string problem = springsStabilityProblem(buildSimulation(candidate));
+    if (problem.empty())
+        return true;
+    QMessageBox box(QMessageBox::Warning, tr("Switch to the springs solver?"),
+        tr("The springs solver cannot hold this scene's stiffness at %n substep(s) per frame: "
+           "the first step would stop the simulation.",
+            nullptr, candidate.solver.substeps),
+        QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("SpringsStabilityWarning"));
+    box.setInformativeText(QString::fromStdString(problem) + QLatin1Char('.'));
+    box.addButton(tr("Switch Anyway"), QMessageBox::AcceptRole);
+    box.setDefaultButton(QMessageBox::Cancel);
+    return box.exec() != QMessageBox::Cancel;
 }
 
 void ParametersDock::onRowEdited(ParamRow *row, double value)
@@ -211,6 +256,10 @@ void ParametersDock::onRowEdited(ParamRow *row, double value)
     if (!m_document)
         return;
     const ParamDesc &p = row->param();
+    if (p.key == "solver.kind" && !confirmSolverSwitch(value)) {
+        refresh(); // the combo goes back to the current solver
+        return;
+    }
     if (p.needsRebuild) {
         // A resolution change (grid across/down, rope count) is held to the scene budget, as
         // an opened file is: a 1024 × 1024 grid would take gigabytes and seconds per frame.

@@ -35,6 +35,7 @@ public:
     /// The row of parameter `key`, or null (tests drive rows through it).
     ParamRow *row(const std::string &key) const;
     int currentCloth() const { return m_cloth; }
+    QComboBox *fabricSelector() const { return m_materialSelector; }
     int currentCollider() const { return m_collider; }
     void setCurrentCloth(int index);
     void setCurrentCollider(int index);
@@ -48,6 +49,9 @@ private:
     void refresh();
     void refreshSelectors();
     int indexFor(ParamGroup group) const;
+    /// Before switching to the springs solver: false when the user cancels because the scene is
+    /// past its stability bound.
+    bool confirmSolverSwitch(double kind);
     void onRowEdited(ParamRow *row, double value);
     void onRowFinished();
     void onMaterialChosen(int presetIndex);

@@ -1,5 +1,6 @@
 #include "docks/paramrow.h"
 
+#include "appsettings.h"
 #include "scene/params.h"
 #include "widgets/wheelguard.h"
 
@@ -36,19 +37,45 @@ QString displayName(const std::string &name)
 
 bool usesLog(const ParamDesc &p) { return p.logScale && p.min > 0.0 && p.max > p.min; }
 
+/// The unit a value is shown in and the factor from the stored SI value to it, for
+/// Preferences ▸ Units. Values are always stored and edited in SI; only the text changes.
+struct DisplayUnit {
+    QString unit;
+    double scale = 1.0;
+};
+
+DisplayUnit displayUnit(const std::string &si)
+{
+    const QString unit = QString::fromStdString(si);
+    if (AppSettings::units() != AppSettings::Units::CentimetreGram)
+        return { unit, 1.0 };
+    if (unit == QLatin1String("m"))
+        return { QStringLiteral("cm"), 100.0 };
+    if (unit == QLatin1String("kg"))
+        return { QStringLiteral("g"), 1000.0 };
+    if (unit == QLatin1String("kg/m²"))
+        return { QStringLiteral("g/m²"), 1000.0 };
+    if (unit == QLatin1String("m/s"))
+        return { QStringLiteral("cm/s"), 100.0 };
+    return { unit, 1.0 };
+}
+
 /// A spin box that shows 4 significant digits in plain or scientific notation as the
 /// magnitude needs (1e-07, 0.05, 2000) and steps by a factor on log-scaled parameters.
 class ParamSpinBox : public QDoubleSpinBox {
 public:
-    ParamSpinBox(const ParamDesc &param, QWidget *parent) : QDoubleSpinBox(parent), m_param(param)
+    ParamSpinBox(const ParamDesc &param, QWidget *parent)
+        : QDoubleSpinBox(parent)
+        , m_param(param)
+        , m_display(displayUnit(param.unit))
     {
         setDecimals(param.integer ? 0 : 12);
         setRange(param.min, param.max);
         setKeyboardTracking(false);
         setAccelerated(true);
         setCorrectionMode(QAbstractSpinBox::CorrectToNearestValue);
-        if (!param.unit.empty())
-            setSuffix(QStringLiteral(" ") + QString::fromStdString(param.unit));
+        if (!m_display.unit.isEmpty())
+            setSuffix(QStringLiteral(" ") + m_display.unit);
         setSingleStep(param.integer ? 1.0 : (param.max - param.min) / 100.0);
         setAlignment(Qt::AlignRight);
         setMinimumWidth(96);
@@ -58,7 +85,7 @@ public:
     {
         if (m_param.integer)
             return QString::number(qint64(std::llround(value)));
-        return QString::number(value, 'g', 4);
+        return QString::number(value * m_display.scale, 'g', 4);
     }
 
     double valueFromText(const QString &text) const override
@@ -66,7 +93,7 @@ public:
         QString t = text;
         if (!suffix().isEmpty() && t.endsWith(suffix()))
             t.chop(suffix().size());
-        return locale().toDouble(t.trimmed());
+        return locale().toDouble(t.trimmed()) / m_display.scale;
     }
 
     QValidator::State validate(QString &text, int &) const override
@@ -94,6 +121,7 @@ public:
 
 private:
     const ParamDesc &m_param;
+    DisplayUnit m_display;
 };
 
 } // namespace
@@ -108,10 +136,16 @@ ParamRow::ParamRow(const ParamDesc &param, QGridLayout *grid, int row, QWidget *
     tip += (tip.isEmpty() ? QString() : QStringLiteral("\n"))
         + tr("Range %1 … %2").arg(param.min, 0, 'g', 4).arg(param.max, 0, 'g', 4);
     if (param.needsRebuild) {
-        label += QStringLiteral(" ↻");
+        // Said in the row, not only in the tooltip: typing a value changes nothing visible
+        // until Reset.
+        label
+            = QStringLiteral("%1<br><small>↻ %2</small>").arg(label.toHtmlEscaped(), tr("applies on reset"));
         tip += QStringLiteral("\n") + tr("Takes effect when the simulation is reset.");
+    } else {
+        label = label.toHtmlEscaped();
     }
     m_label = new QLabel(label, parent);
+    m_label->setTextFormat(Qt::RichText);
     m_label->setToolTip(tip);
     grid->addWidget(m_label, row, 0);
 

@@ -40,6 +40,7 @@ public:
     QDoubleSpinBox *spinBox() const { return m_spin; }
     QComboBox *comboBox() const { return m_combo; }
     QCheckBox *checkBox() const { return m_check; }
+    QLabel *label() const { return m_label; }
 
 signals:
     /// The user changed the value (each slider step, each spin box commit).

@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "document/presetcatalog.h"
 
+#include <QAction>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHeaderView>
@@ -100,6 +101,19 @@ SceneDock::SceneDock(MainWindow *window) : QDockWidget(tr("Scene"), window), m_w
     connect(m_presets, &QListWidget::itemActivated, this, [files](QListWidgetItem *item) {
         files->newFromPreset(item->data(Qt::UserRole).toString());
     });
+    // All eight presets show at once: the list is as tall as its rows, never scrolled.
+    m_presets->setObjectName(QStringLiteral("presetList"));
+    m_presets->setMinimumHeight(
+        m_presets->sizeHintForRow(0) * m_presets->count() + 2 * m_presets->frameWidth() + 2);
+    m_presets->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    // Right click: the same as a double click, said in words.
+    auto *newFromPreset = new QAction(tr("New Scene from This Preset"), m_presets);
+    connect(newFromPreset, &QAction::triggered, this, [this, files] {
+        if (QListWidgetItem *item = m_presets->currentItem())
+            files->newFromPreset(item->data(Qt::UserRole).toString());
+    });
+    m_presets->addAction(newFromPreset);
+    m_presets->setContextMenuPolicy(Qt::ActionsContextMenu);
     splitter->addWidget(titled(tr("Built-in presets"), presetBox, splitter));
 
     m_recent = new QListWidget(splitter);
@@ -109,6 +123,23 @@ SceneDock::SceneDock(MainWindow *window) : QDockWidget(tr("Scene"), window), m_w
             files->openFile(path);
     });
     connect(files, &FileActions::recentFilesChanged, this, &SceneDock::refreshRecent);
+    m_recent->setObjectName(QStringLiteral("recentList"));
+    auto *openRecent = new QAction(tr("Open"), m_recent);
+    connect(openRecent, &QAction::triggered, this, [this, files] {
+        if (QListWidgetItem *item = m_recent->currentItem();
+            item && !item->data(Qt::UserRole).toString().isEmpty())
+            files->openFile(item->data(Qt::UserRole).toString());
+    });
+    auto *forget = new QAction(tr("Remove from Recent Files"), m_recent);
+    connect(forget, &QAction::triggered, this, [this] {
+        if (QListWidgetItem *item = m_recent->currentItem();
+            item && !item->data(Qt::UserRole).toString().isEmpty()) {
+            AppSettings::removeRecentFile(item->data(Qt::UserRole).toString());
+            refreshRecent();
+        }
+    });
+    m_recent->addActions({ openRecent, forget });
+    m_recent->setContextMenuPolicy(Qt::ActionsContextMenu);
     splitter->addWidget(titled(tr("Recent files"), m_recent, splitter));
 
     m_contents = new QTreeWidget(splitter);

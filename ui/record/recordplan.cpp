@@ -1,5 +1,7 @@
 #include "record/recordplan.h"
 
+#include "appsettings.h"
+
 #include "record/ffmpegencoder.h"
 #include "record/objsequencewriter.h"
 #include "record/pngsequencewriter.h"
@@ -150,8 +152,10 @@ bool recordFormatIsSequence(RecordFormat format)
 QString defaultRecordOutput(RecordFormat format, const QString &sceneName)
 {
     const bool video = !recordFormatIsSequence(format);
-    QString folder = QStandardPaths::writableLocation(video ? QStandardPaths::MoviesLocation
-                                                            : QStandardPaths::PicturesLocation);
+    QString folder = AppSettings::exportFolder(); // Preferences ▸ Default export folder
+    if (folder.isEmpty())
+        folder = QStandardPaths::writableLocation(
+            video ? QStandardPaths::MoviesLocation : QStandardPaths::PicturesLocation);
     if (folder.isEmpty())
         folder = QDir::homePath();
     QString base = sceneName.trimmed().toLower();

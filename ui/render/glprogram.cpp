@@ -3,6 +3,7 @@
 #include <epoxy/gl.h>
 
 #include <QFile>
+#include <QStringList>
 
 #include <cassert>
 
@@ -20,9 +21,32 @@ QString readResource(const QString &path, QString *error)
     return QString::fromUtf8(file.readAll());
 }
 
+/// GLSL has no #include: a line `#include "NAME"` is replaced by the resource :/shaders/NAME,
+/// so shaders share code (lighting.glsl) instead of repeating it.
+QString expandIncludes(const QString &source, const QString &path, QString *error)
+{
+    QStringList lines = source.split(QLatin1Char('\n'));
+    for (QString &line : lines) {
+        const QString trimmed = line.trimmed();
+        if (!trimmed.startsWith(QLatin1String("#include")))
+            continue;
+        const qsizetype open = trimmed.indexOf(QLatin1Char('"'));
+        const qsizetype close = trimmed.lastIndexOf(QLatin1Char('"'));
+        if (open < 0 || close <= open) {
+            *error = QStringLiteral("%1: malformed #include: %2").arg(path, trimmed);
+            return {};
+        }
+        const QString included = QStringLiteral(":/shaders/") + trimmed.mid(open + 1, close - open - 1);
+        line = readResource(included, error);
+        if (line.isEmpty())
+            return {};
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 GLuint compile(GLenum type, const QString &path, QString *error)
 {
-    const QString source = readResource(path, error);
+    const QString source = expandIncludes(readResource(path, error), path, error);
     if (source.isEmpty()) {
         if (error->isEmpty())
             *error = QStringLiteral("%1: empty shader").arg(path);

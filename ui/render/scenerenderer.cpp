@@ -1,51 +1,23 @@
 #include "render/scenerenderer.h"
 
 #include "render/glprogram.h"
+#include "render/scenerenderer_p.h"
+#include "render/shadowmap.h"
 
 #include <epoxy/gl.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 
 namespace drape {
 
-struct SceneRenderer::Mesh {
-    GLuint vao = 0, vbo = 0, ebo = 0;
-    GLsizei indexCount = 0;
-};
-
-struct SceneRenderer::ClothBuffers {
-    GLuint vao = 0;      ///< cloth program: position, normal, rest, strain
-    GLuint lineVao = 0;  ///< line program: position only (constant colour)
-    GLuint position = 0, normal = 0, rest = 0, strain = 0;
-    GLuint triangles = 0, edges = 0;
-    std::size_t capacity = 0; ///< particles the vertex buffers can hold
-    bool topologyValid = false;
-    std::uint64_t revision = 0;
-    std::size_t particleCount = 0, triangleCount = 0, constraintCount = 0;
-    GLsizei triangleIndices = 0, edgeIndices = 0;
-};
+using render_detail::groundHeight;
+using render_detail::translateScale;
+using render_detail::translation;
 
 namespace {
-
-Mat4 translation(const Vec3 &t)
-{
-    Mat4 m;
-    m.at(0, 3) = t.x;
-    m.at(1, 3) = t.y;
-    m.at(2, 3) = t.z;
-    return m;
-}
-
-Mat4 translateScale(const Vec3 &t, const Vec3 &s)
-{
-    Mat4 m = translation(t);
-    m.at(0, 0) = s.x;
-    m.at(1, 1) = s.y;
-    m.at(2, 2) = s.z;
-    return m;
-}
 
 /// Maps the XZ quad (normal +Y) onto the plane through `center` with `normal`, `halfSize` m each way.
 Mat4 planeModel(const Vec3 &center, const Vec3 &normal, float halfSize)
@@ -69,15 +41,6 @@ Vec3 toDisplay(const Vec3 &linear)
     return {std::pow(linear.x, 1.f / 2.2f), std::pow(linear.y, 1.f / 2.2f), std::pow(linear.z, 1.f / 2.2f)};
 }
 
-float groundHeight(const std::vector<Collider> &colliders)
-{
-    for (const Collider &c : colliders) {
-        if (c.kind == ColliderKind::Plane && std::abs(c.normal.y) > 0.99f)
-            return c.center.y;
-    }
-    return 0.f;
-}
-
 void setVec3(int location, const Vec3 &v) { glUniform3f(location, v.x, v.y, v.z); }
 
 } // namespace
@@ -96,6 +59,12 @@ bool SceneRenderer::initialize(QString *error)
         || !m_solidProgram->load(QStringLiteral(":/shaders/solid.vert"), QStringLiteral(":/shaders/solid.frag"), error)
         || !m_lineProgram->load(QStringLiteral(":/shaders/line.vert"), QStringLiteral(":/shaders/line.frag"), error)) {
         m_initialized = true; // so release() frees whatever was made
+        release();
+        return false;
+    }
+    m_shadow = std::make_unique<ShadowMap>();
+    if (!m_shadow->initialize(error)) {
+        m_initialized = true;
         release();
         return false;
     }
@@ -208,6 +177,9 @@ void SceneRenderer::release()
     m_clothProgram.reset();
     m_solidProgram.reset();
     m_lineProgram.reset();
+    if (m_shadow)
+        m_shadow->release();
+    m_shadow.reset();
     m_initialized = false;
 }
 
@@ -326,10 +298,12 @@ void SceneRenderer::drawGround(const Scene &scene, const Mat4 &viewProjection)
     glBindVertexArray(0);
 }
 
-void SceneRenderer::drawColliders(const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye)
+void SceneRenderer::drawColliders(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection,
+    const Vec3 &eye, const RenderOptions &options)
 {
     m_scratchLines.clear();
     m_solidProgram->use();
+    setLighting(*m_solidProgram, scene, sim, options);
     glUniformMatrix4fv(m_solidProgram->uniform("uViewProjection"), 1, GL_FALSE, viewProjection.m);
     setVec3(m_solidProgram->uniform("uEye"), eye);
     const int model = m_solidProgram->uniform("uModel");
@@ -408,9 +382,10 @@ void SceneRenderer::drawColliders(const Simulation &sim, const Mat4 &viewProject
     drawLines(m_scratchLines, viewProjection, GL_LINES, 1.f);
 }
 
-void SceneRenderer::drawCloth(std::size_t index, const Scene &scene, const Cloth &cloth, const Mat4 &viewProjection,
-                              const Vec3 &eye, const RenderOptions &options)
+void SceneRenderer::drawCloth(std::size_t index, const Scene &scene, const Simulation &sim,
+    const Mat4 &viewProjection, const Vec3 &eye, const RenderOptions &options)
 {
+    const Cloth &cloth = sim.cloths[index];
     const ViewSettings &view = scene.view;
     const bool stress = options.overlays && options.stress;
     const bool strain = (options.overlays && view.showStrain) || stress; // the same attribute and ramp
@@ -427,6 +402,7 @@ void SceneRenderer::drawCloth(std::size_t index, const Scene &scene, const Cloth
 
     if (b.triangleIndices > 0) {
         m_clothProgram->use();
+        setLighting(*m_clothProgram, scene, sim, options);
         glUniformMatrix4fv(m_clothProgram->uniform("uViewProjection"), 1, GL_FALSE, viewProjection.m);
         setVec3(m_clothProgram->uniform("uEye"), eye);
         setVec3(m_clothProgram->uniform("uFrontColor"), desc.frontColor);
@@ -511,6 +487,27 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
 {
     if (!m_initialized || widthPx <= 0 || heightPx <= 0)
         return;
+
+    // Upload first: the shadow pass and the main pass draw the same cloth buffers.
+    while (m_cloths.size() > sim.cloths.size()) {
+        ClothBuffers &c = *m_cloths.back();
+        glDeleteVertexArrays(1, &c.vao);
+        glDeleteVertexArrays(1, &c.lineVao);
+        const GLuint buffers[] = { c.position, c.normal, c.rest, c.strain, c.triangles, c.edges };
+        glDeleteBuffers(6, buffers);
+        m_cloths.pop_back();
+    }
+    while (m_cloths.size() < sim.cloths.size())
+        m_cloths.push_back(std::make_unique<ClothBuffers>());
+    const bool strain = options.overlays && scene.view.showStrain;
+    for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
+        if (!sim.cloths[i].particles.empty())
+            uploadCloth(*m_cloths[i], sim.cloths[i], strain);
+    }
+    m_shadowsDrawn = false;
+    if (options.shadowMapSize > 0)
+        drawShadowCasters(scene, sim, options.shadowMapSize);
+
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
     glViewport(0, 0, widthPx, heightPx);
     const Vec3 bg = toDisplay(scene.view.background);
@@ -533,23 +530,12 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     const Mat4 viewProjection = camera.projection(float(widthPx) / float(heightPx)) * camera.view();
     const Vec3 eye = camera.eye();
 
-    drawColliders(sim, viewProjection, eye);
+    drawColliders(scene, sim, viewProjection, eye, options);
     if (scene.view.showGround)
         drawGround(scene, viewProjection);
-
-    while (m_cloths.size() > sim.cloths.size()) {
-        ClothBuffers &c = *m_cloths.back();
-        glDeleteVertexArrays(1, &c.vao);
-        glDeleteVertexArrays(1, &c.lineVao);
-        const GLuint buffers[] = {c.position, c.normal, c.rest, c.strain, c.triangles, c.edges};
-        glDeleteBuffers(6, buffers);
-        m_cloths.pop_back();
-    }
-    while (m_cloths.size() < sim.cloths.size())
-        m_cloths.push_back(std::make_unique<ClothBuffers>());
     for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
         if (!sim.cloths[i].particles.empty())
-            drawCloth(i, scene, sim.cloths[i], viewProjection, eye, options);
+            drawCloth(i, scene, sim, viewProjection, eye, options);
     }
 
     glBindVertexArray(0);

@@ -2,11 +2,14 @@
 // same code renders in the viewport's Qt context and in a headless EGL context (`drape
 // render`, the recorder). Neither Qt's QOpenGL* headers nor epoxy appear here.
 //
-// Buffers: per cloth, positions/normals (and strain ratios when shown) are uploaded every
-// frame with glBufferSubData into buffers sized for the particle count (reallocated only when
-// the count grows); triangle and edge index buffers are rebuilt only when the cloth's
-// topologyRevision (or its particle/triangle/constraint counts) change. Same inputs give the
-// same pixels: nothing depends on wall-clock time.
+// Lighting: a key light with a shadow map (shadowmap.h), contact darkening near colliders and
+// the ground, and a tone curve (shaders/lighting.glsl).
+//
+// Buffers: per cloth, positions/normals (and strain ratios when shown) are uploaded once per
+// frame (before the shadow pass, which draws the same buffers) with glBufferSubData into buffers sized for
+// the particle count (reallocated only when the count grows); triangle and edge index buffers are rebuilt
+// only when the cloth's topologyRevision (or its particle/triangle/constraint counts) change. Same inputs
+// give the same pixels: nothing depends on wall-clock time.
 #pragma once
 
 #include "scene/camera.h"
@@ -30,9 +33,12 @@ struct RenderOptions {
     unsigned constraintKinds = 0xfu;    ///< bit (1 << ConstraintKind) shows that kind in the constraints overlay
     bool stress = false;                ///< stress heat map (N/m) on the cloth instead of the strain one
     float stressScale = 1.f;            ///< N/m at the top of the stress ramp
+    int shadowMapSize = 2048; ///< px per side of the key light's shadow map; 0 draws no shadows
+    bool contactShading = true; ///< darken ambient light near colliders and the ground
 };
 
 class GlProgram;
+class ShadowMap;
 
 class SceneRenderer {
 public:
@@ -67,15 +73,23 @@ private:
     void releaseMesh(Mesh &mesh);
     void uploadCloth(ClothBuffers &buffers, const Cloth &cloth, bool strain);
     void drawGround(const Scene &scene, const Mat4 &viewProjection);
-    void drawColliders(const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye);
-    void drawCloth(std::size_t index, const Scene &scene, const Cloth &cloth, const Mat4 &viewProjection,
-                   const Vec3 &eye, const RenderOptions &options);
+    /// The depth pass from the key light: colliders and cloths cast shadows.
+    void drawShadowCasters(const Scene &scene, const Simulation &sim, int sizePx);
+    /// Shadow map and contact uniforms of a program that includes lighting.glsl.
+    void setLighting(
+        GlProgram &program, const Scene &scene, const Simulation &sim, const RenderOptions &options);
+    void drawColliders(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye,
+        const RenderOptions &options);
+    void drawCloth(std::size_t index, const Scene &scene, const Simulation &sim, const Mat4 &viewProjection,
+        const Vec3 &eye, const RenderOptions &options);
     void drawLines(const std::vector<LineVertex> &lines, const Mat4 &viewProjection, unsigned mode, float pointSize);
 
     bool m_initialized = false;
     std::unique_ptr<GlProgram> m_clothProgram;
     std::unique_ptr<GlProgram> m_solidProgram;
     std::unique_ptr<GlProgram> m_lineProgram;
+    std::unique_ptr<ShadowMap> m_shadow;
+    bool m_shadowsDrawn = false; ///< this frame's shadow map holds the scene
     std::unique_ptr<Mesh> m_sphere;
     std::unique_ptr<Mesh> m_box;
     std::unique_ptr<Mesh> m_quad;

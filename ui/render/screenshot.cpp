@@ -1,5 +1,6 @@
 #include "render/screenshot.h"
 
+#include "appsettings.h"
 #include "render/viewport.h"
 
 #include <QAction>
@@ -25,6 +26,8 @@ ScreenshotAction::ScreenshotAction(Viewport *viewport, QStatusBar *statusBar, QO
 
 QString ScreenshotAction::folder()
 {
+    if (const QString chosen = AppSettings::exportFolder(); !chosen.isEmpty())
+        return chosen; // Preferences ▸ Default export folder
     const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
     return pictures.isEmpty() ? QDir::homePath() : pictures;
 }

@@ -1,14 +1,18 @@
 #include "render/viewport.h"
 
+#include "appsettings.h"
 #include "document/document.h"
 #include "render/renderdata.h"
 #include "tools/tool.h"
 
-#include <QKeyEvent>
+#include <QElapsedTimer>
 #include <QFontMetricsF>
+#include <QKeyEvent>
 #include <QLinearGradient>
 #include <QMouseEvent>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QPainter>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
@@ -28,7 +32,10 @@ constexpr float kZoomPerWheelStep = 0.85f; ///< distance factor per 15° wheel n
 
 Viewport::Viewport(QWidget *parent) : QOpenGLWidget(parent)
 {
-    setFormat(surfaceFormat());
+    // Multisampling costs a software renderer a full pass per sample: choose it per system.
+    QSurfaceFormat format = surfaceFormat();
+    format.setSamples(samplesForSystem());
+    setFormat(format);
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setMinimumSize(160, 120);
@@ -42,6 +49,53 @@ Viewport::~Viewport()
     // not be called again on a half-destroyed viewport.
     if (context())
         disconnect(context(), nullptr, this, nullptr);
+}
+
+namespace {
+
+bool isSoftwareRendererName(const QString &renderer)
+{
+    // Mesa's CPU rasterisers name themselves in GL_RENDERER.
+    for (const char *name : { "llvmpipe", "softpipe", "swrast", "Software Rasterizer", "lavapipe" }) {
+        if (renderer.contains(QLatin1String(name), Qt::CaseInsensitive))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+bool Viewport::systemRendererIsSoftware()
+{
+    static const bool software = [] {
+        QOpenGLContext context;
+        context.setFormat(surfaceFormat());
+        QOffscreenSurface surface;
+        surface.setFormat(context.format());
+        surface.create();
+        if (!context.create() || !context.makeCurrent(&surface))
+            return false;
+        const auto *text = reinterpret_cast<const char *>(context.functions()->glGetString(GL_RENDERER));
+        const bool result = text && isSoftwareRendererName(QString::fromLatin1(text));
+        context.doneCurrent();
+        return result;
+    }();
+    return software;
+}
+
+int Viewport::samplesForSystem()
+{
+    if (!systemRendererIsSoftware())
+        return 4;
+    switch (AppSettings::softwareQuality()) {
+    case AppSettings::SoftwareQuality::Fast:
+        return 0;
+    case AppSettings::SoftwareQuality::Balanced:
+        return 2;
+    case AppSettings::SoftwareQuality::Full:
+        return 4;
+    }
+    return 0;
 }
 
 QSurfaceFormat Viewport::surfaceFormat()
@@ -75,6 +129,9 @@ void Viewport::setDocument(Document *document)
             update();
         });
         syncCameraFromDocument();
+        m_fitOnResize = true;
+        m_autoFramed = false;
+        fitSceneIfCut();
     }
     m_renderer.invalidate();
     update();
@@ -147,15 +204,16 @@ void Viewport::setShowStress(bool on)
     update();
 }
 
-void Viewport::frameAll()
+bool Viewport::sceneBounds(Vec3 *lo, Vec3 *hi) const
 {
     if (!m_document)
-        return;
+        return false;
     const float inf = std::numeric_limits<float>::infinity();
-    Vec3 lo{inf, inf, inf}, hi{-inf, -inf, -inf};
+    *lo = { inf, inf, inf };
+    *hi = { -inf, -inf, -inf };
     auto grow = [&](const Vec3 &p) {
-        lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
-        hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+        *lo = { std::min(lo->x, p.x), std::min(lo->y, p.y), std::min(lo->z, p.z) };
+        *hi = { std::max(hi->x, p.x), std::max(hi->y, p.y), std::max(hi->z, p.z) };
     };
     const Simulation &sim = m_document->simulation();
     for (const Cloth &c : sim.cloths) {
@@ -180,14 +238,68 @@ void Viewport::frameAll()
             grow(c.center + c.mesh->bounds().hi);
         }
     }
-    if (!(lo.x <= hi.x))
+    return lo->x <= hi->x;
+}
+
+void Viewport::frameAll()
+{
+    Vec3 lo, hi;
+    if (!sceneBounds(&lo, &hi))
         return; // nothing to frame
     m_camera.frameBounds(lo, hi, float(width()) / float(std::max(height(), 1)));
     cameraChanged();
 }
 
+void Viewport::frameCloth(int cloth)
+{
+    if (!m_document || cloth < 0 || std::size_t(cloth) >= m_document->simulation().cloths.size())
+        return;
+    const float inf = std::numeric_limits<float>::infinity();
+    Vec3 lo { inf, inf, inf }, hi { -inf, -inf, -inf };
+    for (const Vec3 &p : m_document->simulation().cloths[std::size_t(cloth)].particles.position) {
+        if (!isFinite(p))
+            continue;
+        lo = { std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z) };
+        hi = { std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z) };
+    }
+    if (!(lo.x <= hi.x))
+        return;
+    m_fitOnResize = false;
+    m_camera.frameBounds(lo, hi, float(width()) / float(std::max(height(), 1)));
+    cameraChanged();
+}
+
+bool Viewport::isSceneInView() const
+{
+    Vec3 lo, hi;
+    if (!sceneBounds(&lo, &hi))
+        return true;
+    const float w = float(width()), h = float(height());
+    for (int corner = 0; corner < 8; ++corner) {
+        const Vec3 p { corner & 1 ? hi.x : lo.x, corner & 2 ? hi.y : lo.y, corner & 4 ? hi.z : lo.z };
+        float x = 0.f, y = 0.f;
+        if (!m_camera.project(p, w, h, &x, &y) || x < 0.f || y < 0.f || x > w || y > h)
+            return false;
+    }
+    return true;
+}
+
+void Viewport::fitSceneIfCut()
+{
+    // A scene's saved camera was framed for some other window's aspect: in a narrower view it
+    // would open cut off at the sides. Until the user moves the camera, every resize frames the
+    // scene again if part of it would be outside the view.
+    if (!m_fitOnResize || !isVisible() || width() <= 0 || height() <= 0)
+        return;
+    if (m_autoFramed || !isSceneInView()) {
+        frameAll();
+        m_autoFramed = true; // framed for this aspect: frame again for the next one
+    }
+}
+
 void Viewport::setView(CameraView view)
 {
+    m_fitOnResize = false;
     m_camera.setView(view);
     cameraChanged();
 }
@@ -198,6 +310,14 @@ void Viewport::initializeGL()
     // while it is still current, then initialise again in the new one.
     connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &Viewport::cleanup, Qt::UniqueConnection);
     m_glError.clear();
+    QOpenGLFunctions *gl = context()->functions();
+    const auto glString = [gl](GLenum name) {
+        const auto *text = reinterpret_cast<const char *>(gl->glGetString(name));
+        return text ? QString::fromLatin1(text) : QString();
+    };
+    m_glRenderer = glString(GL_RENDERER);
+    m_glVersion = glString(GL_VERSION);
+    m_software = isSoftwareRendererName(m_glRenderer);
     const QSurfaceFormat f = context()->format();
     if (f.majorVersion() * 10 + f.minorVersion() < 33) {
         m_glError = tr("OpenGL 3.3 core is required; this system provides %1.%2.").arg(f.majorVersion()).arg(f.minorVersion());
@@ -221,10 +341,16 @@ void Viewport::cleanup()
     doneCurrent();
 }
 
-void Viewport::resizeGL(int, int) {}
+void Viewport::resizeGL(int, int)
+{
+    fitSceneIfCut();
+}
 
 void Viewport::paintGL()
 {
+    QElapsedTimer timer;
+    if (m_measureDraw)
+        timer.start();
     const qreal dpr = devicePixelRatioF();
     const int w = int(std::lround(width() * dpr)), h = int(std::lround(height() * dpr));
     if (m_document && m_renderer.isInitialized()) {
@@ -242,6 +368,21 @@ void Viewport::paintGL()
             options.stress = true;
             options.stressScale = m_stressScale;
         }
+        // On a software renderer the shadow map is what the quality preference trades: none
+        // (Fast), 1024² (Balanced) or the GPU's 2048² (Full).
+        if (m_software) {
+            switch (AppSettings::softwareQuality()) {
+            case AppSettings::SoftwareQuality::Fast:
+                options.shadowMapSize = 0;
+                break;
+            case AppSettings::SoftwareQuality::Balanced:
+                options.shadowMapSize = 1024;
+                break;
+            case AppSettings::SoftwareQuality::Full:
+                options.shadowMapSize = 2048;
+                break;
+            }
+        }
         m_renderer.render(m_document->scene(), m_document->simulation(), m_camera, defaultFramebufferObject(), w, h,
                           options);
     }
@@ -249,6 +390,10 @@ void Viewport::paintGL()
     painter.setRenderHint(QPainter::Antialiasing);
     paintOverlays(painter);
     painter.end();
+    if (m_measureDraw) {
+        context()->functions()->glFinish(); // the draw is done, not only queued
+        m_lastDrawMs = double(timer.nsecsElapsed()) * 1e-6;
+    }
     emit frameRendered();
 }
 
@@ -329,6 +474,8 @@ Viewport::Drag Viewport::cameraDragFor(const QMouseEvent *event) const
 void Viewport::mousePressEvent(QMouseEvent *event)
 {
     m_lastPos = event->position();
+    if (event->button() == Qt::RightButton)
+        m_rightPressPos = event->position();
     const Drag drag = cameraDragFor(event);
     if (drag != Drag::None && m_drag == Drag::None && !m_pressedTool) {
         m_drag = drag;
@@ -351,6 +498,8 @@ void Viewport::mouseMoveEvent(QMouseEvent *event)
     const QPointF pos = event->position();
     const QPointF delta = pos - m_lastPos;
     m_lastPos = pos;
+    if (m_drag != Drag::None)
+        m_fitOnResize = false; // the user has the camera now
     if (m_drag == Drag::Orbit) {
         m_camera.orbit(-float(delta.x()) * kOrbitDegreesPerPixel, float(delta.y()) * kOrbitDegreesPerPixel);
         cameraChanged();
@@ -367,6 +516,22 @@ void Viewport::mouseMoveEvent(QMouseEvent *event)
 
 void Viewport::mouseReleaseEvent(QMouseEvent *event)
 {
+    // A right press and release on the same spot is a click: the context menu. A right drag
+    // cuts; the stroke a click started is aborted the way Escape aborts it, restoring what it
+    // changed, so the menu never comes with a cut.
+    if (event->button() == Qt::RightButton && m_drag == Drag::None) {
+        const QPointF moved = event->position() - m_rightPressPos;
+        m_rightPressPos = QPointF(-1e9, -1e9);
+        if (moved.manhattanLength() <= 3.0) {
+            if (Tool *tool = m_pressedTool) {
+                m_pressedTool = nullptr;
+                QKeyEvent escape(QEvent::KeyPress, Qt::Key_Escape, Qt::NoModifier);
+                tool->keyPress(&escape);
+            }
+            emit contextMenuRequested(event->position());
+            return;
+        }
+    }
     if (m_drag != Drag::None && (event->button() == Qt::MiddleButton || event->button() == Qt::LeftButton)) {
         m_drag = Drag::None;
         if (m_tool)
@@ -393,6 +558,7 @@ void Viewport::wheelEvent(QWheelEvent *event)
     const QPointF pos = event->position();
     m_camera.zoomToward(float(pos.x()), float(pos.y()), float(width()), float(height()),
                         float(std::pow(kZoomPerWheelStep, steps)));
+    m_fitOnResize = false;
     cameraChanged();
     event->accept();
 }

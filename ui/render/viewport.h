@@ -31,6 +31,12 @@ public:
 
     /// The surface format every viewport asks for: 3.3 core, 24-bit depth, 4× multisampling.
     static QSurfaceFormat surfaceFormat();
+    /// True when the system's OpenGL runs on the processor (Mesa llvmpipe, softpipe, swrast):
+    /// probed once with a small offscreen context.
+    static bool systemRendererIsSoftware();
+    /// Multisampling for this system: 4× on a GPU; on a software renderer what Preferences ▸
+    /// Software renderer quality asks for (none for Fast, 2× for Balanced, 4× for Full).
+    static int samplesForSystem();
 
     void setDocument(Document *document);
     Document *document() const { return m_document; }
@@ -49,6 +55,15 @@ public:
     Tool *secondaryTool() const { return m_secondaryTool; }
 
     SceneRenderer *renderer() { return &m_renderer; }
+    /// GL_RENDERER and GL_VERSION of the context in use (empty before the first initializeGL).
+    QString glRenderer() const { return m_glRenderer; }
+    QString glVersion() const { return m_glVersion; }
+    /// True when this viewport's context renders in software (from GL_RENDERER).
+    bool isSoftwareRenderer() const { return m_software; }
+    /// Milliseconds the last paintGL() took including glFinish (only while measuring: a finish
+    /// per frame stalls the pipeline, so the editor does not measure by default).
+    void setMeasureDrawTime(bool on) { m_measureDraw = on; }
+    double lastDrawMilliseconds() const { return m_lastDrawMs; }
     /// Which constraint kinds the constraints overlay shows (bit 1 << ConstraintKind).
     void setConstraintKinds(unsigned mask);
     unsigned constraintKinds() const { return m_constraintKinds; }
@@ -66,12 +81,20 @@ public slots:
     void frameAll();
     void setView(drape::CameraView view);
 
+public:
+    /// True when the whole scene (cloths and colliders, without the ground) lies inside the view.
+    bool isSceneInView() const;
+    /// Frames one cloth (its current particle positions).
+    void frameCloth(int cloth);
+
 signals:
     void frameRendered();
     void hoverMoved(QPointF logicalPos);
     /// A shader failed to compile/link or the context is unusable; the message names the file.
     void glErrorOccurred(const QString &message);
     void cameraMoved();
+    /// A right click (press and release without a drag) at `logicalPos`.
+    void contextMenuRequested(QPointF logicalPos);
 
 protected:
     void initializeGL() override;
@@ -89,6 +112,8 @@ private:
 
     void cleanup();
     void syncCameraFromDocument();
+    bool sceneBounds(Vec3 *lo, Vec3 *hi) const;
+    void fitSceneIfCut();
     void onDocumentChanged(unsigned what);
     void paintOverlays(QPainter &painter);
     void paintStrainLegend(QPainter &painter);
@@ -101,6 +126,14 @@ private:
     Tool *m_pressedTool = nullptr; ///< the tool that took the current button press
     Camera m_camera;
     SceneRenderer m_renderer;
+    bool m_fitOnResize = false; ///< frame the scene on resize while the user has not moved the camera
+    bool m_autoFramed = false; ///< the view was framed automatically (not the scene's own camera)
+    QString m_glRenderer;
+    QString m_glVersion;
+    bool m_software = false;
+    bool m_measureDraw = false;
+    double m_lastDrawMs = 0.0;
+    QPointF m_rightPressPos { -1e9, -1e9 }; ///< where the right button went down (click vs. drag)
     QString m_glError;
     Drag m_drag = Drag::None;
     QPointF m_lastPos;

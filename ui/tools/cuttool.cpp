@@ -1,12 +1,12 @@
 #include "tools/cuttool.h"
 
 #include "commands/clotheditcommand.h"
-#include "edit/cut.h"
 #include "document/document.h"
-#include "tools/toolbrush.h"
-#include "tools/toolicons.h"
-#include "tools/toolmanager.h"
+#include "edit/cut.h"
 #include "render/viewport.h"
+#include "tools/toolbrush.h"
+#include "tools/toolmanager.h"
+#include "widgets/icons.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>

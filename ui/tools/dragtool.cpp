@@ -2,9 +2,9 @@
 
 #include "commands/clotheditcommand.h"
 #include "document/document.h"
-#include "tools/toolicons.h"
-#include "tools/toolmanager.h"
 #include "render/viewport.h"
+#include "tools/toolmanager.h"
+#include "widgets/icons.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>

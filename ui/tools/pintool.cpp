@@ -3,10 +3,10 @@
 #include "commands/editcommands.h"
 #include "document/document.h"
 #include "edit/pick.h"
-#include "tools/screenpick.h"
-#include "tools/toolicons.h"
-#include "tools/toolmanager.h"
 #include "render/viewport.h"
+#include "tools/screenpick.h"
+#include "tools/toolmanager.h"
+#include "widgets/icons.h"
 
 #include <QKeyEvent>
 #include <QLineF>

@@ -1,15 +1,15 @@
 #include "tools/toolmanager.h"
 
 #include "commands/editcommands.h"
+#include "document/document.h"
+#include "document/selection.h"
+#include "render/viewport.h"
 #include "tools/constrainttool.h"
 #include "tools/cuttool.h"
-#include "document/document.h"
 #include "tools/dragtool.h"
 #include "tools/pinpresets.h"
 #include "tools/pintool.h"
-#include "document/selection.h"
-#include "tools/toolicons.h"
-#include "render/viewport.h"
+#include "widgets/icons.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -44,6 +44,14 @@ ToolManager::ToolManager(Viewport *viewport, QObject *parent)
     m_unpinAll = new QAction(toolIcon(QStringLiteral("unpin-all")), tr("Unpin All"), this);
     m_unpinAll->setToolTip(tr("Unpin every particle"));
     connect(m_unpinAll, &QAction::triggered, this, &ToolManager::unpinAll);
+    // Delete is an action (so Help ▸ Controls lists it) bound to the viewport: in a dock's field
+    // the key keeps deleting text.
+    m_deleteConstraints = new QAction(tr("Delete Selected Constraints"), this);
+    m_deleteConstraints->setShortcuts({ QKeySequence(Qt::Key_Delete), QKeySequence(Qt::Key_Backspace) });
+    m_deleteConstraints->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_deleteConstraints, &QAction::triggered, this, [this] { m_constraint->removeSelected(); });
+    if (m_viewport)
+        m_viewport->addAction(m_deleteConstraints);
 
     if (m_viewport)
         m_viewport->setSecondaryTool(m_cut);

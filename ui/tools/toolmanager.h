@@ -71,6 +71,7 @@ public:
     QAction *pinTopEdgeAction() const { return m_pinTopEdge; }
     QAction *pinCornersAction() const { return m_pinCorners; }
     QAction *unpinAllAction() const { return m_unpinAll; }
+    QAction *deleteConstraintsAction() const { return m_deleteConstraints; }
     void pinTopEdge();
     void pinCorners();
     void unpinAll();
@@ -118,6 +119,7 @@ private:
     QAction *m_pinTopEdge = nullptr;
     QAction *m_pinCorners = nullptr;
     QAction *m_unpinAll = nullptr;
+    QAction *m_deleteConstraints = nullptr;
     float m_radius = 0.08f;
     float m_cutRadius = 0.01f;
     float m_pushStrength = 1.f;

@@ -1,120 +1,93 @@
 #include "widgets/icons.h"
 
+#include <QFile>
 #include <QGuiApplication>
-#include <QImageReader>
-#include <QPalette>
+#include <QIconEngine>
+#include <QImage>
 #include <QPainter>
-#include <QPainterPath>
-#include <QPixmap>
+#include <QPalette>
+#include <QSvgRenderer>
 
 namespace drape {
 
 namespace {
 
-QString resourcePath(IconId id)
+/// Draws an SVG with `currentColor` replaced by the palette's text colour for the icon's mode,
+/// read at paint time (not when the icon is made).
+class ThemedSvgEngine : public QIconEngine {
+public:
+    explicit ThemedSvgEngine(QByteArray svg)
+        : m_svg(std::move(svg))
+    { }
+
+    void paint(QPainter *painter, const QRect &rect, QIcon::Mode mode, QIcon::State) override
+    {
+        QSvgRenderer renderer(colouredSvg(mode));
+        renderer.render(painter, rect);
+    }
+
+    QPixmap pixmap(const QSize &size, QIcon::Mode mode, QIcon::State state) override
+    {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::transparent);
+        QPainter painter(&image);
+        paint(&painter, QRect(QPoint(0, 0), size), mode, state);
+        painter.end();
+        return QPixmap::fromImage(image);
+    }
+
+    QIconEngine *clone() const override { return new ThemedSvgEngine(m_svg); }
+    QString key() const override { return QStringLiteral("drape-themed-svg"); }
+    bool isNull() override { return m_svg.isEmpty(); }
+
+private:
+    QByteArray colouredSvg(QIcon::Mode mode) const
+    {
+        const QPalette palette = QGuiApplication::palette();
+        QColor ink = palette.color(QPalette::Active, QPalette::WindowText);
+        if (mode == QIcon::Disabled)
+            ink = palette.color(QPalette::Disabled, QPalette::WindowText);
+        else if (mode == QIcon::Selected)
+            ink = palette.color(QPalette::Active, QPalette::HighlightedText);
+        QByteArray svg = m_svg;
+        return svg.replace("currentColor", ink.name(QColor::HexRgb).toLatin1());
+    }
+
+    QByteArray m_svg;
+};
+
+} // namespace
+
+QIcon icon(const QString &name)
+{
+    QFile file(QStringLiteral(":/icons/%1.svg").arg(name));
+    if (!file.open(QIODevice::ReadOnly)) {
+        qWarning("drape: no icon named %s", qPrintable(name));
+        return {};
+    }
+    return QIcon(new ThemedSvgEngine(file.readAll()));
+}
+
+QIcon icon(IconId id)
 {
     switch (id) {
-    case IconId::App: return QStringLiteral(":/icons/drape.svg");
-    case IconId::Play: return QStringLiteral(":/icons/play.svg");
-    case IconId::Pause: return QStringLiteral(":/icons/pause.svg");
-    case IconId::Step: return QStringLiteral(":/icons/step.svg");
-    case IconId::Reset: return QStringLiteral(":/icons/reset.svg");
+    case IconId::App:
+        return icon(QStringLiteral("drape"));
+    case IconId::Play:
+        return icon(QStringLiteral("play"));
+    case IconId::Pause:
+        return icon(QStringLiteral("pause"));
+    case IconId::Step:
+        return icon(QStringLiteral("step"));
+    case IconId::Reset:
+        return icon(QStringLiteral("reset"));
     }
     return {};
 }
 
-/// The SVG shapes, painted on a 24-unit canvas (the viewBox of the files).
-void paintShape(QPainter &p, IconId id)
+QIcon toolIcon(const QString &name)
 {
-    // The theme's text colour, so the glyphs read on light and dark palettes alike.
-    const QColor ink = QGuiApplication::palette().color(QPalette::WindowText);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setPen(Qt::NoPen);
-    p.setBrush(ink);
-    switch (id) {
-    case IconId::Play: {
-        QPainterPath path;
-        path.moveTo(7, 4.5);
-        path.lineTo(19.5, 12);
-        path.lineTo(7, 19.5);
-        path.closeSubpath();
-        p.drawPath(path);
-        break;
-    }
-    case IconId::Pause:
-        p.drawRoundedRect(QRectF(6, 4.5, 4, 15), 1, 1);
-        p.drawRoundedRect(QRectF(14, 4.5, 4, 15), 1, 1);
-        break;
-    case IconId::Step: {
-        QPainterPath path;
-        path.moveTo(5, 4.5);
-        path.lineTo(15, 12);
-        path.lineTo(5, 19.5);
-        path.closeSubpath();
-        p.drawPath(path);
-        p.drawRoundedRect(QRectF(16, 4.5, 3.5, 15), 1, 1);
-        break;
-    }
-    case IconId::Reset: {
-        p.setBrush(Qt::NoBrush);
-        p.setPen(QPen(ink, 2.4, Qt::SolidLine, Qt::RoundCap));
-        p.drawArc(QRectF(5, 5, 14, 14), 100 * 16, 290 * 16);
-        p.setPen(Qt::NoPen);
-        p.setBrush(ink);
-        QPainterPath head;
-        head.moveTo(6.5, 2.5);
-        head.lineTo(12.5, 5.5);
-        head.lineTo(7, 9.5);
-        head.closeSubpath();
-        p.drawPath(head);
-        break;
-    }
-    case IconId::App: {
-        p.setBrush(QColor(0x2b, 0x30, 0x3a));
-        p.drawRoundedRect(QRectF(1, 1, 22, 22), 4, 4);
-        QPainterPath cloth;
-        cloth.moveTo(4.5, 5);
-        cloth.cubicTo(9, 7, 15, 3, 19.5, 5);
-        cloth.lineTo(19.5, 17);
-        cloth.cubicTo(16, 20.5, 12, 15.5, 8, 19);
-        cloth.cubicTo(6.5, 20, 5.5, 19.5, 4.5, 19);
-        cloth.closeSubpath();
-        p.setBrush(QColor(0xcc, 0x40, 0x33));
-        p.drawPath(cloth);
-        p.setBrush(QColor(0xf2, 0xd9, 0x8c));
-        p.drawEllipse(QPointF(4.5, 5), 1.6, 1.6);
-        p.drawEllipse(QPointF(19.5, 5), 1.6, 1.6);
-        break;
-    }
-    }
-}
-
-QIcon paintedIcon(IconId id)
-{
-    QIcon result;
-    for (int size : {16, 24, 32, 48, 64, 128}) {
-        QPixmap pixmap(size, size);
-        pixmap.fill(Qt::transparent);
-        QPainter p(&pixmap);
-        p.scale(size / 24.0, size / 24.0);
-        paintShape(p, id);
-        p.end();
-        result.addPixmap(pixmap);
-    }
-    return result;
-}
-
-} // namespace
-
-QIcon icon(IconId id)
-{
-    static const bool svg = QImageReader::supportedImageFormats().contains("svg");
-    if (svg) {
-        QIcon fromFile(resourcePath(id));
-        if (!fromFile.isNull())
-            return fromFile;
-    }
-    return paintedIcon(id);
+    return icon(QStringLiteral("tool-") + name);
 }
 
 } // namespace drape

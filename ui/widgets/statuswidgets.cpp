@@ -1,9 +1,11 @@
 #include "widgets/statuswidgets.h"
 
+#include <QEvent>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTimer>
 
 namespace drape {
 
@@ -23,9 +25,31 @@ QLabel *makeField(QStatusBar *bar, const QString &tip, int minWidthChars)
 
 StatusWidgets::StatusWidgets(QStatusBar *bar) : QObject(bar), m_bar(bar)
 {
+    // The hint and transient messages share one label that wraps instead of cutting off: a
+    // QStatusBar message is painted on one line and clipped by the permanent fields.
     m_hint = new QLabel(bar);
+    m_hint->setObjectName(QStringLiteral("statusHint"));
     m_hint->setTextFormat(Qt::PlainText);
+    m_hint->setWordWrap(true);
+    m_hint->setMinimumWidth(0);
+    // The status bar's layout does not ask a label for its height at its real width (a wrapped
+    // label would claim the height it needs at its narrowest): the height is set here instead,
+    // for the width the label got (fitHint()).
+    m_hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_hint->installEventFilter(this);
     bar->addWidget(m_hint, 1);
+    m_messageTimer = new QTimer(this);
+    m_messageTimer->setSingleShot(true);
+    connect(m_messageTimer, &QTimer::timeout, this, &StatusWidgets::clearMessage);
+    // Anyone's QStatusBar::showMessage() lands in the wrapping label too.
+    // (The text is copied: the signal passes a reference to the bar's own message, which
+    // clearMessage() empties.)
+    connect(bar, &QStatusBar::messageChanged, this, [this](QString text) {
+        if (text.isEmpty())
+            return;
+        m_bar->clearMessage();
+        showMessage(text);
+    });
 
     m_badge = new QPushButton(bar);
     m_badge->setObjectName(QStringLiteral("blowUpBadge"));
@@ -52,7 +76,49 @@ QString StatusWidgets::cameraHint()
     return tr("Orbit: middle drag or Alt+left · Pan: Shift+middle · Zoom: wheel · F: frame all");
 }
 
-void StatusWidgets::setHint(const QString &hint) { m_hint->setText(hint.isEmpty() ? cameraHint() : hint); }
+bool StatusWidgets::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_hint && event->type() == QEvent::Resize)
+        fitHint();
+    return QObject::eventFilter(watched, event);
+}
+
+void StatusWidgets::fitHint()
+{
+    // One line until the label has a real width; then as many lines as the text needs there.
+    const int line = m_hint->fontMetrics().lineSpacing();
+    const int height = m_hint->width() >= 200 ? m_hint->heightForWidth(m_hint->width()) : line;
+    m_hint->setFixedHeight(std::max(height, line));
+}
+
+void StatusWidgets::setHint(const QString &hint)
+{
+    m_toolHint = hint;
+    if (m_message.isEmpty()) {
+        m_hint->setText(hint.isEmpty() ? cameraHint() : hint);
+        fitHint();
+    }
+}
+
+void StatusWidgets::showMessage(const QString &text, int timeoutMs)
+{
+    m_message = text;
+    m_hint->setText(text);
+    fitHint();
+    m_messageTimer->start(timeoutMs);
+}
+
+void StatusWidgets::clearMessage()
+{
+    m_messageTimer->stop();
+    m_message.clear();
+    setHint(m_toolHint);
+}
+
+QString StatusWidgets::shownText() const
+{
+    return m_hint->text();
+}
 
 bool StatusWidgets::isBlowUpShown() const { return !m_badge->isHidden(); }
 

@@ -10,6 +10,7 @@
 class QLabel;
 class QPushButton;
 class QStatusBar;
+class QTimer;
 
 namespace drape {
 
@@ -21,6 +22,13 @@ public:
     void setStats(const SimulationStats &stats);
     /// The hint shown at the left (tool instructions); empty shows the camera controls.
     void setHint(const QString &hint);
+    /// A transient message (saved, screenshot, error) shown in place of the hint for a while.
+    void showMessage(const QString &text, int timeoutMs = 8000);
+    /// Drops the transient message (Reset clears a stale one) and shows the hint again.
+    void clearMessage();
+    /// What the hint label shows now, wrapped over as many lines as it needs.
+    QString shownText() const;
+    QLabel *hintLabel() const { return m_hint; }
 
     QPushButton *blowUpBadge() const { return m_badge; }
     bool isBlowUpShown() const;
@@ -30,7 +38,12 @@ public:
 signals:
     void resetRequested();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    void fitHint();
+
     QStatusBar *m_bar;
     QLabel *m_hint;
     QLabel *m_time;
@@ -39,6 +52,9 @@ private:
     QLabel *m_realTime;
     QLabel *m_counts;
     QPushButton *m_badge;
+    QTimer *m_messageTimer;
+    QString m_toolHint; ///< the active tool's instructions (empty: the camera controls)
+    QString m_message; ///< a transient message over the hint, empty when none
 };
 
 } // namespace drape

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Checks the desktop integration files the package installs: the .desktop launcher with
+# desktop-file-validate, the AppStream metainfo with appstreamcli (no network), and that every
+# man page and icon size was generated. Usage: validate-metadata.sh SOURCE_DIR BUILD_DIR
+set -euo pipefail
+src="$1"
+build="$2"
+desktop-file-validate "$src/resources/package/org.drape.Drape.desktop"
+appstreamcli validate --no-net --explain "$build/package/org.drape.Drape.metainfo.xml"
+for page in drape drape-simulate drape-render; do
+    man="$build/package/man/$page.1.gz"
+    [ -s "$man" ] || { echo "missing man page $man" >&2; exit 1; }
+done
+# The mode pages are made from the mode's own --help: each must document its options
+# (roff escapes each dash as \-, undone before the search).
+man_text() { zcat "$build/package/man/$1.1.gz" | sed 's/\\//g'; }
+man_text drape-simulate | grep -q -- '--frames'
+man_text drape-render | grep -q -- '--size'
+man_text drape | grep -q -- '--version'
+man_text drape | grep -q -- 'drape simulate'
+for size in 16 22 24 32 48 64 128 256; do
+    png="$build/package/icons/${size}x${size}/drape.png"
+    [ -s "$png" ] || { echo "missing icon $png" >&2; exit 1; }
+    # PNG header: width and height are 32-bit big-endian at bytes 16..23.
+    dims=$(od -An -tu1 -j16 -N8 "$png" | awk '{ print $1*16777216 + $2*65536 + $3*256 + $4 "x" $5*16777216 + $6*65536 + $7*256 + $8 }')
+    [ "$dims" = "${size}x${size}" ] || { echo "$png is not ${size}x${size}: $dims" >&2; exit 1; }
+done
+echo "desktop file, metainfo, man pages and icons are valid"

@@ -1,0 +1,63 @@
+// Private to the scene renderer's sources (scenerenderer.cpp, scenelighting.cpp): its GL
+// buffer records and the small matrix helpers both use.
+#pragma once
+
+#include "render/scenerenderer.h"
+
+#include <epoxy/gl.h>
+
+#include <cmath>
+#include <vector>
+
+namespace drape {
+
+struct SceneRenderer::Mesh {
+    GLuint vao = 0, vbo = 0, ebo = 0;
+    GLsizei indexCount = 0;
+};
+
+struct SceneRenderer::ClothBuffers {
+    GLuint vao = 0; ///< cloth program: position, normal, rest, strain
+    GLuint lineVao = 0; ///< line program: position only (constant colour)
+    GLuint position = 0, normal = 0, rest = 0, strain = 0;
+    GLuint triangles = 0, edges = 0;
+    std::size_t capacity = 0; ///< particles the vertex buffers can hold
+    bool topologyValid = false;
+    std::uint64_t revision = 0;
+    std::size_t particleCount = 0, triangleCount = 0, constraintCount = 0;
+    GLsizei triangleIndices = 0, edgeIndices = 0;
+};
+
+namespace render_detail {
+
+inline Mat4 translation(const Vec3 &t)
+{
+    Mat4 m;
+    m.at(0, 3) = t.x;
+    m.at(1, 3) = t.y;
+    m.at(2, 3) = t.z;
+    return m;
+}
+
+inline Mat4 translateScale(const Vec3 &t, const Vec3 &s)
+{
+    Mat4 m = translation(t);
+    m.at(0, 0) = s.x;
+    m.at(1, 1) = s.y;
+    m.at(2, 2) = s.z;
+    return m;
+}
+
+/// Height (m) of the horizontal ground plane, 0 when the scene has none.
+inline float groundHeight(const std::vector<Collider> &colliders)
+{
+    for (const Collider &c : colliders) {
+        if (c.kind == ColliderKind::Plane && std::abs(c.normal.y) > 0.99f)
+            return c.center.y;
+    }
+    return 0.f;
+}
+
+} // namespace render_detail
+
+} // namespace drape
