@@ -5,7 +5,7 @@
 
 #include "edit/cut.h"
 #include "edit/pick.h"
-#include "sim/solvercache.h"
+#include "solvercache.h"
 
 #include <benchmark/benchmark.h>
 

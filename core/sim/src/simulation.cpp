@@ -365,21 +365,37 @@ std::size_t Simulation::stateBytes(std::size_t cloth) const
         + (p.mass.capacity() + p.invMass.capacity()) * sizeof(float)
         + p.kind.capacity() * sizeof(ParticleKind) + c.constraints.capacity() * sizeof(DistanceConstraint)
         + c.triangles.capacity() * sizeof(Triangle);
-    if (cloth < m_caches.size())
-        bytes += m_caches[cloth].bytes();
-    if (cloth < m_lastGood.size()) {
-        const Snapshot &s = m_lastGood[cloth];
+    bytes += c.tension.capacity() * sizeof(float);
+    if (cloth < m_in->caches.size())
+        bytes += m_in->caches[cloth].bytes();
+    if (cloth < m_in->lastGood.size()) {
+        const detail::FrameSnapshot &s = m_in->lastGood[cloth];
         bytes += (s.position.capacity() + s.previous.capacity() + s.velocity.capacity()) * sizeof(Vec3);
     }
     return bytes;
 }
 
+std::size_t Simulation::memoryBytes() const
+{
+    // What a copy (a timeline snapshot) holds: every cloth's state and solver caches, plus the
+    // simulation-wide arrays, counted from vector capacities.
+    std::size_t total = sizeof(Simulation) + sizeof(detail::SimulationCaches)
+        + colliders.capacity() * sizeof(Collider)
+        + m_in->colliderStates.capacity() * sizeof(detail::ColliderState)
+        + m_in->tearScratch.capacity() * sizeof(std::uint64_t);
+    for (std::size_t c = 0; c < cloths.size(); ++c)
+        total += stateBytes(c);
+    for (const Collider &k : colliders)
+        total += k.name.capacity();
+    return total;
+}
+
 void Simulation::constraintTensions(std::size_t cloth, std::vector<float> &out) const
 {
     out.assign(cloth < cloths.size() ? cloths[cloth].constraints.size() : 0, 0.f);
-    if (cloth >= m_caches.size())
+    if (cloth >= m_in->caches.size())
         return;
-    const detail::ClothSolverCache &cache = m_caches[cloth];
+    const detail::ClothSolverCache &cache = m_in->caches[cloth];
     if (cache.xpbdDt > 0.f && cache.constraintCount == out.size())
         detail::xpbdConstraintTensions(cache.xpbd, cache.xpbdDt, out);
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "sim/cloth.h"
+#include "sim/clothcollision.h"
 #include "sim/settings.h"
 #include "sim/simulation.h"
 #include "solvercache.h"

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "sim/cloth.h"
-#include "sim/xpbdbatch.h"
+#include "xpbdbatch.h"
 
 namespace drape::detail {
 

@@ -2,7 +2,7 @@
 // (xpbdbatch.cpp); the build stays generic x86-64. Internal to the core.
 #pragma once
 
-#include "sim/xpbdbatch.h"
+#include "xpbdbatch.h"
 
 namespace drape::detail {
 
