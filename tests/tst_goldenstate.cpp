@@ -24,10 +24,10 @@ constexpr int kFrames = 300;
 
 const std::map<std::string, std::uint64_t> kGolden = {
     // GOLDEN TABLE BEGIN
-    { "banner-tear", 0x177d54f8aed48c92ull }, { "curtain", 0x88cae566e8d9795dull },
-    { "flag", 0xa7df26ce545edb54ull }, { "hammock", 0x46502acca3e62307ull },
-    { "spring-fabric", 0x314ddce351d738c6ull }, { "tablecloth", 0x58f8f0b1765d3d88ull },
-    { "tearable-net", 0x6acacd4bfdbe8580ull }, { "threejs-cloth", 0x9992e8b77a4a8343ull },
+    { "banner-tear", 0xc981a5fc385de5d1ull }, { "curtain", 0xd29406a99e15d098ull },
+    { "flag", 0x33a4e567d5ef7b68ull }, { "hammock", 0x291e37e22cda7c9cull },
+    { "spring-fabric", 0x314ddce351d738c6ull }, { "tablecloth", 0xc4b63ad96359e239ull },
+    { "tearable-net", 0x33d84f31d4d0b052ull }, { "threejs-cloth", 0x9f606af8e060d05aull },
     // GOLDEN TABLE END
 };
 
