@@ -4,6 +4,7 @@
 // Exit codes: 0 success, 1 unreadable or unusable mesh or scene, or unwritable output,
 // 2 bad command line.
 #include "commands.h"
+#include "modeguards.h"
 
 #include "mesh/meshimport.h"
 #include "mesh/meshscene.h"
@@ -48,7 +49,7 @@ Examples:
 
 void printError(const QString &message)
 {
-    std::fprintf(stderr, "drape import: %s\n", qPrintable(message));
+    std::fprintf(stderr, "drape import: %s\n", qPrintable(terminalSafe(message)));
 }
 
 } // namespace
@@ -92,7 +93,7 @@ int runImport(int argc, char **argv)
     const QCommandLineOption nameOption(QStringLiteral("name"),
         QStringLiteral("The new object's name (default: the file's base name)."), QStringLiteral("NAME"));
     parser.addOptions({ helpOption, asOption, intoOption, outOption, scaleOption, unitsOption, upOption,
-        fabricOption, nameOption });
+        fabricOption, nameOption, maxParticlesOption() });
 
     if (!parser.parse(QCoreApplication::arguments())) {
         printError(parser.errorText() + QStringLiteral(" (see drape import --help)"));
@@ -109,6 +110,14 @@ int runImport(int argc, char **argv)
         printError(positional.isEmpty()
                 ? QStringLiteral("no mesh file given (see drape import --help)")
                 : QStringLiteral("expected one mesh file, got %1").arg(positional.join(' ')));
+        return kExitUsage;
+    }
+    // The result is held to the same scene budget as a scene file (scenebudget.h), so a dense
+    // mesh cannot make a scene that every later open refuses or that exhausts the memory.
+    SceneBudget budget;
+    QString budgetError;
+    if (!budgetFromOptions(parser, &budget, &budgetError)) {
+        printError(budgetError);
         return kExitUsage;
     }
     const QString as = parser.value(asOption);
@@ -173,7 +182,8 @@ int runImport(int argc, char **argv)
 
     Scene scene = emptySceneWithGround();
     if (parser.isSet(intoOption)) {
-        SceneLoadResult r = loadSceneOrPreset(QFile::encodeName(parser.value(intoOption)).toStdString());
+        SceneLoadResult r
+            = loadSceneOrPreset(QFile::encodeName(parser.value(intoOption)).toStdString(), budget);
         for (const std::string &w : r.warnings)
             printError(QStringLiteral("warning: %1").arg(QString::fromStdString(w)));
         if (!r.ok()) {
@@ -194,6 +204,10 @@ int runImport(int argc, char **argv)
     const std::string name = parser.isSet(nameOption) ? parser.value(nameOption).toStdString()
                                                       : QFileInfo(meshPath).completeBaseName().toStdString();
     const MeshAddition added = addMeshToScene(scene, imported.mesh, role, name, fabric);
+    if (const std::string over = checkBudget(sceneTotals(scene), budget); !over.empty()) {
+        printError(QStringLiteral("%1: %2%3").arg(meshPath, QString::fromStdString(over), budgetHint()));
+        return kExitInput;
+    }
 
     std::string error;
     if (!saveSceneFile(QFile::encodeName(out).toStdString(), scene, SaveOptions {}, &error)) {

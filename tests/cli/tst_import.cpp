@@ -150,6 +150,10 @@ void TestImport::badInput_data()
     QTest::newRow("bad --into") << QStringList { mesh("grid_uv.obj"), "--as", "cloth", "--into",
         "preset:nope", "-o", out }
                                 << 1 << "preset:nope: no such built-in preset";
+    QTest::newRow("over the scene budget") << QStringList { mesh("grid_uv.obj"), "--as", "cloth",
+        "--max-particles", "10", "-o", out } << 1 << "the scene is too large: it needs";
+    QTest::newRow("bad --max-particles") << QStringList { mesh("grid_uv.obj"), "--as", "cloth",
+        "--max-particles", "0", "-o", out } << 2 << "--max-particles: expected a whole number >= 1";
 }
 
 void TestImport::badInput()
