@@ -57,13 +57,7 @@ void resetTension(Cloth &cloth)
 void recordXpbdTension(Cloth &cloth, const XpbdBatches &batches, float dt)
 {
     resetTension(cloth);
-    const float invDt2 = 1.f / (dt * dt);
-    const std::size_t slots = batches.slotCount();
-    for (std::size_t s = 0; s < slots; ++s) {
-        const std::uint32_t src = batches.source[s];
-        if (src < cloth.tension.size())
-            cloth.tension[src] = -batches.lambda[s] * invDt2;
-    }
+    xpbdConstraintTensions(batches, dt, cloth.tension); // -λ/Δt² per constraint (xpbdbatch.h)
 }
 
 } // namespace detail
