@@ -3,7 +3,7 @@
 
 namespace drape {
 
-struct Simulation;
+class Simulation;
 
 struct Energy {
     double kinetic = 0.0; ///< J, Σ ½ m |v|² over the free particles

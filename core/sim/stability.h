@@ -8,7 +8,7 @@
 
 namespace drape {
 
-struct Simulation;
+class Simulation;
 
 /// Empty when every cloth of `sim` is within the springs solver's stability bound at
 /// sim.solver's substeps; otherwise the same message Simulation::step() would stop with,
