@@ -114,8 +114,7 @@ int runBenchViewport(int argc, char **argv)
         }
         std::vector<double> ms, cpu;
         for (int f = 0; f < frames + 5; ++f) {
-            document.simulation().step();
-            document.notifyStepped();
+            document.step();
             const double cpuStart = processCpuMs();
             viewport.repaint();
             if (f >= 5) { // the first frames upload buffers and compile shaders

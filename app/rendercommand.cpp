@@ -272,7 +272,7 @@ int runRender(int argc, char **argv)
 
     RecordSession session(plan, std::move(sink));
     session.setStepper([&player] { player.advance(); });
-    if (!session.open(sim, &error)) {
+    if (!session.open(&sim, &error)) {
         printLine(stderr, QStringLiteral("drape render: %1").arg(error));
         return 1;
     }
@@ -283,7 +283,7 @@ int runRender(int argc, char **argv)
     bool failed = false;
     while (!session.isComplete()) {
         if (g_interrupted) {
-            session.cancel(sim);
+            session.cancel(&sim);
             printLine(stderr, QStringLiteral("drape render: interrupted after %1 of %2 frames; %3")
                                   .arg(session.framesDone())
                                   .arg(plan.frames)
@@ -314,8 +314,8 @@ int runRender(int argc, char **argv)
     for (const EventReport &r : player.reports())
         printLine(stderr, QStringLiteral("drape render: warning: %1 (skipped)").arg(QString::fromStdString(r.message)));
     if (failed) {
-        session.cancel(sim);
-    } else if (!session.finish(sim, &error)) {
+        session.cancel(&sim);
+    } else if (!session.finish(&sim, &error)) {
         failed = true;
     }
     if (failed) {

@@ -78,6 +78,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
                 .arg(message));
     });
     connect(m_status, &StatusWidgets::resetRequested, m_simulationActions->resetAction(), &QAction::trigger);
+    connect(m_simulationActions, &SimulationActions::statusMessage, m_status,
+            [this](const QString &text) { m_status->showMessage(text); });
     // After a reset the stopped simulation's messages are stale.
     connect(m_simulationActions->resetAction(), &QAction::triggered, this, [this] {
         m_banner->hide();
@@ -294,16 +296,16 @@ void MainWindow::setDocument(std::unique_ptr<Document> document)
         m_undoGroup->addStack(doc->undoStack());
         m_undoGroup->setActiveStack(doc->undoStack());
         connect(doc, &Document::modifiedChanged, this, &MainWindow::updateTitle);
-        // Undo or redo after a blow-up gives the simulation another chance from its last good
-        // frame (a blow-up rolls back to it): undoing the change that blew it up restores a
-        // running state without a Reset. If the cause is still there, the next step flags it again.
+        // Undo and redo replay the document to the frame they return to: undoing the change
+        // that blew the simulation up shows the running state from before it, without a Reset.
         connect(doc->undoStack(), &QUndoStack::indexChanged, this, [this] {
-            if (!m_document || !m_document->simulation().status().blownUp)
+            if (!m_document || m_document->simulation().status().blownUp)
                 return;
-            m_document->simulation().clearBlowUp();
             m_banner->hide();
             m_status->clearMessage();
-            m_document->notifyStepped();
+        });
+        connect(doc, &Document::takeMessage, this, [this](const QString &message) {
+            m_status->showMessage(message, 8000);
         });
         connect(doc, &Document::filePathChanged, this, &MainWindow::updateTitle);
     }

@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace drape {
@@ -41,6 +42,9 @@ public:
     explicit EditDocument(Scene scene, Take take = {});
 
     const Scene &scene() const { return *m_scene; }
+    /// The scene with the parameter and material events up to the playhead applied: the
+    /// values in force in the frame shown.
+    const Scene &settings() const { return *m_state.settings; }
     const Take &take() const { return m_take; }
     std::uint64_t playhead() const { return m_state.frame; }
     /// The state shown at the playhead.
@@ -80,6 +84,29 @@ public:
     std::string removeCloth(int cloth);
     /// The state at the playhead becomes the scene's start (with state); the take is cleared.
     std::string setStartHere();
+    /// The document as it would be with the state at the playhead as its start: that state
+    /// as the scene's start, and the events after the playhead, re-stamped from it (a drag
+    /// held across the playhead ends there). Nothing changes; "Save with simulation state".
+    std::pair<Scene, Take> fromPlayhead() const;
+    /// Changes what does not affect the simulation (name, description, camera, view and
+    /// recording settings): one undo step, no replay. An error when `next` differs in more.
+    std::string setPresentation(std::string text, Scene next);
+    /// The Push tool over the current frame: recorded in the take at the playhead, also at
+    /// frame 0 (an interaction with the cloth, never part of the scene).
+    std::string push(const Vec3 &centre, float radius, const Vec3 &delta, float factor);
+
+    // ---- gestures that are one undo step however many edits they make ---------------------
+    /// Edits until endGroup() become one undo step (a cut stroke, a brush of pins).
+    void beginGroup();
+    /// Ends the group; true when it made a step (named `text`).
+    bool endGroup(std::string text);
+    bool grouping() const { return m_groupStart.has_value(); }
+    /// Ends the group and puts everything back as before beginGroup(), the redo history
+    /// included (a stroke cancelled with Escape).
+    void abandonGroup();
+    /// Joins the last two undo steps into one named `text` (a value scrubbed with the mouse);
+    /// false when there are not two steps at the top of the history.
+    bool mergeLast(std::string text);
 
     // ---- a drag: one undo step from press to release ---------------------------------------
     std::string beginDrag(int cloth, const std::vector<std::uint32_t> &particles, const Vec3 &centre);
@@ -99,6 +126,12 @@ public:
     std::size_t undoCount() const { return m_steps.size(); }
     std::size_t undoIndex() const { return m_index; }
     std::string undoText(std::size_t step) const { return m_steps[step].text; }
+    /// Renames the last step made (the editor names steps in the user's words).
+    void renameLast(std::string text)
+    {
+        if (m_index > 0)
+            m_steps[m_index - 1].text = std::move(text);
+    }
 
 private:
     struct Snapshot {
@@ -123,6 +156,8 @@ private:
     void replayTo(std::uint64_t frame);
     /// Recomputes the shown state from the arrival state after the events of the playhead changed.
     void reapplyFrame();
+    /// Makes m_arrived hold the arrival state (kept implicit while nothing happens at a frame).
+    void materialiseArrival();
     void push(std::string text, Snapshot before);
     /// Adds `data` to the take at the playhead (later events dropped, drags held past it let
     /// go there) and shows it; when it does not apply, puts the take back to `before`'s and
@@ -141,6 +176,11 @@ private:
     Take m_take;
     PlayerState m_arrived; ///< state on arrival at the playhead, before its events
     PlayerState m_state; ///< the state shown: m_arrived with the playhead's events applied
+    /// Nothing happened at the playhead's frame, so m_state is also the arrival state and
+    /// m_arrived is not kept (playing copies no simulation per frame).
+    bool m_stateIsArrival = false;
+    std::optional<std::size_t> m_groupStart; ///< undo index at beginGroup()
+    std::vector<Step> m_groupRedo; ///< the redo history at beginGroup(), kept for abandonGroup()
     std::vector<EventReport> m_arrivedReports; ///< events that did not apply before the playhead
     std::vector<EventReport> m_reports; ///< those and the playhead's own
     std::vector<Step> m_steps;

@@ -118,8 +118,19 @@ struct MaterialEvent {
     bool operator==(const MaterialEvent &) const = default;
 };
 
+/// The Push tool over one frame (the tearable-cloth demo's left drag): particles of every
+/// cloth within `radius` of `centre` take the cursor's displacement `delta` as their motion.
+struct PushEvent {
+    Vec3 centre; ///< m
+    float radius = 0.f; ///< m
+    Vec3 delta; ///< m, the cursor's motion over the frame
+    float factor = 1.f; ///< strength, 0..1
+
+    bool operator==(const PushEvent &) const = default;
+};
+
 using EventData = std::variant<DragEvent, RemoveConstraintsEvent, PinEvent, MovePinsEvent, SewEvent,
-    ChangeConstraintsEvent, ParameterEvent, MaterialEvent>;
+    ChangeConstraintsEvent, ParameterEvent, MaterialEvent, PushEvent>;
 
 struct Event {
     std::uint64_t frame = 0; ///< frames after the scene's start at which it applies
@@ -144,7 +155,7 @@ struct Take {
     std::uint64_t lastFrame() const;
 };
 
-/// The cloth an event refers to, or -1 (parameters of the world, solver, wind).
+/// The cloth an event refers to, or -1 (parameters of the world, solver, wind; a push).
 int eventCloth(const EventData &data);
 /// A short name for messages and undo text ("drag", "cut", "pin", ...).
 const char *eventName(const EventData &data);

@@ -1,7 +1,7 @@
 // The document: save → reload gives the same scene, saving marks it clean, a failed save
 // keeps the file on disk and the modified state, a bad file is refused with a message that
-// names it, and Reset goes back to the authoring data.
-#include "commands/setparametercommand.h"
+// names it, Reset goes back to the start, and the editor's edits follow the scene + take
+// model (core/edit/editdocument.h) through the undo stack.
 #include "document/document.h"
 #include "scene/params.h"
 #include "document/presetcatalog.h"
@@ -25,6 +25,12 @@ private slots:
     void badFileIsRefusedWithItsName();
     void resetReturnsToAuthoringData();
     void savedStateReopensWhereItWas();
+    void pinAfterTearKeepsTheStart();
+    void dragIsOneUndoStep();
+    void undoStackFollowsTheCore();
+    void takeIsSavedAndReplayed();
+    void gridResolutionKeepsPinsInPlace();
+    void cancelledGestureKeepsRedo();
 };
 
 void TestDocument::saveAndReloadGivesSameScene_data()
@@ -62,7 +68,7 @@ void TestDocument::editMarksModifiedAndSaveCleans()
     QVERIFY(!document.isModified());
     const ParamDesc *damping = findParam("world.airDamping");
     QVERIFY(damping);
-    document.undoStack()->push(new SetParameterCommand(&document, *damping, 0, 0.5));
+    QVERIFY(document.setParameter(damping->key, 0, 0.5).isEmpty());
     QVERIFY(document.isModified());
     QCOMPARE(modified.count(), 1);
     QCOMPARE(modified.last().at(0).toBool(), true);
@@ -90,7 +96,7 @@ void TestDocument::failedSaveKeepsFileAndModified()
     file.close();
 
     const ParamDesc *damping = findParam("world.airDamping");
-    document.undoStack()->push(new SetParameterCommand(&document, *damping, 0, 0.7));
+    QVERIFY(document.setParameter(damping->key, 0, 0.7).isEmpty());
     const QString impossible = dir.filePath(QStringLiteral("no-such-dir/sub/x.json"));
     error.clear();
     QVERIFY(!document.save(impossible, false, &error));
@@ -124,11 +130,12 @@ void TestDocument::resetReturnsToAuthoringData()
     QString error;
     Document document(*loadPreset(QStringLiteral("curtain"), &error));
     const std::vector<Vec3> start = document.simulation().cloths.at(0).particles.position;
-    document.simulation().run(30);
+    document.step(30);
     QVERIFY(document.simulation().cloths.at(0).particles.position != start);
     QSignalSpy reset(&document, &Document::simulationReset);
-    document.resetSimulation();
+    document.reset();
     QCOMPARE(reset.count(), 1);
+    QCOMPARE(document.frame(), std::uint64_t(0));
     QCOMPARE(document.simulation().frame(), std::uint64_t(0));
     QVERIFY(document.simulation().cloths.at(0).particles.position == start);
 }
@@ -139,7 +146,7 @@ void TestDocument::savedStateReopensWhereItWas()
     // positions, and stepping on matches a run that was never saved.
     QString error;
     Document document(*loadPreset(QStringLiteral("flag"), &error));
-    document.simulation().run(20);
+    document.step(20);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("paused.json"));
     QVERIFY2(document.save(path, /*withState=*/true, &error), qPrintable(error));
@@ -149,8 +156,8 @@ void TestDocument::savedStateReopensWhereItWas()
     QCOMPARE(reopened->simulation().frame(), std::uint64_t(20));
     QVERIFY(reopened->simulation().cloths.at(0).particles.position
             == document.simulation().cloths.at(0).particles.position);
-    document.simulation().run(10);
-    reopened->simulation().run(10);
+    document.step(10);
+    reopened->step(10);
     QVERIFY(reopened->simulation().cloths.at(0).particles.position
             == document.simulation().cloths.at(0).particles.position);
 
@@ -160,6 +167,180 @@ void TestDocument::savedStateReopensWhereItWas()
     std::unique_ptr<Document> fresh = Document::load(plain, &error);
     QVERIFY2(fresh, qPrintable(error));
     QCOMPARE(fresh->simulation().frame(), std::uint64_t(0));
+}
+
+namespace {
+
+std::uint64_t hashOf(const Document &d) { return d.simulation().stateHash(); }
+
+std::size_t particleCount(const Simulation &sim)
+{
+    std::size_t n = 0;
+    for (const Cloth &c : sim.cloths)
+        n += c.particles.size();
+    return n;
+}
+
+} // namespace
+
+void TestDocument::pinAfterTearKeepsTheStart()
+{
+    // The banner preset tears while running. Pinning a particle afterwards is an event of the
+    // take: Reset brings back the banner as authored (1,120 particles), not the torn one.
+    QString error;
+    Document document(*loadPreset(QStringLiteral("banner-tear"), &error));
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const std::size_t authored = particleCount(document.simulation());
+    const Scene start = document.scene();
+    int frames = 0;
+    while (particleCount(document.simulation()) == authored && frames < 1200)
+        frames += document.step(10);
+    QVERIFY2(particleCount(document.simulation()) > authored, "the banner did not tear");
+    const std::uint32_t free = std::uint32_t(authored - 1); // a bottom corner, never a pin
+    QVERIFY(document.simulation().cloths[0].particles.kind[free] != ParticleKind::Static);
+    QVERIFY(document.setKind(0, {free}, true).isEmpty());
+    QVERIFY(document.scene() == start); // the scene is untouched
+    QCOMPARE(document.take().events.size(), std::size_t(1));
+    QCOMPARE(document.take().events[0].frame, std::uint64_t(frames));
+    document.reset();
+    QCOMPARE(particleCount(document.simulation()), authored);
+}
+
+void TestDocument::dragIsOneUndoStep()
+{
+    QString error;
+    Document document(*loadPreset(QStringLiteral("curtain"), &error));
+    document.step(12);
+    const std::uint64_t before = hashOf(document);
+    const Cloth &cloth = document.simulation().cloths.at(0);
+    const std::uint32_t grabbed = std::uint32_t(cloth.particles.size() / 2);
+    const Vec3 at = cloth.particles.position[grabbed];
+    QVERIFY(document.beginDrag(0, {grabbed}, at).isEmpty());
+    for (int i = 1; i <= 6; ++i) {
+        document.dragTo(at + Vec3{0.05f * float(i), 0.f, 0.1f});
+        document.step(1);
+    }
+    document.endDrag(QStringLiteral("Drag"));
+    QCOMPARE(document.undoStack()->count(), 1);
+    QCOMPARE(document.undoStack()->text(0), QStringLiteral("Drag"));
+    const std::uint64_t after = hashOf(document);
+    QVERIFY(after != before);
+    document.undoStack()->undo();
+    QCOMPARE(document.frame(), std::uint64_t(12));
+    QCOMPARE(hashOf(document), before); // what the viewport showed before the press
+    document.undoStack()->redo();
+    QCOMPARE(hashOf(document), after);
+}
+
+void TestDocument::undoStackFollowsTheCore()
+{
+    // Pins, a scrubbed parameter (one step), a cut and a view change, undone and redone
+    // through the QUndoStack: the document and the state come back bit for bit.
+    QString error;
+    Document document(*loadPreset(QStringLiteral("tablecloth"), &error));
+    const Scene scene0 = document.scene();
+    const std::uint64_t hash0 = hashOf(document);
+    QVERIFY(document.setKind(0, {0, 1, 2}, true).isEmpty()); // frame 0: a scene edit
+    QVERIFY(!(document.scene() == scene0));
+    document.step(15);
+    QVERIFY(document.setParameter("world.airDamping", 0, 0.2, true).isEmpty());
+    QVERIFY(document.setParameter("world.airDamping", 0, 0.3, true).isEmpty());
+    QVERIFY(document.setParameter("world.airDamping", 0, 0.4, true).isEmpty());
+    document.closeMerging();
+    QCOMPARE(document.undoStack()->count(), 2);
+    document.step(5);
+    QVERIFY(document.removeConstraints(0, {3, 4, 5}, true, QStringLiteral("Cut")).isEmpty());
+    Scene viewed = document.scene();
+    viewed.view.showConstraints = !viewed.view.showConstraints;
+    QVERIFY(document.setPresentation(viewed, QStringLiteral("View")).isEmpty());
+    QCOMPARE(document.undoStack()->count(), 4);
+    const std::uint64_t hashEnd = hashOf(document);
+    const Scene sceneEnd = document.scene();
+    const Take takeEnd = document.take();
+    QCOMPARE(takeEnd.events.size(), std::size_t(2)); // the scrubbed value is one event
+
+    while (document.undoStack()->canUndo())
+        document.undoStack()->undo();
+    QVERIFY(document.scene() == scene0);
+    QVERIFY(document.take().empty());
+    QCOMPARE(hashOf(document), hash0);
+    while (document.undoStack()->canRedo())
+        document.undoStack()->redo();
+    QVERIFY(document.scene() == sceneEnd);
+    QVERIFY(document.take() == takeEnd);
+    QCOMPARE(hashOf(document), hashEnd);
+}
+
+void TestDocument::takeIsSavedAndReplayed()
+{
+    // A session saved with its take reopens at the start and replays to the same state.
+    QString error;
+    Document document(*loadPreset(QStringLiteral("curtain"), &error));
+    document.step(10);
+    QVERIFY(document.setKind(0, {40, 41}, false).isEmpty()); // unhook two curtain hooks
+    QVERIFY(document.removeConstraints(0, {100, 101, 102}, true, QStringLiteral("Cut")).isEmpty());
+    document.step(20);
+    const std::uint64_t shown = hashOf(document);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("session.json"));
+    QVERIFY2(document.save(path, false, &error), qPrintable(error));
+    std::unique_ptr<Document> reopened = Document::load(path, &error);
+    QVERIFY2(reopened, qPrintable(error));
+    QVERIFY(reopened->take() == document.take());
+    QCOMPARE(reopened->frame(), std::uint64_t(0));
+    reopened->step(30);
+    QCOMPARE(hashOf(*reopened), shown);
+}
+
+void TestDocument::gridResolutionKeepsPinsInPlace()
+{
+    // Curtain 48 → 128 across: the whole top row stays pinned, not its left 48 particles.
+    QString error;
+    Document document(*loadPreset(QStringLiteral("curtain"), &error));
+    const ClothDesc was = document.scene().cloths.at(0);
+    QCOMPARE(was.source, ClothSource::Grid);
+    const int down = was.grid.down;
+    document.step(5);
+    QVERIFY(document.setParameter("cloth.grid.across", 0, 128).isEmpty());
+    QCOMPARE(document.frame(), std::uint64_t(0)); // a structural edit returns to the start
+    const ClothDesc &now = document.scene().cloths.at(0);
+    QCOMPARE(now.grid.across, 128);
+    QCOMPARE(now.grid.down, down);
+    const Particles &p = document.simulation().cloths.at(0).particles;
+    // Every particle of the top row (the pinned row of the curtain) is pinned, and the
+    // leftmost and rightmost of it too.
+    std::size_t pinnedTop = 0;
+    for (std::size_t i = 0; i < 128; ++i)
+        pinnedTop += p.kind[i] == ParticleKind::Static;
+    QCOMPARE(was.pins.size(), std::size_t(was.grid.across)); // the preset pins its top row
+    QCOMPARE(pinnedTop, std::size_t(128));
+    std::size_t pinned = 0;
+    for (ParticleKind k : p.kind)
+        pinned += k == ParticleKind::Static;
+    QCOMPARE(pinned, std::size_t(128)); // and nothing else
+    document.undoStack()->undo();
+    QCOMPARE(document.scene().cloths.at(0).grid.across, was.grid.across);
+}
+
+void TestDocument::cancelledGestureKeepsRedo()
+{
+    // Escape during a stroke puts everything back, the redo history included.
+    QString error;
+    Document document(*loadPreset(QStringLiteral("flag"), &error));
+    document.step(3);
+    QVERIFY(document.setKind(0, {7}, true).isEmpty());
+    document.undoStack()->undo();
+    QVERIFY(document.undoStack()->canRedo());
+    const std::uint64_t hash = hashOf(document);
+    document.beginGesture();
+    QVERIFY(document.removeConstraints(0, {1, 2}, true, QStringLiteral("Cut")).isEmpty());
+    QVERIFY(hashOf(document) != hash);
+    document.cancelGesture();
+    QCOMPARE(hashOf(document), hash);
+    QVERIFY(document.undoStack()->canRedo());
+    document.undoStack()->redo();
+    QCOMPARE(document.take().events.size(), std::size_t(1));
+    QVERIFY(std::holds_alternative<PinEvent>(document.take().events[0].data));
 }
 
 QTEST_MAIN(TestDocument)

@@ -3,7 +3,6 @@
 // the scene can be replaced from a preset and the docks follow.
 #include "actions/fileactions.h"
 #include "actions/simulationactions.h"
-#include "commands/setparametercommand.h"
 #include "document/document.h"
 #include "mainwindow.h"
 #include "scene/params.h"
@@ -101,8 +100,7 @@ void TestEditor::titleShowsModifiedMarker()
     QVERIFY(window.windowTitle().contains(QStringLiteral("[*]")));
     QVERIFY(window.windowTitle().contains(window.document()->displayName()));
     QVERIFY(!window.isWindowModified());
-    window.document()->undoStack()->push(
-        new SetParameterCommand(window.document(), *findParam("world.airDamping"), 0, 0.3));
+    QVERIFY(window.document()->setParameter("world.airDamping", 0, 0.3).isEmpty());
     QVERIFY(window.isWindowModified());
     window.document()->undoStack()->undo();
     QVERIFY(!window.isWindowModified());
@@ -113,15 +111,13 @@ void TestEditor::blowUpShowsBadgeAndResets()
     MainWindow window;
     // Explicit Euler springs with an absurd stiffness and one substep: k dt² / m is far past
     // the stability limit (it must stay below ~1), so the state grows without bound.
-    std::unique_ptr<Document> doc = preset(QStringLiteral("curtain"));
-    Scene &scene = doc->sceneForEdit();
+    Scene scene = preset(QStringLiteral("curtain"))->scene();
     scene.solver.kind = SolverKind::Springs;
     scene.solver.integrator = SpringIntegrator::ExplicitEuler;
     scene.solver.substeps = 1;
     scene.cloths[0].material.stretchStiffness = 1e8f;
     scene.cloths[0].material.shearStiffness = 1e8f;
-    doc->resetSimulation();
-    window.setDocument(std::move(doc));
+    window.setDocument(std::make_unique<Document>(scene));
     window.resize(480, 360);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -169,9 +165,7 @@ void TestEditor::constraintDockShowsPinReactions()
     window.setDocument(preset(QStringLiteral("curtain")));
     auto *dock = window.findChild<ConstraintDock *>();
     QVERIFY(dock);
-    for (int i = 0; i < 5; ++i)
-        window.document()->simulation().step();
-    window.document()->notifyStepped();
+    window.document()->step(5);
     const QString text = dock->reactionsLabel()->text();
     QVERIFY2(text.contains(QStringLiteral("pins hold")) && text.contains(QStringLiteral("particle ")), qPrintable(text));
 }

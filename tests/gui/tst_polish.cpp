@@ -7,7 +7,6 @@
 #include "actions/shortcutfilter.h"
 #include "actions/simulationactions.h"
 #include "appsettings.h"
-#include "commands/setparametercommand.h"
 #include "docks/parametersdock.h"
 #include "docks/paramrow.h"
 #include "document/document.h"
@@ -181,14 +180,12 @@ private slots:
     void blowUpAdviceInBannerClearedByReset()
     {
         MainWindow window;
-        std::unique_ptr<Document> doc = preset(QStringLiteral("curtain"));
-        Scene &scene = doc->sceneForEdit();
+        Scene scene = preset(QStringLiteral("curtain"))->scene();
         scene.solver.kind = SolverKind::Springs;
         scene.solver.substeps = 1;
         scene.cloths[0].material.stretchStiffness = 1e8f;
         scene.cloths[0].material.shearStiffness = 1e8f;
-        doc->resetSimulation();
-        window.setDocument(std::move(doc));
+        window.setDocument(std::make_unique<Document>(scene));
         window.resize(1600, 1000);
         activate(window);
         window.controller()->setPlaying(true);
@@ -301,8 +298,7 @@ private slots:
         QVERIFY(integrator && iterations);
         QVERIFY(integrator->comboBox()->isHidden());
         QVERIFY(!iterations->spinBox()->isHidden());
-        window.document()->undoStack()->push(new SetParameterCommand(
-            window.document(), *findParam("solver.kind"), 0, double(SolverKind::Springs)));
+        QVERIFY(window.document()->setParameter("solver.kind", 0, double(SolverKind::Springs)).isEmpty());
         QVERIFY(!integrator->comboBox()->isHidden());
         QVERIFY(iterations->spinBox()->isHidden());
         window.document()->undoStack()->undo();
@@ -349,8 +345,7 @@ private slots:
         window.resize(1280, 720);
         activate(window);
         // Past the springs bound (the warning is skipped: the command is pushed directly).
-        window.document()->undoStack()->push(new SetParameterCommand(
-            window.document(), *findParam("solver.kind"), 0, double(SolverKind::Springs)));
+        QVERIFY(window.document()->setParameter("solver.kind", 0, double(SolverKind::Springs)).isEmpty());
         window.controller()->stepFrames(1);
         QVERIFY(window.document()->simulation().status().blownUp);
         window.controller()->setPlaying(true);
@@ -373,8 +368,7 @@ private slots:
         window.setDocument(preset(QStringLiteral("curtain")));
         ParametersDock *dock = window.parametersDock();
         QComboBox *fabric = dock->fabricSelector();
-        window.document()->undoStack()->push(
-            new SetParameterCommand(window.document(), *findParam("material.stretchStiffness"), 0, 1234.5));
+        QVERIFY(window.document()->setParameter("material.stretchStiffness", 0, 1234.5).isEmpty());
         QVERIFY(fabric->isEnabled());
         QCOMPARE(fabric->currentText(), QStringLiteral("Custom"));
         QVERIFY(fabric->currentIndex() >= 0); // an item, not the greyed placeholder

@@ -35,10 +35,25 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
+
 #include <cmath>
 #include <memory>
 
 using namespace drape;
+
+namespace {
+
+// Changes the recording or view settings of the document (an undoable presentation edit).
+void changeScene(Document *doc, const std::function<void(Scene &)> &change)
+{
+    Scene next = doc->scene();
+    change(next);
+    const QString error = doc->setPresentation(next, QStringLiteral("Test edit"), {}, Change::Record | Change::View);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+} // namespace
 
 namespace {
 
@@ -206,7 +221,7 @@ void TestRecord::framesAtExactTimes()
     for (int fps : {30, 24, 25, 60}) {
         std::unique_ptr<Document> doc = flagDocument(RecordFormat::ObjSequence, 10);
         QVERIFY(doc);
-        Simulation &sim = doc->simulation();
+        Simulation sim = doc->simulation(); // the session steps its own copy here
         const float sceneRate = sim.solver.frameRate;
         RecordSettings s = doc->scene().record;
         s.fps = fps;
@@ -215,14 +230,14 @@ void TestRecord::framesAtExactTimes()
         QTemporaryDir dir;
         QVERIFY(makeRecordPlan(s, sceneRate, {}, dir.path(), &plan, &error));
         RecordSession session(plan, std::make_unique<ObjSequenceWriter>(dir.path()));
-        QVERIFY2(session.open(sim, &error), qPrintable(error));
+        QVERIFY2(session.open(&sim, &error), qPrintable(error));
         for (int k = 0; k < 10; ++k) {
             QVERIFY2(std::abs(sim.time() - double(k) / fps) < 1e-9,
                      qPrintable(QStringLiteral("fps %1 frame %2: t = %3").arg(fps).arg(k).arg(sim.time(), 0, 'g', 12)));
             QVERIFY2(session.addFrame({}, sim, &error), qPrintable(error));
         }
         QVERIFY(session.isComplete());
-        QVERIFY2(session.finish(sim, &error), qPrintable(error));
+        QVERIFY2(session.finish(&sim, &error), qPrintable(error));
         QCOMPARE(sim.solver.frameRate, sceneRate); // restored
         QCOMPARE(filesIn(dir.path()).size(), 10);
     }
@@ -315,7 +330,7 @@ void TestRecord::resetCancels()
     QString error;
     QVERIFY2(recorder.start(doc.get(), dir.path(), true, &error), qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(recorder.framesDone() >= 3, 60000);
-    doc->resetSimulation(); // frames would jump back in time
+    doc->reset(); // frames would jump back in time
     QCOMPARE(finished.size(), 1);
     QCOMPARE(finished.first().at(0).toBool(), false);
     const QString message = finished.first().at(1).toString();
@@ -338,7 +353,7 @@ void TestRecord::missingFfmpeg()
     RecordDock dock;
     dock.setDocument(doc.get());
     const bool dockHasFfmpeg = dock.hasFfmpeg();
-    doc->sceneForEdit().record.format = RecordFormat::PngSequence;
+    changeScene(doc.get(), [](Scene &s) { s.record.format = RecordFormat::PngSequence; });
     QString pngMessage;
     const bool pngOk = record(doc.get(), dir.filePath(QStringLiteral("frames")), &pngMessage);
     qputenv("PATH", savedPath);
@@ -400,8 +415,10 @@ void TestRecord::transparentPng()
 {
     std::unique_ptr<Document> doc = flagDocument(RecordFormat::PngSequence, 2);
     QVERIFY(doc);
-    doc->sceneForEdit().record.transparent = true;
-    doc->sceneForEdit().view.showGround = false;
+    changeScene(doc.get(), [](Scene &s) {
+        s.record.transparent = true;
+        s.view.showGround = false;
+    });
     QTemporaryDir dir;
     QString message;
     QVERIFY2(record(doc.get(), dir.path(), &message), qPrintable(message));
@@ -538,9 +555,10 @@ void TestRecord::dockEditsAreUndoable()
             format = box;
     }
     QVERIFY(format);
-    doc->sceneForEdit().record.width = 1280;
-    doc->sceneForEdit().record.height = 720;
-    doc->notify(Change::Record);
+    changeScene(doc.get(), [](Scene &s) {
+        s.record.width = 1280;
+        s.record.height = 720;
+    });
     const int before = doc->undoStack()->index();
     format->setCurrentIndex(format->findData(int(RecordFormat::Gif)));
     QCOMPARE(doc->scene().record.format, RecordFormat::Gif);

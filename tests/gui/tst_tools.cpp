@@ -2,7 +2,6 @@
 // a 10 × 10 hanging grid seen through a known orthographic front camera, the simulation
 // paused, so every particle's screen position is known from Viewport::project and every
 // expected result follows from the grid's geometry, not from a previous run.
-#include "commands/clotheditcommand.h"
 #include "docks/constraintdock.h"
 #include "document/document.h"
 #include "render/resources.h"
@@ -103,7 +102,7 @@ private slots:
     void escapeAbortsCut();
     void sewingAddsConstraint();
     void selectAndDeleteConstraints();
-    void dragMovesClothWithoutUndoStep();
+    void dragIsOneUndoStep();
     void escapeAbortsDrag();
     void draggingPinMovesIt();
     void pinActions();
@@ -111,7 +110,9 @@ private slots:
     void pushGivesMouseMotion();
     void editedSceneSavesAndReopens();
     void constraintDockEditsSelection();
-    void undoAfterSelfTearRebuildsFromScene();
+    void undoRestoresWhatWasShown();
+    void clickOnPinDotUnpinsThatPin();
+    void sewSecondClickOnEdgeSewsItsEnd();
     void tearingToggleIsOneParameterStep();
 
 private:
@@ -125,7 +126,7 @@ private:
     /// Undo restores the exact scene and running topology; redo gives back the edited ones.
     void checkUndoRedo(const Scene &before, const Cloth &clothBefore);
 
-    Cloth &cloth() { return m_doc->simulation().cloths[0]; }
+    const Cloth &cloth() const { return m_doc->simulation().cloths[0]; }
 
     std::unique_ptr<Document> m_doc;
     std::unique_ptr<Viewport> m_view;
@@ -228,7 +229,7 @@ void TestTools::clickPinsParticle()
     QVERIFY(std::find(pins.begin(), pins.end(), p) != pins.end());
     QCOMPARE(m_doc->undoStack()->count(), 1);
     // A pin does not move however long the cloth swings around it.
-    m_doc->simulation().run(30);
+    m_doc->step(30);
     QVERIFY(cloth().particles.position[p] == where);
     checkUndoRedo(before, clothBefore);
     // A second click on the pin unpins it.
@@ -294,7 +295,7 @@ void TestTools::cutSeparatesCloth()
     checkUndoRedo(before, clothBefore);
     // Stepping, the lower piece falls away from the upper one: the gap across the cut grows
     // well beyond the row spacing (1/9 m).
-    m_doc->simulation().run(30);
+    m_doc->step(30);
     const float gap = cloth().particles.position[idx(5, 4)].y - cloth().particles.position[idx(5, 5)].y;
     QVERIFY2(gap > 0.5f, qPrintable(QString::number(gap)));
 }
@@ -384,7 +385,7 @@ void TestTools::selectAndDeleteConstraints()
     checkUndoRedo(before, clothBefore);
 }
 
-void TestTools::dragMovesClothWithoutUndoStep()
+void TestTools::dragIsOneUndoStep()
 {
     m_tools->setActiveTool(m_tools->dragTool());
     m_tools->setRadius(0.05f); // less than the spacing: one particle
@@ -404,9 +405,14 @@ void TestTools::dragMovesClothWithoutUndoStep()
     QVERIFY(std::abs(moved.z - start.z) < 1e-4f);
     mouse(QEvent::MouseButtonRelease, from + QPointF(60, 0), Qt::LeftButton);
     QCOMPARE(cloth().particles.kind[p], ParticleKind::Dynamic);
-    // Dragging free cloth is an interaction: no undo step, the scene is untouched.
-    QCOMPARE(m_doc->undoStack()->count(), 0);
+    // The drag is one undo step, an event of the take; the scene (the start) is untouched.
+    QCOMPARE(m_doc->undoStack()->count(), 1);
     QVERIFY(m_doc->scene() == before);
+    QCOMPARE(m_doc->take().events.size(), std::size_t(1));
+    QVERIFY(std::holds_alternative<DragEvent>(m_doc->take().events[0].data));
+    m_doc->undoStack()->undo();
+    QVERIFY(cloth().particles.position[p] == start);
+    QVERIFY(m_doc->take().empty());
 }
 
 void TestTools::escapeAbortsDrag()
@@ -458,14 +464,14 @@ void TestTools::draggingPinMovesIt()
     const ClothDesc &desc = m_doc->scene().cloths[0];
     QCOMPARE(desc.source, ClothSource::Explicit);
     QVERIFY(desc.explicitData.rest[p] == now);
-    m_doc->resetSimulation();
+    m_doc->reset();
     QVERIFY(cloth().particles.position[p] == now);
     QCOMPARE(cloth().particles.kind[p], ParticleKind::Static);
     m_doc->undoStack()->undo();
     QVERIFY(m_doc->scene() == before);
     QVERIFY(cloth().constraints == clothBefore.constraints);
     QCOMPARE(cloth().particles.kind[p], ParticleKind::Static);
-    m_doc->resetSimulation();
+    m_doc->reset();
     QVERIFY(cloth().particles.position[p] == start);
 }
 
@@ -527,8 +533,11 @@ void TestTools::pushGivesMouseMotion()
     QVERIFY2(std::abs(cloth().particles.velocity[p].x - expected) < 1e-2f,
              qPrintable(QString::number(cloth().particles.velocity[p].x)));
     QCOMPARE(cloth().particles.velocity[idx(2, 2)].x, 0.f); // far from the cursor
-    QCOMPARE(m_doc->undoStack()->count(), 0);
+    // The stroke is one undo step, recorded in the take; the scene is untouched.
+    QCOMPARE(m_doc->undoStack()->count(), 1);
     QVERIFY(m_doc->scene() == before);
+    QVERIFY(!m_doc->take().empty());
+    QVERIFY(std::holds_alternative<PushEvent>(m_doc->take().events[0].data));
 }
 
 void TestTools::editedSceneSavesAndReopens()
@@ -578,8 +587,8 @@ void TestTools::constraintDockEditsSelection()
     }
     QVERIFY(dock.restLengthBox()->isEnabled());
     // Two edits of the same property merge into one undo step (a scrubbed spin box).
-    QVERIFY(dock.setProperty(SetConstraintPropsCommand::Property::RestLength, 0.05));
-    QVERIFY(dock.setProperty(SetConstraintPropsCommand::Property::RestLength, 0.06));
+    QVERIFY(dock.setProperty(ConstraintDock::Property::RestLength, 0.05));
+    QVERIFY(dock.setProperty(ConstraintDock::Property::RestLength, 0.06));
     QCOMPARE(m_doc->undoStack()->count(), 1);
     for (std::uint32_t k = 0; k < cloth().constraints.size(); ++k) {
         const bool selected = sel->containsConstraint(0, k);
@@ -590,9 +599,9 @@ void TestTools::constraintDockEditsSelection()
     QVERIFY(m_doc->scene().cloths[0].explicitData.constraints == cloth().constraints);
     QCOMPARE(dock.restLengthBox()->value(), 0.06);
     // A different property is a new step; a bad value is refused with nothing changed.
-    QVERIFY(dock.setProperty(SetConstraintPropsCommand::Property::Compliance, 1e-4));
+    QVERIFY(dock.setProperty(ConstraintDock::Property::Compliance, 1e-4));
     QCOMPARE(m_doc->undoStack()->count(), 2);
-    QVERIFY(!dock.setProperty(SetConstraintPropsCommand::Property::RestLength, -1.0));
+    QVERIFY(!dock.setProperty(ConstraintDock::Property::RestLength, -1.0));
     QCOMPARE(m_doc->undoStack()->count(), 2);
     m_doc->undoStack()->undo();
     m_doc->undoStack()->undo();
@@ -600,38 +609,47 @@ void TestTools::constraintDockEditsSelection()
     QVERIFY(cloth().constraints == clothBefore.constraints);
 }
 
-void TestTools::undoAfterSelfTearRebuildsFromScene()
+void TestTools::undoRestoresWhatWasShown()
 {
-    m_tools->setActiveTool(m_tools->cutTool());
+    // A cut made while the cloth moves (frame 10) is an event of the take. After playing on,
+    // undo returns to frame 10 and shows exactly the state before the cut: no constraint comes
+    // back between particles that have since moved apart.
+    m_doc->step(10);
+    const std::uint64_t shown = m_doc->simulation().stateHash();
     const Scene before = m_doc->scene();
+    m_tools->setActiveTool(m_tools->cutTool());
     const double y = (at(idx(0, 4)).y() + at(idx(0, 5)).y()) / 2;
     drag(QPointF(at(idx(0, 4)).x() - 40, y), QPointF(at(idx(kAcross - 1, 4)).x() + 40, y));
     QCOMPARE(m_doc->undoStack()->count(), 1);
-    m_doc->simulation().run(5);
-    // The cloth tears by itself after the cut (not an undo step): its topology no longer is
-    // the one the cut left, so undo cannot revert the cut record by record.
-    const ClothEditResult tear = makeRemoveConstraints(cloth(), std::vector<std::uint32_t>{0u}, true);
-    QVERIFY(tear.ok());
-    QVERIFY(apply(cloth(), tear.edit).empty());
-    const Particles moving = cloth().particles;
+    QCOMPARE(componentCount(cloth()), std::size_t(2));
+    QVERIFY(m_doc->scene() == before); // recorded, not baked into the start
+    m_doc->step(25);
+    const std::uint64_t after = m_doc->simulation().stateHash();
     m_doc->undoStack()->undo();
-    // The scene is exactly as before; the running cloth is rebuilt from it and keeps playing
-    // from where its particles were.
-    QVERIFY(m_doc->scene() == before);
-    const Cloth built = buildCloth(before.cloths[0]);
-    QVERIFY(cloth().constraints == built.constraints);
-    QVERIFY(cloth().triangles == built.triangles);
-    QVERIFY(cloth().particles.kind == built.particles.kind);
-    for (std::uint32_t i = 0; i < cloth().particles.size(); ++i) {
-        if (cloth().particles.kind[i] == ParticleKind::Static)
-            QVERIFY(cloth().particles.position[i] == built.particles.position[i]);
-        else
-            QVERIFY(cloth().particles.position[i] == moving.position[i]);
-    }
-    // Redo cuts again from the scene after the cut.
+    QCOMPARE(m_doc->frame(), std::uint64_t(10));
+    QCOMPARE(m_doc->simulation().stateHash(), shown);
+    QCOMPARE(componentCount(cloth()), std::size_t(1));
+    // Redo shows the cut at frame 10 again; playing on gives the same frames as before.
     m_doc->undoStack()->redo();
     QCOMPARE(componentCount(cloth()), std::size_t(2));
-    QVERIFY(m_doc->scene().cloths[0].explicitData.constraints == cloth().constraints);
+    m_doc->step(25);
+    QCOMPARE(m_doc->simulation().stateHash(), after);
+}
+
+void TestTools::clickOnPinDotUnpinsThatPin()
+{
+    // A click on a pin's dot means that pin, even a few pixels off towards its neighbour.
+    m_tools->setActiveTool(m_tools->pinTool());
+    const std::uint32_t pin = idx(4, 0);
+    const QPointF dot = at(pin);
+    const QPointF towards = at(idx(4, 1)) - dot;
+    click(dot + towards * (5.0 / std::hypot(towards.x(), towards.y())));
+    QCOMPARE(cloth().particles.kind[pin], ParticleKind::Dynamic);
+    QCOMPARE(cloth().particles.kind[idx(4, 1)], ParticleKind::Dynamic);
+    for (int i = 0; i < kAcross; ++i)
+        if (i != 4)
+            QCOMPARE(cloth().particles.kind[idx(i, 0)], ParticleKind::Static);
+    QCOMPARE(m_doc->undoStack()->count(), 1);
 }
 
 void TestTools::tearingToggleIsOneParameterStep()
@@ -647,6 +665,24 @@ void TestTools::tearingToggleIsOneParameterStep()
     QCOMPARE(m_doc->scene().cloths[0].tearMode, TearMode::None);
     QCOMPARE(cloth().tearMode, TearMode::None);
     QVERIFY(!dock.tearingBox()->isChecked());
+}
+
+void TestTools::sewSecondClickOnEdgeSewsItsEnd()
+{
+    // The second click of a stitch that lands on an edge, not on a particle, sews to the
+    // edge's nearer end instead of selecting the edge (which sewed nothing).
+    m_tools->setActiveTool(m_tools->constraintTool());
+    const std::size_t count = cloth().constraints.size();
+    const std::uint32_t a = idx(1, 8);
+    click(at(a));
+    QCOMPARE(m_tools->constraintTool()->stitchStart().index, a);
+    // 40 % of the way from (8, 8) to (9, 8): 11 px from (8, 8), beyond the particle tolerance.
+    const QPointF onEdge = at(idx(8, 8)) + (at(idx(9, 8)) - at(idx(8, 8))) * 0.4;
+    click(onEdge);
+    QCOMPARE(cloth().constraints.size(), count + 1);
+    const DistanceConstraint &c = cloth().constraints.back();
+    QVERIFY((c.a == a && c.b == idx(8, 8)) || (c.a == idx(8, 8) && c.b == a));
+    QCOMPARE(m_doc->undoStack()->count(), 1);
 }
 
 QTEST_MAIN(TestTools)

@@ -111,7 +111,7 @@ void TestViewport::presetRenders()
     viewport.frameAll();
 
     for (int i = 0; i < 3; ++i)
-        document.simulation().step();
+        document.step();
     const QImage first = viewport.grabFramebuffer().convertToFormat(QImage::Format_RGB32);
     QVERIFY(!first.isNull());
     QVERIFY2(distinctColors(first) > 1, "the picture is one flat colour");
@@ -130,7 +130,7 @@ void TestViewport::presetRenders()
     const int topologyUploads = viewport.renderer()->topologyUploads();
     const std::uint64_t revision = document.simulation().cloths.at(0).topologyRevision;
     for (int i = 0; i < 20; ++i)
-        document.simulation().step();
+        document.step();
     const QImage later = viewport.grabFramebuffer().convertToFormat(QImage::Format_RGB32);
     QVERIFY2(later != first, "the picture did not change while the cloth moved");
     if (document.simulation().cloths.at(0).topologyRevision == revision) {
@@ -215,7 +215,7 @@ void TestViewport::stressMapDrawsWithItsScale()
     QVERIFY(QTest::qWaitForWindowExposed(&viewport));
     viewport.frameAll();
     for (int i = 0; i < 10; ++i)
-        document.simulation().step();
+        document.step();
     const QImage plain = viewport.grabFramebuffer();
     viewport.setShowStress(true);
     const QImage stress = viewport.grabFramebuffer();

@@ -1,6 +1,7 @@
 #include "actions/simulationactions.h"
 
 #include "widgets/icons.h"
+#include "document/document.h"
 #include "document/simulationcontroller.h"
 
 #include <QAction>
@@ -12,7 +13,7 @@ namespace drape {
 
 SimulationActions::SimulationActions(SimulationController *controller, QObject *parent)
     : QObject(parent), m_controller(controller), m_play(new QAction(this)), m_step(new QAction(this)),
-      m_reset(new QAction(this)), m_speeds(new QActionGroup(this))
+      m_reset(new QAction(this)), m_startHere(new QAction(this)), m_speeds(new QActionGroup(this))
 {
     m_play->setShortcut(Qt::Key_Space);
     m_play->setCheckable(true);
@@ -31,6 +32,19 @@ SimulationActions::SimulationActions(SimulationController *controller, QObject *
     m_reset->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
     m_reset->setToolTip(tr("Reset the simulation to the scene's start (Ctrl+R)"));
     connect(m_reset, &QAction::triggered, m_controller, &SimulationController::reset);
+
+    m_startHere->setText(tr("Set Start &Here"));
+    m_startHere->setObjectName(QStringLiteral("SetStartHere"));
+    m_startHere->setToolTip(tr("Make what the viewport shows the scene's start, and clear the take: keeps a "
+                               "draped or torn result as the start of further work (undoable)"));
+    connect(m_startHere, &QAction::triggered, this, [this] {
+        Document *doc = m_controller->document();
+        if (!doc)
+            return;
+        m_controller->setPlaying(false);
+        if (const QString error = doc->setStartHere(); !error.isEmpty())
+            emit statusMessage(error);
+    });
 
     const struct { double speed; const char *text; } speeds[] = {
         {0.25, QT_TR_NOOP("Slow Motion 0.25×")}, {0.5, QT_TR_NOOP("Slow Motion 0.5×")}, {1.0, QT_TR_NOOP("Real Time 1×")}};
@@ -60,6 +74,7 @@ void SimulationActions::populate(QMenu *menu)
     menu->addAction(m_play);
     menu->addAction(m_step);
     menu->addAction(m_reset);
+    menu->addAction(m_startHere);
     menu->addSeparator();
     QMenu *speed = menu->addMenu(tr("Spee&d"));
     speed->addActions(m_speeds->actions());

@@ -24,6 +24,11 @@ public:
     QAction *playAction() const { return m_play; }
     QAction *stepAction() const { return m_step; }
     QAction *resetAction() const { return m_reset; }
+    QAction *startHereAction() const { return m_startHere; }
+
+signals:
+    /// A message for the status bar (an action that could not be done).
+    void statusMessage(const QString &text);
 
 private:
     void updatePlayAction(bool playing);
@@ -32,6 +37,7 @@ private:
     QAction *m_play;
     QAction *m_step;
     QAction *m_reset;
+    QAction *m_startHere;
     QActionGroup *m_speeds;
 };
 

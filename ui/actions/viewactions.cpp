@@ -1,6 +1,5 @@
 #include "actions/viewactions.h"
 
-#include "commands/setviewsettingscommand.h"
 #include "document/document.h"
 #include "mainwindow.h"
 #include "render/viewport.h"
@@ -163,7 +162,9 @@ void ViewActions::edit(const QString &text, const std::function<void(ViewSetting
     change(view);
     if (view == m_document->scene().view)
         return;
-    m_document->undoStack()->push(new SetViewSettingsCommand(m_document, view, text));
+    Scene next = m_document->scene();
+    next.view = view;
+    m_document->setPresentation(next, text);
 }
 
 } // namespace drape

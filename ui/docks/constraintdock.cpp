@@ -1,6 +1,5 @@
 #include "docks/constraintdock.h"
 
-#include "commands/setviewsettingscommand.h"
 #include "document/document.h"
 #include "document/selection.h"
 #include "tools/constrainttool.h"
@@ -24,7 +23,7 @@ namespace drape {
 
 namespace {
 
-using Property = SetConstraintPropsCommand::Property;
+using Property = ConstraintDock::Property;
 
 const char *kindName(ConstraintKind k)
 {
@@ -148,8 +147,9 @@ ConstraintDock::ConstraintDock(ToolManager *tools, QWidget *parent)
             return;
         ViewSettings v = m_document->scene().view;
         v.showConstraints = on;
-        m_document->undoStack()->push(new SetViewSettingsCommand(
-            m_document, v, on ? tr("Show Constraints") : tr("Hide Constraints")));
+        Scene next = m_document->scene();
+        next.view = v;
+        m_tools->reportError(m_document->setPresentation(next, on ? tr("Show Constraints") : tr("Hide Constraints")));
     });
     connect(tools->selection(), &Selection::changed, this, &ConstraintDock::refresh);
     connect(tools, &ToolManager::clothsTornWhileRunning, this, &ConstraintDock::refresh);
@@ -198,15 +198,38 @@ bool ConstraintDock::setProperty(Property p, double value)
     const Selection *sel = m_tools->selection();
     if (!m_document || sel->cloth() < 0 || sel->constraints().empty())
         return false;
-    QString error;
-    auto command = SetConstraintPropsCommand::create(m_document, sel->cloth(), sel->constraints(), p, value, &error);
-    if (!command) {
-        if (!error.isEmpty())
-            m_tools->reportError(error);
+    const float v = float(value);
+    ConstraintProps props;
+    QString text;
+    switch (p) {
+    case Property::RestLength:
+        props.restLength = v;
+        text = tr("Set Rest Length");
+        break;
+    case Property::Compliance:
+        props.compliance = v;
+        text = tr("Set Compliance");
+        break;
+    case Property::Damping:
+        props.damping = v;
+        text = tr("Set Damping");
+        break;
+    case Property::TearStrain:
+        props.tearStrain = v;
+        text = tr("Set Tear Strain");
+        break;
+    }
+    // Consecutive changes of one property of the same constraints are one step (a spin box
+    // scrubbed with the mouse).
+    QString key = QStringLiteral("constraints:%1:%2:").arg(sel->cloth()).arg(int(p));
+    for (std::uint32_t i : sel->constraints())
+        key += QString::number(i) + QLatin1Char(',');
+    const QString error = m_document->changeConstraints(sel->cloth(), sel->constraints(), props, text, key);
+    if (!error.isEmpty()) {
+        m_tools->reportError(error);
         refresh();
         return false;
     }
-    m_document->undoStack()->push(command.release());
     return true;
 }
 

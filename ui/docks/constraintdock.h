@@ -6,7 +6,6 @@
 // pin holds, from the constraint tensions of the last step (sim/tension.h).
 #pragma once
 
-#include "commands/editcommands.h"
 
 #include <QDockWidget>
 #include <QPointer>
@@ -27,12 +26,15 @@ class ToolManager;
 class ConstraintDock : public QDockWidget {
     Q_OBJECT
 public:
+    /// The properties of the selected constraints the dock edits.
+    enum class Property { RestLength = 0, Compliance = 1, Damping = 2, TearStrain = 3 };
+
     explicit ConstraintDock(ToolManager *tools, QWidget *parent = nullptr);
 
     void setDocument(Document *document);
 
     /// Applies `value` to property `p` of the selected constraints (what the editors do).
-    bool setProperty(SetConstraintPropsCommand::Property p, double value);
+    bool setProperty(Property p, double value);
 
     QLabel *countsLabel() const { return m_counts; }
     QLabel *selectionLabel() const { return m_selectionText; }
@@ -46,7 +48,7 @@ private:
     void refresh();
     void refreshCounts();
     void refreshReactions();
-    void editText(QLineEdit *edit, SetConstraintPropsCommand::Property p);
+    void editText(QLineEdit *edit, Property p);
 
     ToolManager *m_tools;
     QPointer<Document> m_document;

@@ -1,8 +1,6 @@
 #include "docks/parametersdock.h"
 
 #include "scene/scenebudget.h"
-#include "commands/setmaterialcommand.h"
-#include "commands/setparametercommand.h"
 #include "docks/paramrow.h"
 #include "document/document.h"
 #include "sim/stability.h"
@@ -118,6 +116,7 @@ void ParametersDock::setDocument(Document *document)
     m_collider = 0;
     setEnabled(m_document != nullptr);
     if (m_document) {
+        connect(m_document, &Document::simulationReset, this, &ParametersDock::refresh);
         connect(m_document, &Document::changed, this, [this](Change what) {
             if (what & (Change::Parameters | Change::Colliders | Change::Cloths | Change::Topology))
                 refresh();
@@ -211,7 +210,8 @@ void ParametersDock::refresh()
     refreshSelectors();
     if (!m_document)
         return;
-    const Scene &scene = m_document->scene();
+    // The values in force at the playhead: the scene's, changed by the take's parameter events.
+    const Scene &scene = m_document->settings();
     for (ParamRow *r : m_rows) {
         const ParamDesc &p = r->param();
         const int index = indexFor(p.group);
@@ -273,21 +273,18 @@ void ParametersDock::onRowEdited(ParamRow *row, double value)
             return;
         }
     }
-    m_document->undoStack()->push(new SetParameterCommand(m_document, p, indexFor(p.group), value));
+    const QString error = m_document->setParameter(p.key, indexFor(p.group), value, true);
+    if (!error.isEmpty()) {
+        emit editRefused(tr("%1 not changed: %2").arg(QString::fromStdString(p.label), error));
+        refresh();
+    }
 }
 
 void ParametersDock::onRowFinished()
 {
     if (!m_document)
         return;
-    QUndoStack *stack = m_document->undoStack();
-    const int top = stack->index() - 1;
-    if (top < 0)
-        return;
-    // The stack hands out const commands; closing only stops future merges into this one.
-    const QUndoCommand *command = stack->command(top);
-    if (command && command->id() == SetParameterCommand::kId)
-        const_cast<SetParameterCommand *>(static_cast<const SetParameterCommand *>(command))->close();
+    m_document->closeMerging(); // the next change is a new undo step
 }
 
 void ParametersDock::onMaterialChosen(int presetIndex)
@@ -295,7 +292,9 @@ void ParametersDock::onMaterialChosen(int presetIndex)
     if (!m_document || presetIndex < 0 || std::size_t(presetIndex) >= materialPresets().size()
         || m_cloth >= int(m_document->scene().cloths.size()))
         return;
-    m_document->undoStack()->push(new SetMaterialCommand(m_document, m_cloth, materialPresets()[std::size_t(presetIndex)]));
+    const QString error = m_document->setMaterial(m_cloth, materialPresets()[std::size_t(presetIndex)]);
+    if (!error.isEmpty())
+        emit editRefused(error);
 }
 
 } // namespace drape

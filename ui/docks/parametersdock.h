@@ -1,7 +1,7 @@
 // The live parameters dock: one row per entry of the parameter table (core/scene/params.h), in
 // collapsible sections (World, Wind, Solver, Material, Cloth, Colliders), with selectors for
 // the cloth and the collider being edited and a fabric preset chooser. Every edit is an
-// undoable SetParameterCommand applied to the running simulation at once; a slider drag is
+// undoable edit of the document applied to the running simulation at once; a slider drag is
 // one undo step. Rows follow the document (undo, redo, load) without feeding back.
 #pragma once
 

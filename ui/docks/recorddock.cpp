@@ -4,7 +4,6 @@
 #include "record/ffmpegencoder.h"
 #include "record/recorder.h"
 #include "record/recordplan.h"
-#include "record/setrecordsettingscommand.h"
 #include "document/simulationcontroller.h"
 #include "render/viewport.h"
 
@@ -320,7 +319,11 @@ void RecordDock::setOutputPath(const QString &path)
 
 void RecordDock::commit(const QString &field, const RecordSettings &settings)
 {
-    m_document->undoStack()->push(new SetRecordSettingsCommand(m_document, settings, field));
+    Scene next = m_document->scene();
+    next.record = settings;
+    // Changes of one field in a row (a spin box scrubbed) are one undo step.
+    m_document->setPresentation(next, tr("Change recording %1").arg(field), QStringLiteral("record:") + field,
+                                Change::Record);
 }
 
 void RecordDock::refreshFromScene()

@@ -1,6 +1,5 @@
 #include "docks/toolsdock.h"
 
-#include "commands/setparametercommand.h"
 #include "document/document.h"
 #include "scene/params.h"
 #include "tools/toolmanager.h"
@@ -123,7 +122,7 @@ void ToolsDock::refreshTearing()
     const QSignalBlocker block(m_tearing);
     bool any = false;
     if (m_document)
-        for (const ClothDesc &c : m_document->scene().cloths)
+        for (const ClothDesc &c : m_document->settings().cloths)
             any = any || c.tearMode != TearMode::None;
     m_tearing->setChecked(any);
     m_tearing->setEnabled(m_document && !m_document->scene().cloths.empty());
@@ -134,17 +133,17 @@ void ToolsDock::setTearing(bool on)
     const ParamDesc *param = findParam("cloth.tearMode");
     if (!m_document || !param)
         return;
-    // One step for all cloths: a parent command whose children are the parameter commands.
-    auto *step = new QUndoCommand(on ? tr("Tearing On") : tr("Tearing Off"));
+    // One step for all cloths.
     const double value = double(on ? TearMode::SplitVertex : TearMode::None);
-    for (std::size_t i = 0; i < m_document->scene().cloths.size(); ++i)
-        if ((m_document->scene().cloths[i].tearMode != TearMode::None) != on)
-            new SetParameterCommand(m_document, *param, int(i), value, step);
-    if (step->childCount() == 0) {
-        delete step;
-        return;
-    }
-    m_document->undoStack()->push(step);
+    m_document->beginGesture();
+    QString error;
+    for (std::size_t i = 0; i < m_document->settings().cloths.size() && error.isEmpty(); ++i)
+        if ((m_document->settings().cloths[i].tearMode != TearMode::None) != on)
+            error = m_document->setParameter(param->key, int(i), value);
+    if (error.isEmpty())
+        m_document->endGesture(on ? tr("Tearing On") : tr("Tearing Off"));
+    else
+        m_document->cancelGesture();
     refreshTearing();
 }
 

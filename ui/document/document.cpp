@@ -1,44 +1,353 @@
 #include "document/document.h"
 
-#include "scene/params.h"
+#include "commands/editstepcommand.h"
 
+#include "scene/params.h"
 #include "scene/scenefile.h"
 
 #include <QFile>
 #include <QFileInfo>
+#include <QUndoCommand>
+
+#include <algorithm>
 
 namespace drape {
 
-Document::Document(Scene scene, QString filePath, QObject *parent)
-    : QObject(parent), m_scene(std::move(scene)), m_filePath(std::move(filePath))
+Document::Document(Scene scene, QString filePath, QObject *parent, Take take)
+    : QObject(parent), m_edit(std::move(scene), std::move(take)), m_filePath(std::move(filePath))
 {
-    m_sim = buildSimulation(m_scene);
+    m_camera = m_edit.scene().camera;
     connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
-Document::~Document() = default;
+Document::~Document()
+{
+    // Clearing the stack on the way out must not look like an undo to its listeners.
+    m_undo.blockSignals(true);
+}
 
 QString Document::displayName() const
 {
     if (!m_filePath.isEmpty())
         return QFileInfo(m_filePath).fileName();
-    return m_scene.name.empty() ? tr("Untitled") : QString::fromStdString(m_scene.name);
+    return scene().name.empty() ? tr("Untitled") : QString::fromStdString(scene().name);
 }
 
-void Document::resetSimulation()
+QString Document::modeText() const
 {
-    // Reset goes back to the authoring data: a state saved with the file is where a reopened
-    // scene resumes, not where Reset goes.
-    Scene start = m_scene;
-    start.state.reset();
-    m_sim = buildSimulation(start);
-    emit simulationReset();
-    emit changed(Change::Topology | Change::Pins);
+    if (frame() == 0)
+        return tr("Editing the scene");
+    return tr("Recording at frame %1").arg(frame());
 }
 
-void Document::applyParameters() { applySceneSettings(m_scene, m_sim); }
+// ---- time ----------------------------------------------------------------------------------
 
-void Document::notify(Change what) { emit changed(what); }
+int Document::step(int frames)
+{
+    int ran = 0;
+    for (; ran < frames && !simulation().status().blownUp; ++ran)
+        m_edit.step();
+    if (ran > 0)
+        emit simulationStepped();
+    return ran;
+}
+
+void Document::reset()
+{
+    if (m_gestureDepth > 0) { // a stroke still held keeps what it did so far
+        m_gestureDepth = 1;
+        endGesture(tr("Edit"));
+    }
+    const std::uint64_t before = frame();
+    m_edit.reset();
+    announce(Change::Topology | Change::Pins | Change::Parameters, before == 0 ? 1 : before);
+}
+
+// ---- edits ---------------------------------------------------------------------------------
+
+void Document::announce(Change what, std::uint64_t frameBefore)
+{
+    if (frameBefore != frame())
+        emit simulationReset();
+    emit changed(what);
+    emit simulationStepped();
+}
+
+QString Document::finishEdit(const std::string &error, std::size_t stepsBefore, std::uint64_t frameBefore,
+                             Change what, const QString &mergeKey)
+{
+    if (!error.empty())
+        return QString::fromStdString(error);
+    if (!m_edit.message().empty())
+        emit takeMessage(QString::fromStdString(m_edit.message()));
+    if (m_gestureDepth > 0) {
+        announce(what, frameBefore);
+        return {};
+    }
+    if (m_edit.undoIndex() > stepsBefore) {
+        const QString text = QString::fromStdString(m_edit.undoText(m_edit.undoIndex() - 1));
+        const QString key = mergeKey.isEmpty() ? QString() : mergeKey + QLatin1Char('#') + QString::number(m_mergeSerial);
+        m_undo.push(new EditStepCommand(this, text, key));
+    }
+    announce(what, frameBefore);
+    return {};
+}
+
+void Document::afterHistoryMove(std::uint64_t frameBefore)
+{
+    announce(Change::All, frameBefore);
+}
+
+namespace {
+
+std::vector<std::uint32_t> sortedUnique(std::vector<std::uint32_t> v)
+{
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+}
+
+// Only the particles whose kind would change: pinning a pin again is no edit.
+std::vector<std::uint32_t> changing(const Simulation &sim, std::size_t cloth, const std::vector<std::uint32_t> &list,
+                                    bool pin)
+{
+    std::vector<std::uint32_t> out;
+    if (cloth >= sim.cloths.size())
+        return list; // the core names the missing cloth
+    const Particles &p = sim.cloths[cloth].particles;
+    for (std::uint32_t i : sortedUnique(list)) {
+        if (i >= p.size()) {
+            out.push_back(i); // the core names the index
+            continue;
+        }
+        const bool pinned = p.kind[i] == ParticleKind::Static;
+        if (pinned != pin)
+            out.push_back(i);
+    }
+    return out;
+}
+
+} // namespace
+
+QString Document::setKinds(const std::vector<std::vector<std::uint32_t>> &particlesPerCloth, bool pin,
+                           const QString &text)
+{
+    beginGesture();
+    QString error;
+    for (std::size_t c = 0; c < particlesPerCloth.size() && error.isEmpty(); ++c) {
+        const std::vector<std::uint32_t> list = changing(simulation(), c, particlesPerCloth[c], pin);
+        if (list.empty())
+            continue;
+        error = setKind(int(c), list, pin);
+    }
+    if (!error.isEmpty()) {
+        cancelGesture(); // leave nothing half done: the cloths edited before the error go back
+        return error;
+    }
+    endGesture(text);
+    return {};
+}
+
+QString Document::setKind(int cloth, const std::vector<std::uint32_t> &particles, bool pin, const QString &text)
+{
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    const std::vector<std::uint32_t> list = changing(simulation(), std::size_t(std::max(cloth, 0)), particles, pin);
+    if (list.empty())
+        return {};
+    std::string error = m_edit.setKind(cloth, list, pin ? ParticleKind::Static : ParticleKind::Dynamic);
+    if (error.empty() && !text.isEmpty() && m_gestureDepth == 0 && m_edit.undoIndex() > steps) {
+        m_edit.renameLast(text.toStdString());
+    }
+    return finishEdit(error, steps, before, Change::Pins);
+}
+
+QString Document::movePins(int cloth, const std::vector<std::uint32_t> &particles, const std::vector<Vec3> &positions)
+{
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    return finishEdit(m_edit.movePins(cloth, particles, positions), steps, before, Change::Pins);
+}
+
+QString Document::sew(int cloth, std::uint32_t a, std::uint32_t b, const NewConstraintDef &def, const QString &text)
+{
+    beginGesture();
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    const QString error = finishEdit(m_edit.sew(cloth, a, b, def), steps, before, Change::Topology);
+    endGesture(text);
+    return error;
+}
+
+QString Document::removeConstraints(int cloth, const std::vector<std::uint32_t> &indices, bool cut,
+                                    const QString &text)
+{
+    beginGesture();
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    const QString error = finishEdit(m_edit.removeConstraints(cloth, indices, cut), steps, before, Change::Topology);
+    endGesture(text);
+    return error;
+}
+
+QString Document::changeConstraints(int cloth, const std::vector<std::uint32_t> &indices,
+                                    const ConstraintProps &props, const QString &text, const QString &mergeKey)
+{
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    std::string error = m_edit.changeConstraints(cloth, indices, props);
+    if (error.empty() && m_edit.undoIndex() > steps) {
+        m_edit.renameLast(text.toStdString());
+    }
+    return finishEdit(error, steps, before, Change::Parameters, mergeKey);
+}
+
+QString Document::setParameter(const std::string &key, int index, double value, bool scrub)
+{
+    const ParamDesc *param = findParam(key);
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    std::string error = m_edit.setParameter(key, index, value);
+    Change what = Change::Parameters;
+    if (param && param->group == ParamGroup::Collider)
+        what = what | Change::Colliders;
+    if (param && param->needsRebuild)
+        what = Change::All;
+    if (error.empty() && param && m_edit.undoIndex() > steps) {
+        QString text = tr("Set %1").arg(QString::fromStdString(param->label));
+        if (param->group == ParamGroup::Material || param->group == ParamGroup::Cloth
+            || param->group == ParamGroup::Collider)
+            text += QStringLiteral(" (#%1)").arg(index + 1);
+        m_edit.renameLast(text.toStdString());
+    }
+    const QString mergeKey = scrub ? QStringLiteral("param:%1:%2").arg(QString::fromStdString(key)).arg(index) : QString();
+    return finishEdit(error, steps, before, what, mergeKey);
+}
+
+QString Document::setMaterial(int cloth, const Material &material)
+{
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    std::string error = m_edit.setMaterial(cloth, material);
+    if (error.empty() && m_edit.undoIndex() > steps) {
+        m_edit.renameLast(tr("Material: %1").arg(QString::fromStdString(material.name)).toStdString());
+    }
+    return finishEdit(error, steps, before, Change::Parameters);
+}
+
+QString Document::setPresentation(const Scene &next, const QString &text, const QString &mergeKey, Change what)
+{
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    return finishEdit(m_edit.setPresentation(text.toStdString(), next), steps, before, what, mergeKey);
+}
+
+QString Document::setStartHere()
+{
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    std::string error = m_edit.setStartHere();
+    if (error.empty() && m_edit.undoIndex() > steps) {
+        m_edit.renameLast(tr("Set Start Here").toStdString());
+    }
+    return finishEdit(error, steps, before, Change::All);
+}
+
+QString Document::push(const Vec3 &centre, float radius, const Vec3 &delta, float factor)
+{
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    return finishEdit(m_edit.push(centre, radius, delta, factor), steps, before, Change::None);
+}
+
+void Document::beginGesture()
+{
+    if (m_gestureDepth++ == 0) {
+        m_gestureSteps = m_edit.undoIndex();
+        m_gestureFrame = frame();
+        m_edit.beginGroup();
+    }
+}
+
+void Document::endGesture(const QString &text)
+{
+    if (m_gestureDepth == 0 || --m_gestureDepth > 0)
+        return;
+    if (m_edit.endGroup(text.toStdString()) && m_edit.undoIndex() > m_gestureSteps)
+        m_undo.push(new EditStepCommand(this, text, QString()));
+}
+
+void Document::cancelGesture()
+{
+    if (m_gestureDepth == 0)
+        return;
+    m_gestureDepth = 0;
+    const std::uint64_t before = frame();
+    m_edit.abandonGroup();
+    announce(Change::All, before);
+}
+
+QString Document::beginDrag(int cloth, const std::vector<std::uint32_t> &particles, const Vec3 &centre)
+{
+    const std::uint64_t before = frame();
+    m_dragCloth = cloth;
+    m_dragPins.clear();
+    if (cloth >= 0 && std::size_t(cloth) < simulation().cloths.size()) {
+        const Particles &p = simulation().cloths[std::size_t(cloth)].particles;
+        for (std::uint32_t i : particles)
+            if (i < p.size() && p.kind[i] == ParticleKind::Static)
+                m_dragPins.push_back(i);
+    }
+    const std::string error = m_edit.beginDrag(cloth, particles, centre);
+    if (!error.empty())
+        return QString::fromStdString(error);
+    announce(Change::Pins, before);
+    return {};
+}
+
+void Document::dragTo(const Vec3 &target)
+{
+    m_edit.dragTo(target);
+    emit simulationStepped();
+}
+
+void Document::endDrag(const QString &text)
+{
+    if (!m_edit.dragging())
+        return;
+    if (frame() == 0 && !m_dragPins.empty()) {
+        // At the start a dragged pin is a scene edit: the hook is authored where it was dropped.
+        const Particles &p = simulation().cloths[std::size_t(m_dragCloth)].particles;
+        std::vector<Vec3> places;
+        for (std::uint32_t i : m_dragPins)
+            places.push_back(p.position[i]);
+        const std::vector<std::uint32_t> pins = std::move(m_dragPins);
+        m_dragPins.clear();
+        m_edit.cancelDrag();
+        const std::size_t steps = m_edit.undoIndex();
+        std::string error = m_edit.movePins(m_dragCloth, pins, places);
+        if (error.empty() && m_edit.undoIndex() > steps)
+            m_edit.renameLast(tr("Move Pin").toStdString());
+        finishEdit(error, steps, 0, Change::Pins);
+        return;
+    }
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    m_edit.endDrag();
+    m_edit.renameLast(text.toStdString());
+    finishEdit({}, steps, before, Change::Pins);
+}
+
+void Document::cancelDrag()
+{
+    if (!m_edit.dragging())
+        return;
+    const std::uint64_t before = frame();
+    m_edit.cancelDrag();
+    announce(Change::Pins, before);
+}
+
+// ---- files ---------------------------------------------------------------------------------
 
 std::unique_ptr<Document> Document::load(const QString &filePath, QString *error, QStringList *warnings,
                                          const SceneBudget &budget, std::optional<SceneTotals> *overBudget)
@@ -55,20 +364,30 @@ std::unique_ptr<Document> Document::load(const QString &filePath, QString *error
             *error = QString::fromStdString(result.error);
         return nullptr;
     }
-    auto document = std::make_unique<Document>(std::move(*result.scene), QFileInfo(filePath).absoluteFilePath());
+    auto document = std::make_unique<Document>(std::move(*result.scene), QFileInfo(filePath).absoluteFilePath(),
+                                               nullptr, std::move(result.take));
     document->setBudget(budget);
     return document;
 }
 
 bool Document::save(const QString &filePath, bool withState, QString *error)
 {
-    // What is written is the scene plus whatever the running cloth became (cut, torn, sewn
-    // cloths save as explicit lists); the authoring data in memory is left as it is.
-    const Scene snapshot = snapshotScene(m_scene, m_sim, withState);
+    Scene scene;
+    Take take;
+    if (withState) {
+        auto [start, rest] = m_edit.fromPlayhead();
+        scene = std::move(start);
+        take = std::move(rest);
+    } else {
+        scene = m_edit.scene();
+        take = m_edit.take();
+    }
+    scene.camera = m_camera;
     SaveOptions options;
-    options.withState = withState;
+    options.withState = withState || scene.state.has_value(); // a start kept with Set Start Here
+    options.take = &take;
     std::string message;
-    if (!saveSceneFile(QFile::encodeName(filePath).toStdString(), snapshot, options, &message)) {
+    if (!saveSceneFile(QFile::encodeName(filePath).toStdString(), scene, options, &message)) {
         if (error)
             *error = QString::fromStdString(message);
         return false; // the old file is untouched and the document stays modified

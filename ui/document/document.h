@@ -1,8 +1,11 @@
-// One open scene: the authoring data (Scene), the running Simulation built from it, and the
-// undo stack. Every edit is a QUndoCommand pushed on undoStack(); docks and views listen to
-// changed() instead of calling each other (the Tiled document model).
+// One open document: a scene (the start) and a take (what happened after it), kept by the
+// core's EditDocument (core/edit/editdocument.h), which decides what every edit means and
+// replays the simulation shown at the playhead. This class only adds Qt around it: each edit
+// is pushed on undoStack() as one QUndoCommand that calls the core's undo / redo, and docks
+// and views listen to changed() instead of calling each other (the Tiled document model).
 #pragma once
 
+#include "edit/editdocument.h"
 #include "scene/scene.h"
 #include "scene/scenebudget.h"
 #include "sim/simulation.h"
@@ -36,24 +39,33 @@ constexpr bool operator&(Change a, Change b) { return (unsigned(a) & unsigned(b)
 class Document : public QObject {
     Q_OBJECT
 public:
-    explicit Document(Scene scene, QString filePath = {}, QObject *parent = nullptr);
+    explicit Document(Scene scene, QString filePath = {}, QObject *parent = nullptr, Take take = {});
     ~Document() override;
 
-    /// Loads a scene file; on failure returns null and sets `error` (names file, line/path).
-    /// A file over `budget` also sets `overBudget` to what it would need, so the caller can
-    /// offer to open it with a larger budget.
+    /// Loads a scene file (and its take); on failure returns null and sets `error` (names
+    /// file, line/path). A file over `budget` also sets `overBudget` to what it would need,
+    /// so the caller can offer to open it with a larger budget.
     static std::unique_ptr<Document> load(const QString &filePath, QString *error, QStringList *warnings = nullptr,
                                           const SceneBudget &budget = {},
                                           std::optional<SceneTotals> *overBudget = nullptr);
-    /// Saves atomically; `withState` also writes the running state. Marks the stack clean.
+    /// Saves the scene and the take atomically. `withState` saves what the viewport shows
+    /// as the file's start instead (the state at the playhead; the take's later events
+    /// follow it). Marks the stack clean.
     bool save(const QString &filePath, bool withState, QString *error);
 
-    const Scene &scene() const { return m_scene; }
-    /// Mutable access for undo commands only; they must call notify() afterwards.
-    Scene &sceneForEdit() { return m_scene; }
-
-    Simulation &simulation() { return m_sim; }
-    const Simulation &simulation() const { return m_sim; }
+    /// The scene: the start of the document.
+    const Scene &scene() const { return m_edit.scene(); }
+    /// The scene's values in force at the playhead (parameter events applied).
+    const Scene &settings() const { return m_edit.settings(); }
+    const Take &take() const { return m_edit.take(); }
+    /// The simulation shown: the replay of the scene and the take to the playhead.
+    const Simulation &simulation() const { return m_edit.simulation(); }
+    /// Frames since the scene's start.
+    std::uint64_t frame() const { return m_edit.playhead(); }
+    /// "Editing the scene" at frame 0, "Recording at frame 183" otherwise.
+    QString modeText() const;
+    /// Events of the take that no longer applied on the way to the playhead.
+    const std::vector<EventReport> &reports() const { return m_edit.reports(); }
 
     QUndoStack *undoStack() { return &m_undo; }
     /// The size budget edits are held to (the one the scene was opened with).
@@ -63,31 +75,86 @@ public:
     QString displayName() const; ///< file name, or the scene name when unsaved
     bool isModified() const { return !m_undo.isClean(); }
 
-    /// Rebuilds the simulation from the scene (the authoring data, not the last frame).
-    void resetSimulation();
-    /// Applies scene parameters to the running simulation without a rebuild (no jolt).
-    void applyParameters();
-    /// Emits changed(); commands call it after touching the scene or the simulation.
-    void notify(Change what);
-    /// Emits simulationStepped(); the simulation loop calls it after advancing frames.
+    // ---- time (not edits) --------------------------------------------------------------------
+    /// Advances `frames` frames (a held drag holds its place); stops at a blow-up.
+    int step(int frames = 1);
+    /// Returns to the scene's start (frame 0).
+    void reset();
+
+    // ---- edits: one undo step each; an error (returned) changes nothing ---------------------
+    QString setKinds(const std::vector<std::vector<std::uint32_t>> &particlesPerCloth, bool pin, const QString &text);
+    QString setKind(int cloth, const std::vector<std::uint32_t> &particles, bool pin, const QString &text = {});
+    QString movePins(int cloth, const std::vector<std::uint32_t> &particles, const std::vector<Vec3> &positions);
+    QString sew(int cloth, std::uint32_t a, std::uint32_t b, const NewConstraintDef &def, const QString &text);
+    QString removeConstraints(int cloth, const std::vector<std::uint32_t> &indices, bool cut, const QString &text);
+    /// `mergeKey`: consecutive changes with the same non-empty key are one undo step.
+    QString changeConstraints(int cloth, const std::vector<std::uint32_t> &indices, const ConstraintProps &props,
+                              const QString &text, const QString &mergeKey = {});
+    /// A parameter of the table; `scrub` merges it with the previous change of the same
+    /// parameter into one step until closeMerging().
+    QString setParameter(const std::string &key, int index, double value, bool scrub = false);
+    QString setMaterial(int cloth, const Material &material);
+    /// Name, camera, view and recording settings: an undo step that replays nothing.
+    QString setPresentation(const Scene &next, const QString &text, const QString &mergeKey = {}, Change what = Change::View);
+    QString setStartHere();
+    QString push(const Vec3 &centre, float radius, const Vec3 &delta, float factor);
+    /// The next change starts a new undo step even if it could merge (a slider released).
+    void closeMerging() { ++m_mergeSerial; }
+
+    /// Edits between beginGesture() and endGesture() are one undo step named `text`.
+    void beginGesture();
+    void endGesture(const QString &text);
+    /// Ends the gesture and puts back everything it did (Escape during a stroke).
+    void cancelGesture();
+
+    /// A drag: one undo step from press to release, an event of the take. At frame 0, the
+    /// pins it held become a "Move Pin" scene edit instead (authored where they were dropped).
+    QString beginDrag(int cloth, const std::vector<std::uint32_t> &particles, const Vec3 &centre);
+    void dragTo(const Vec3 &target);
+    void endDrag(const QString &text);
+    void cancelDrag();
+    bool dragging() const { return m_edit.dragging(); }
+
+    /// Stores the viewport's camera, saved with the scene (not an undo step: looking around
+    /// is not an edit).
+    void setCameraQuietly(const CameraDesc &camera) { m_camera = camera; }
+    const CameraDesc &camera() const { return m_camera; }
+
+    /// Emits changed(); for listeners that must refresh without an edit.
+    void notify(Change what) { emit changed(what); }
+    /// Emits simulationStepped().
     void notifyStepped() { emit simulationStepped(); }
-    /// Stores the viewport's camera in the scene (saved with it, not an undo step: looking
-    /// around is not an edit).
-    void setCameraQuietly(const CameraDesc &camera) { m_scene.camera = camera; }
 
 signals:
     void changed(drape::Change what);
+    /// The playhead jumped (Reset, undo or redo to another frame, a structural edit).
     void simulationReset();
     void simulationStepped();
     void modifiedChanged(bool modified);
     void filePathChanged(const QString &path);
+    /// A message about the take ("2 events no longer apply and were removed").
+    void takeMessage(const QString &message);
 
 private:
-    Scene m_scene;
-    Simulation m_sim;
+    friend class EditStepCommand;
+    /// Wraps the step the core just made (if it made one) in a command and announces it.
+    QString finishEdit(const std::string &error, std::size_t stepsBefore, std::uint64_t frameBefore, Change what,
+                       const QString &mergeKey = {});
+    /// After the core's undo or redo.
+    void afterHistoryMove(std::uint64_t frameBefore);
+    void announce(Change what, std::uint64_t frameBefore);
+
+    EditDocument m_edit;
     QUndoStack m_undo;
     QString m_filePath;
     SceneBudget m_budget;
+    CameraDesc m_camera;
+    std::size_t m_gestureSteps = 0; ///< core undo index at beginGesture()
+    std::uint64_t m_gestureFrame = 0;
+    int m_gestureDepth = 0;
+    unsigned m_mergeSerial = 0;
+    int m_dragCloth = -1;
+    std::vector<std::uint32_t> m_dragPins; ///< particles of the drag that were pins at the press
 };
 
 } // namespace drape

@@ -70,7 +70,7 @@ void SimulationController::reset()
 {
     if (!m_document)
         return;
-    m_document->resetSimulation(); // also clears a blow-up: the simulation is rebuilt
+    m_document->reset(); // also clears a blow-up: the start is replayed
     m_accumulator = 0.0;
     updateStats();
 }
@@ -79,26 +79,19 @@ void SimulationController::noteFrameRendered() { ++m_framesRendered; }
 
 int SimulationController::advance(int frames)
 {
-    Simulation &sim = m_document->simulation();
-    int ran = 0;
     QElapsedTimer solverClock;
     solverClock.start();
-    for (; ran < frames; ++ran) {
-        if (sim.status().blownUp)
-            break;
-        sim.step();
-        m_simAdvanced += sim.solver.frameDt();
-    }
+    const int ran = m_document->step(frames);
     if (ran > 0) {
+        m_simAdvanced += ran * m_document->simulation().solver.frameDt();
         m_stepSeconds += double(solverClock.nsecsElapsed()) * 1e-9;
         m_stepsInWindow += ran;
-        m_document->notifyStepped();
         emit stepped();
     }
-    if (sim.status().blownUp) {
+    if (m_document->simulation().status().blownUp) {
         setPlaying(false);
         updateStats();
-        emit blownUp(QString::fromStdString(sim.status().message));
+        emit blownUp(QString::fromStdString(m_document->simulation().status().message));
     }
     return ran;
 }
@@ -140,7 +133,8 @@ void SimulationController::updateStats()
     if (m_document) {
         const Simulation &sim = m_document->simulation();
         m_stats.simTime = sim.time();
-        m_stats.frame = sim.frame();
+        m_stats.frame = m_document->frame();
+        m_stats.mode = m_document->modeText();
         qint64 particles = 0, constraints = 0;
         for (const Cloth &c : sim.cloths) {
             particles += qint64(c.particles.size());

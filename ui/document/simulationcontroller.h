@@ -19,7 +19,8 @@ class Document;
 /// Numbers shown in the status bar.
 struct SimulationStats {
     double simTime = 0.0;        ///< s
-    quint64 frame = 0;
+    quint64 frame = 0;            ///< the playhead, frames since the scene's start
+    QString mode;                 ///< what an edit does now: "Editing the scene" / "Recording at frame 183"
     double framesPerSecond = 0.0; ///< display frames rendered per wall-clock second
     double msPerStep = 0.0;       ///< ms of solver time per simulated frame
     double realTimeFactor = 0.0;  ///< simulated seconds per wall second while playing (1 = real time)

@@ -6,6 +6,8 @@
 
 #include <QDir>
 
+#include <cmath>
+
 namespace drape {
 
 Recorder::Recorder(QObject *parent) : QObject(parent)
@@ -48,7 +50,8 @@ bool Recorder::start(Document *document, const QString &output, bool restart, QS
         viewportSize = (QSizeF(m_viewport->size()) * m_viewport->devicePixelRatioF()).toSize();
 
     RecordPlan plan;
-    if (!makeRecordPlan(settings, document->simulation().solver.frameRate, viewportSize, output, &plan, error))
+    const double frameRate = document->settings().solver.frameRate;
+    if (!makeRecordPlan(settings, frameRate, viewportSize, output, &plan, error))
         return false;
     std::unique_ptr<FrameSink> sink = makeFrameSink(plan, m_ffmpegProgram);
     if (!sink) {
@@ -60,9 +63,20 @@ bool Recorder::start(Document *document, const QString &output, bool restart, QS
         m_controller->setPlaying(false);
     }
     if (restart)
-        document->resetSimulation();
+        document->reset();
     auto session = std::make_unique<RecordSession>(plan, std::move(sink));
-    if (!session->open(document->simulation(), error)) {
+    // The document advances in its own frames (the take is stamped in them): output frame k
+    // shows the document's frame nearest its time.
+    const std::uint64_t first = document->frame();
+    const double fps = plan.settings.fps;
+    session->setFrameAdvance([document = QPointer<Document>(document), first, frameRate, fps](int k) {
+        if (!document)
+            return;
+        const auto target = first + std::uint64_t(std::llround(double(k) * frameRate / fps));
+        while (document->frame() < target && !document->simulation().status().blownUp)
+            document->step(1);
+    });
+    if (!session->open(nullptr, error)) {
         if (m_controller && m_wasPlaying)
             m_controller->setPlaying(true);
         return false;
@@ -106,7 +120,7 @@ void Recorder::recordNext()
     // Only the recorder advances the simulation while it records.
     if (m_controller && m_controller->isPlaying())
         m_controller->setPlaying(false);
-    Simulation &sim = m_document->simulation();
+    const Simulation &sim = m_document->simulation();
     const RecordPlan &plan = m_session->plan();
     QString error;
     QImage image;
@@ -158,9 +172,6 @@ void Recorder::end(bool keep, const QString &failure)
     if (m_document)
         disconnect(m_document, &Document::simulationReset, this, nullptr);
     std::unique_ptr<RecordSession> session = std::move(m_session);
-    Simulation *sim = m_document ? &m_document->simulation() : nullptr;
-    Simulation scratch;
-    Simulation &target = sim ? *sim : scratch;
     const QString output = QDir::toNativeSeparators(session->plan().output);
     const bool sequence = recordFormatIsSequence(session->plan().settings.format);
     const int done = session->framesDone();
@@ -170,7 +181,7 @@ void Recorder::end(bool keep, const QString &failure)
     QString message;
     QString error;
     if (keep) {
-        written = session->finish(target, &error);
+        written = session->finish(nullptr, &error);
         ok = written && failure.isEmpty();
         if (!written)
             message = error;
@@ -184,7 +195,7 @@ void Recorder::end(bool keep, const QString &failure)
                           .arg(session->plan().settings.fps)
                           .arg(output);
     } else {
-        session->cancel(target);
+        session->cancel(nullptr);
         message = failure.isEmpty() ? tr("Recording cancelled after %1 frames.").arg(done) : failure;
     }
     if (!written) {

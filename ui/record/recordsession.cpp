@@ -15,7 +15,7 @@ RecordSession::~RecordSession()
         m_sink->cancel();
 }
 
-bool RecordSession::open(Simulation &sim, QString *error)
+bool RecordSession::open(Simulation *sim, QString *error)
 {
     if (!m_sink) {
         *error = QStringLiteral("No writer for this format.");
@@ -23,14 +23,15 @@ bool RecordSession::open(Simulation &sim, QString *error)
     }
     if (!m_sink->open(error))
         return false;
-    m_savedFrameRate = sim.solver.frameRate;
+    m_sim = sim;
+    m_savedFrameRate = sim ? sim->solver.frameRate : 0.f;
     m_open = true;
     m_framesDone = 0;
     m_simulationError.clear();
     return true;
 }
 
-bool RecordSession::addFrame(const QImage &image, Simulation &sim, QString *error)
+bool RecordSession::addFrame(const QImage &image, const Simulation &sim, QString *error)
 {
     if (!m_open) {
         *error = QStringLiteral("The recording is not open.");
@@ -43,19 +44,23 @@ bool RecordSession::addFrame(const QImage &image, Simulation &sim, QString *erro
         return true;
     // Re-applied every frame: an edit of the solver settings during the recording must not
     // change the spacing of frames in time.
-    sim.solver.frameRate = float(m_plan.simFrameRate);
-    for (int i = 0; i < m_plan.stepsPerFrame && !sim.status().blownUp; ++i) {
-        if (m_step)
-            m_step();
-        else
-            sim.step();
+    if (m_advance) {
+        m_advance(m_framesDone);
+    } else if (m_sim) {
+        m_sim->solver.frameRate = float(m_plan.simFrameRate);
+        for (int i = 0; i < m_plan.stepsPerFrame && !m_sim->status().blownUp; ++i) {
+            if (m_step)
+                m_step();
+            else
+                m_sim->step();
+        }
     }
     if (sim.status().blownUp && m_simulationError.isEmpty())
         m_simulationError = QString::fromStdString(sim.status().message);
     return true;
 }
 
-bool RecordSession::finish(Simulation &sim, QString *error)
+bool RecordSession::finish(Simulation *sim, QString *error)
 {
     restoreRate(sim);
     if (!m_open)
@@ -64,7 +69,7 @@ bool RecordSession::finish(Simulation &sim, QString *error)
     return m_sink->finish(error);
 }
 
-void RecordSession::cancel(Simulation &sim)
+void RecordSession::cancel(Simulation *sim)
 {
     restoreRate(sim);
     if (m_open)
@@ -72,10 +77,10 @@ void RecordSession::cancel(Simulation &sim)
     m_open = false;
 }
 
-void RecordSession::restoreRate(Simulation &sim)
+void RecordSession::restoreRate(Simulation *sim)
 {
-    if (m_savedFrameRate > 0.f)
-        sim.solver.frameRate = m_savedFrameRate;
+    if (sim && m_savedFrameRate > 0.f)
+        sim->solver.frameRate = m_savedFrameRate;
 }
 
 } // namespace drape

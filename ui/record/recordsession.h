@@ -26,17 +26,21 @@ public:
     FrameSink &sink() { return *m_sink; }
 
     /// Opens the sink and switches `sim` to the plan's frame rate (restored by finish/cancel).
-    bool open(Simulation &sim, QString *error);
+    /// With a frame advance set, `sim` may be null: the caller keeps its own rate.
+    bool open(Simulation *sim, QString *error);
     /// Writes the state of `sim` as the next frame, then steps it to the next frame's time
     /// (not after the last frame of a fixed-length recording).
-    bool addFrame(const QImage &image, Simulation &sim, QString *error);
+    bool addFrame(const QImage &image, const Simulation &sim, QString *error);
     /// Advances the simulation one frame instead of Simulation::step() (a replay of a take
     /// steps through its Player, which applies the events of each frame).
     void setStepper(std::function<void()> step) { m_step = std::move(step); }
+    /// Instead of stepping, calls `advance(k)` to bring the simulation to the time of output
+    /// frame k (the editor samples its document's own frames, which the take is stamped in).
+    void setFrameAdvance(std::function<void(int)> advance) { m_advance = std::move(advance); }
     /// Closes the sink (a video is moved into place) and restores the simulation's rate.
-    bool finish(Simulation &sim, QString *error);
+    bool finish(Simulation *sim, QString *error);
     /// Stops, removes a partial video, restores the simulation's rate.
-    void cancel(Simulation &sim);
+    void cancel(Simulation *sim);
 
     int framesDone() const { return m_framesDone; }
     bool isComplete() const { return m_plan.frames > 0 && m_framesDone >= m_plan.frames; }
@@ -46,10 +50,12 @@ public:
     QString simulationError() const { return m_simulationError; }
 
 private:
-    void restoreRate(Simulation &sim);
+    void restoreRate(Simulation *sim);
 
     RecordPlan m_plan;
     std::function<void()> m_step;
+    std::function<void(int)> m_advance;
+    Simulation *m_sim = nullptr; ///< the simulation stepped, when the session steps it
     std::unique_ptr<FrameSink> m_sink;
     float m_savedFrameRate = 0.f;
     bool m_open = false;

@@ -149,7 +149,7 @@ void Viewport::onDocumentChanged(unsigned what)
 void Viewport::syncCameraFromDocument()
 {
     if (m_document)
-        m_camera.setDesc(m_document->scene().camera);
+        m_camera.setDesc(m_document->camera());
 }
 
 void Viewport::cameraChanged()

@@ -1,6 +1,5 @@
 #include "tools/constrainttool.h"
 
-#include "commands/editcommands.h"
 #include "document/document.h"
 #include "document/selection.h"
 #include "render/viewport.h"
@@ -12,6 +11,8 @@
 #include <QLineF>
 #include <QMouseEvent>
 #include <QPainter>
+
+#include <algorithm>
 
 namespace drape {
 
@@ -108,6 +109,35 @@ bool ConstraintTool::mouseRelease(QMouseEvent *event)
     return true;
 }
 
+NewConstraintDef ConstraintTool::stitchDef(const Document &doc, int cloth, std::uint32_t a, std::uint32_t b,
+                                           bool together)
+{
+    // A stitch is as stiff as the fabric's weave and tears like it.
+    const Cloth &c = doc.simulation().cloths[std::size_t(cloth)];
+    const ClothDesc &desc = doc.settings().cloths[std::size_t(cloth)];
+    NewConstraintDef def;
+    def.restLength = together ? 0.f : -1.f;
+    const float restLength = together ? 0.f
+                                      : (a < c.particles.size() && b < c.particles.size()
+                                             ? length(c.particles.position[a] - c.particles.position[b])
+                                             : 0.f);
+    float spacing = 0.f;
+    for (const DistanceConstraint &k : c.constraints)
+        if (k.kind == ConstraintKind::Structural) {
+            spacing = k.restLength;
+            break;
+        }
+    if (!(spacing > 0.f))
+        spacing = 0.01f;
+    const ConstraintParams p = materialParams(desc.material, ConstraintKind::Structural, std::max(restLength, spacing),
+                                              spacing);
+    def.compliance = p.compliance;
+    def.damping = p.damping;
+    def.tearStrain = p.tearStrain;
+    def.kind = ConstraintKind::User;
+    return def;
+}
+
 void ConstraintTool::clickAt(const QPointF &pos, Qt::KeyboardModifiers modifiers)
 {
     const bool stitching = m_first.valid();
@@ -121,7 +151,21 @@ void ConstraintTool::clickAtImpl(const QPointF &pos, Qt::KeyboardModifiers modif
     Document *doc = m_manager->document();
     Selection *sel = m_manager->selection();
     const ScreenProjection projection(*m_manager->viewport(), doc->simulation());
-    const PickHit particle = projection.nearestParticle(pos, kParticlePixels);
+    PickHit particle = projection.nearestParticle(pos, kParticlePixels);
+    if (!particle.valid() && m_first.valid()) {
+        // The second click of a stitch always means a particle: the nearer end of the
+        // constraint under the cursor when no particle is close enough.
+        const PickHit under = projection.nearestConstraint(pos, kConstraintPixels, kAllConstraintKinds);
+        if (under.valid() && under.cloth == m_first.cloth) {
+            const Cloth &c = doc->simulation().cloths[std::size_t(under.cloth)];
+            const DistanceConstraint &k = c.constraints[under.index];
+            QPointF a, b;
+            m_manager->viewport()->project(c.particles.position[k.a], &a);
+            m_manager->viewport()->project(c.particles.position[k.b], &b);
+            particle = under;
+            particle.index = QLineF(a, pos).length() <= QLineF(b, pos).length() ? k.a : k.b;
+        }
+    }
     if (particle.valid()) {
         if (!m_first.valid() || m_first.cloth >= int(doc->simulation().cloths.size())) {
             m_first = particle;
@@ -139,15 +183,15 @@ void ConstraintTool::clickAtImpl(const QPointF &pos, Qt::KeyboardModifiers modif
             return;
         }
         const bool together = modifiers & (Qt::AltModifier | Qt::ControlModifier);
-        QString error;
-        auto command = makeAddConstraintCommand(doc, particle.cloth, m_first.index, particle.index, together, &error);
-        if (!command) {
+        const int cloth = particle.cloth;
+        const QString error = doc->sew(cloth, m_first.index, particle.index,
+                                       stitchDef(*doc, cloth, m_first.index, particle.index, together),
+                                       together ? tr("Sew Particles Together") : tr("Add Constraint"));
+        if (!error.isEmpty()) {
             m_manager->reportError(error);
             return;
         }
-        const int cloth = particle.cloth;
         m_first = {};
-        m_manager->push(std::move(command));
         // Select the new stitch so the dock shows it.
         const Cloth &c = doc->simulation().cloths[std::size_t(cloth)];
         sel->setConstraints(c, cloth, {std::uint32_t(c.constraints.size() - 1)});
@@ -176,17 +220,21 @@ bool ConstraintTool::removeSelected()
         return false;
     const int cloth = sel->cloth();
     const std::vector<std::uint32_t> indices = sel->constraints();
-    QString error;
-    auto command = makeRemoveConstraintsCommand(doc, cloth, indices, &error);
-    if (!command) {
-        if (!error.isEmpty())
-            m_manager->reportError(error);
+    const std::size_t oldCount = doc->simulation().cloths[std::size_t(cloth)].constraints.size();
+    const QString error = doc->removeConstraints(cloth, indices, false,
+                                                 indices.size() == 1 ? tr("Remove Constraint")
+                                                                     : tr("Remove %1 Constraints").arg(indices.size()));
+    if (!error.isEmpty()) {
+        m_manager->reportError(error);
         return false;
     }
-    const std::size_t oldCount = doc->simulation().cloths[std::size_t(cloth)].constraints.size()
-                                 + command->editsOf(cloth).front().removedConstraints.size();
-    sel->remapConstraints(cloth, constraintIndexMap(command->editsOf(cloth).front(), oldCount));
-    m_manager->push(std::move(command));
+    // Removal is a stable compaction: the survivors keep their order (edit/clothedit.h).
+    std::vector<std::uint32_t> map(oldCount, Selection::kRemoved);
+    std::uint32_t next = 0;
+    for (std::uint32_t i = 0; i < oldCount; ++i)
+        if (!std::binary_search(indices.begin(), indices.end(), i))
+            map[i] = next++;
+    sel->remapConstraints(cloth, map);
     return true;
 }
 

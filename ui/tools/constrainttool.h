@@ -7,12 +7,16 @@
 // selection's properties.
 #pragma once
 
+#include "edit/clothedit.h"
+
 #include "tools/screenpick.h"
 #include "tools/tool.h"
 
 #include <QPointF>
 
 namespace drape {
+
+class Document;
 
 class ToolManager;
 
@@ -45,6 +49,9 @@ private:
     enum class State { Idle, Pressed, Box };
     void clickAt(const QPointF &pos, Qt::KeyboardModifiers modifiers);
     void clickAtImpl(const QPointF &pos, Qt::KeyboardModifiers modifiers);
+    /// A stitch between particles a and b: the fabric's stiffness and tearing, rest length
+    /// their distance, or 0 when `together` pulls them onto each other.
+    static NewConstraintDef stitchDef(const Document &doc, int cloth, std::uint32_t a, std::uint32_t b, bool together);
 
     ToolManager *m_manager;
     State m_state = State::Idle;

@@ -1,6 +1,5 @@
 #include "tools/cuttool.h"
 
-#include "commands/clotheditcommand.h"
 #include "document/document.h"
 #include "edit/cut.h"
 #include "render/viewport.h"
@@ -46,7 +45,7 @@ bool CutTool::mousePress(QMouseEvent *event)
     if (event->button() != Qt::LeftButton && event->button() != Qt::RightButton)
         return false;
     m_button = event->button();
-    m_command = std::make_unique<ClothEditCommand>(doc, tr("Cut"));
+    doc->beginGesture(); // the whole stroke is one undo step
     m_lastRay = m_manager->viewport()->rayAt(event->position());
     m_trail = {event->position()};
     m_cursor = event->position();
@@ -69,14 +68,17 @@ void CutTool::cutTo(const QPointF &pos)
         return;
     }
     for (std::size_t i = 0; i < cut.cloths.size(); ++i) {
-        if (const std::string e = m_command->applyEdit(cut.cloths[i], cut.edits[i]); !e.empty()) {
-            m_manager->reportError(QString::fromStdString(e));
+        std::vector<std::uint32_t> indices;
+        for (const IndexedConstraint &c : cut.edits[i].removedConstraints)
+            indices.push_back(c.index);
+        if (indices.empty())
+            continue;
+        if (const QString e = doc->removeConstraints(cut.cloths[i], indices, true, tr("Cut")); !e.isEmpty()) {
+            m_manager->reportError(e);
             continue;
         }
-        m_removed += int(cut.edits[i].removedConstraints.size());
+        m_removed += int(indices.size());
     }
-    if (!cut.empty())
-        doc->notify(Change::Topology);
 }
 
 bool CutTool::mouseMove(QMouseEvent *event)
@@ -102,21 +104,16 @@ bool CutTool::mouseRelease(QMouseEvent *event)
         return false;
     m_button = Qt::NoButton;
     m_trail.clear();
-    if (m_command && !m_command->isEmpty() && m_manager->document()) {
-        m_command->setText(m_removed == 1 ? tr("Cut 1 Constraint") : tr("Cut %1 Constraints").arg(m_removed));
-        m_command->finish();
-        m_manager->push(std::move(m_command));
-    }
-    m_command.reset();
+    if (Document *doc = m_manager->document())
+        doc->endGesture(m_removed == 1 ? tr("Cut 1 Constraint") : tr("Cut %1 Constraints").arg(m_removed));
     emit overlayChanged();
     return true;
 }
 
 void CutTool::abort()
 {
-    if (m_command && m_manager->document())
-        m_command->revertAll();
-    m_command.reset();
+    if (isCutting() && m_manager->document())
+        m_manager->document()->cancelGesture();
     m_button = Qt::NoButton;
     m_trail.clear();
     emit overlayChanged();
@@ -124,7 +121,7 @@ void CutTool::abort()
 
 void CutTool::reset()
 {
-    m_command.reset(); // its edits belonged to the simulation that was replaced
+    // The document was replaced or reset under the stroke; its gesture ended with it.
     m_button = Qt::NoButton;
     m_trail.clear();
     emit overlayChanged();

@@ -15,7 +15,6 @@
 
 namespace drape {
 
-class ClothEditCommand;
 class ToolManager;
 
 class CutTool : public Tool {
@@ -48,8 +47,7 @@ private:
     QVector<QPointF> m_trail; // the stroke on screen, for the overlay
     QPointF m_cursor;
     bool m_hasCursor = false;
-    int m_removed = 0;
-    std::unique_ptr<ClothEditCommand> m_command; // the stroke's edits, applied live
+    int m_removed = 0; // constraints cut by the stroke so far
 };
 
 } // namespace drape

@@ -1,6 +1,6 @@
 #include "tools/dragtool.h"
 
-#include "commands/clotheditcommand.h"
+#include "edit/pick.h"
 #include "document/document.h"
 #include "render/viewport.h"
 #include "tools/toolmanager.h"
@@ -11,6 +11,7 @@
 #include <QPainter>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace drape {
@@ -61,20 +62,28 @@ bool DragTool::mousePress(QMouseEvent *event)
         m_planePoint = m_hover.found ? m_hover.point : toolbrush::fallbackCentre(*vp, event->position());
         m_lastPush = m_planePoint;
         toolbrush::pointOnViewPlane(*vp, event->position(), m_planePoint, &m_lastPush);
+        doc->beginGesture(); // the whole stroke is one undo step
         m_dragging = true;
         return true;
     }
     if (!m_hover.found)
         return false;
-    const std::string error = m_grab.begin(doc->simulation(), m_hover.cloth, m_hover.point, m_manager->radius());
-    if (!error.empty()) {
-        m_manager->reportError(QString::fromStdString(error));
+    const float radius = m_manager->radius();
+    const std::vector<std::uint32_t> held
+        = particlesWithin(doc->simulation().cloths[std::size_t(m_hover.cloth)], m_hover.point, radius);
+    if (held.empty()) {
+        m_manager->reportError(tr("No particle within %1 m of the cursor.").arg(double(radius)));
         return true;
     }
+    if (const QString error = doc->beginDrag(m_hover.cloth, held, m_hover.point); !error.isEmpty()) {
+        m_manager->reportError(error);
+        return true;
+    }
+    m_cloth = m_hover.cloth;
+    m_centre = m_hover.point;
     m_planePoint = m_hover.point;
     m_dragging = true;
     m_manager->updateCursor();
-    doc->notify(Change::Pins);
     return true;
 }
 
@@ -92,13 +101,14 @@ bool DragTool::mouseMove(QMouseEvent *event)
     if (!doc || !toolbrush::pointOnViewPlane(*vp, event->position(), m_planePoint, &target))
         return true;
     if (m_mode == Mode::Grab) {
-        if (const std::string e = m_grab.moveTo(doc->simulation(), target); !e.empty())
-            m_manager->reportError(QString::fromStdString(e));
+        if (doc->dragging()) {
+            doc->dragTo(target);
+            m_centre = target;
+        }
     } else {
-        std::string error;
-        push(doc->simulation(), target, m_manager->radius(), target - m_lastPush, m_manager->pushStrength(), &error);
-        if (!error.empty())
-            m_manager->reportError(QString::fromStdString(error));
+        if (const QString error = doc->push(target, m_manager->radius(), target - m_lastPush, m_manager->pushStrength());
+            !error.isEmpty())
+            m_manager->reportError(error);
         m_lastPush = target;
     }
     m_manager->viewport()->requestUpdate();
@@ -119,26 +129,18 @@ void DragTool::finishGrab()
 {
     m_dragging = false;
     Document *doc = m_manager->document();
-    if (!doc || !m_grab.active()) {
+    if (m_mode == Mode::Push) {
+        if (doc)
+            doc->endGesture(tr("Push"));
         m_manager->updateCursor();
         return;
     }
-    const int cloth = m_grab.cloth();
-    const ClothEdit moved = m_grab.release(doc->simulation());
-    m_manager->updateCursor();
-    if (moved.empty()) {
-        doc->notify(Change::Pins);
+    if (!doc || !doc->dragging()) {
+        m_manager->updateCursor();
         return;
     }
-    // Moved pins are an edit: the hook stays where it was dropped, after Reset too.
-    auto command = std::make_unique<ClothEditCommand>(doc, tr("Move Pin"));
-    command->recordApplied(cloth, moved);
-    for (const ParticleChange &c : moved.particles) {
-        if (c.after.kind == ParticleKind::Static)
-            command->setRest(cloth, c.index, c.after.position);
-    }
-    command->finish();
-    m_manager->push(std::move(command));
+    m_manager->updateCursor();
+    doc->endDrag(tr("Drag"));
 }
 
 void DragTool::abort()
@@ -147,19 +149,19 @@ void DragTool::abort()
         return;
     m_dragging = false;
     Document *doc = m_manager->document();
-    if (doc && m_grab.active()) {
-        m_grab.cancel(doc->simulation());
-        doc->notify(Change::Pins);
-    }
+    if (doc && m_mode == Mode::Grab)
+        doc->cancelDrag();
+    else if (doc)
+        doc->endGesture(tr("Push"));
     m_manager->updateCursor();
     emit overlayChanged();
 }
 
 void DragTool::reset()
 {
-    // The simulation the grab refers to is gone: forget it without touching anything.
-    m_grab = Grab();
+    // The simulation the drag refers to is gone: forget it without touching anything.
     m_dragging = false;
+    m_cloth = -1;
     m_hover = {};
     emit overlayChanged();
 }
@@ -188,7 +190,7 @@ void DragTool::paintOverlay(QPainter &painter)
     const Viewport *vp = m_manager->viewport();
     if (!vp || !m_hasCursor)
         return;
-    const Vec3 centre = m_dragging ? (m_mode == Mode::Grab ? m_grab.centre() : m_lastPush)
+    const Vec3 centre = m_dragging ? (m_mode == Mode::Grab ? m_centre : m_lastPush)
                                    : (m_hover.found ? m_hover.point : toolbrush::fallbackCentre(*vp, m_cursor));
     QPointF at = m_cursor;
     if (m_dragging || m_hover.found)
@@ -209,10 +211,10 @@ QString DragTool::statusHint() const
 {
     if (m_mode == Mode::Push)
         return tr("Push: drag across the cloth to give it the mouse's motion. Ctrl+wheel: radius. "
-                  "An interaction, not an undo step.");
+                  "Recorded in the take; the stroke is one undo step.");
     return tr("Drag: grab the cloth under the cursor and carry it; release to let go (a flick throws it). "
-              "Ctrl+wheel: radius, Esc/right-click: put back. Moving a pin is undoable; dragging free "
-              "cloth is not (Reset restores it).");
+              "Ctrl+wheel: radius, Esc/right-click: put back. Each drag is one undo step; at frame 0 a "
+              "dragged pin moves in the scene.");
 }
 
 } // namespace drape

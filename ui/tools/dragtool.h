@@ -3,17 +3,20 @@
 // motion over, so a flick throws the cloth. The push variant does not hold the cloth: it gives
 // the particles near the cursor the cursor's motion (the tearable-cloth left drag).
 //
-// Dragging free cloth is an interaction with the running simulation, not an edit of the
-// scene: it is not an undo step and Reset undoes it. Dragging a pinned particle moves the pin,
-// which is an edit (one "Move Pin" undo step). Escape or a right-click during the drag puts
-// every grabbed particle back as it was.
+// A drag is one undo step from press to release, recorded in the take at the playhead (the
+// cursor's target for every frame it lasts; a push, one event per frame it moves), so a
+// replay does the same. At frame 0 dragging a pin moves the pin in the scene instead (a
+// "Move Pin" scene edit: the hook stays where it was dropped, after Reset too). Escape or a
+// right-click during the drag puts everything back as it was before the press.
 #pragma once
 
-#include "edit/grab.h"
 #include "tools/tool.h"
 #include "tools/toolbrush.h"
 
 #include <QPointF>
+
+#include <cstdint>
+#include <vector>
 
 namespace drape {
 
@@ -28,7 +31,6 @@ public:
 
     Mode mode() const { return m_mode; }
     bool isDragging() const { return m_dragging; }
-    const Grab &grab() const { return m_grab; }
 
     void deactivate() override;
     bool mousePress(QMouseEvent *event) override;
@@ -49,8 +51,9 @@ private:
 
     Mode m_mode;
     ToolManager *m_manager;
-    Grab m_grab;
     bool m_dragging = false;
+    int m_cloth = -1;    ///< cloth held by the drag
+    Vec3 m_centre;       ///< m, where the grab point is now
     Vec3 m_planePoint;   ///< m, the grab point (plane through it faces the camera)
     Vec3 m_lastPush;     ///< m, previous cursor point on the plane (push)
     QPointF m_cursor;

@@ -1,6 +1,5 @@
 #include "tools/pintool.h"
 
-#include "commands/editcommands.h"
 #include "document/document.h"
 #include "edit/pick.h"
 #include "render/viewport.h"
@@ -32,6 +31,34 @@ void PinTool::deactivate()
     Tool::deactivate();
 }
 
+SurfaceHit PinTool::pinDotAt(const QPointF &pos) const
+{
+    // A pin is drawn as a dot: a click on the dot means that pin, even where the surface under
+    // the cursor is nearer to another particle (the nearest pin on screen wins).
+    SurfaceHit best;
+    Document *doc = m_manager->document();
+    const Viewport *vp = m_manager->viewport();
+    if (!doc || !vp)
+        return best;
+    const ScreenProjection projection(*vp, doc->simulation());
+    const QRectF around(pos - QPointF(kClickPixels, kClickPixels), QSizeF(2 * kClickPixels, 2 * kClickPixels));
+    float bestDistance = kClickPixels;
+    for (const PickHit &h : projection.particlesIn(around)) {
+        const Particles &p = doc->simulation().cloths[std::size_t(h.cloth)].particles;
+        if (p.kind[h.index] != ParticleKind::Static)
+            continue;
+        QPointF at;
+        if (!vp->project(p.position[h.index], &at))
+            continue;
+        const float d = float(QLineF(at, pos).length());
+        if (d <= bestDistance) {
+            bestDistance = d;
+            best = {true, h.cloth, h.index, p.position[h.index]};
+        }
+    }
+    return best;
+}
+
 bool PinTool::mousePress(QMouseEvent *event)
 {
     Document *doc = m_manager->document();
@@ -54,7 +81,9 @@ bool PinTool::mousePress(QMouseEvent *event)
         emit overlayChanged();
         return true;
     }
-    m_pressHit = toolbrush::surfaceAt(*m_manager->viewport(), event->position(), kClickPixels);
+    m_pressHit = pinDotAt(event->position());
+    if (!m_pressHit.found)
+        m_pressHit = toolbrush::surfaceAt(*m_manager->viewport(), event->position(), kClickPixels);
     m_state = State::Pressed;
     return true;
 }
@@ -85,10 +114,9 @@ bool PinTool::mouseMove(QMouseEvent *event)
                            && cloths[std::size_t(m_pressHit.cloth)].particles.kind[m_pressHit.particle]
                                   == ParticleKind::Static;
         if (onPin && !m_unpin) {
-            const std::string e = m_grab.beginParticles(doc->simulation(), m_pressHit.cloth, {m_pressHit.particle},
-                                                        m_pressHit.point);
-            if (!e.empty()) {
-                m_manager->reportError(QString::fromStdString(e));
+            if (const QString e = doc->beginDrag(m_pressHit.cloth, {m_pressHit.particle}, m_pressHit.point);
+                !e.isEmpty()) {
+                m_manager->reportError(e);
                 m_state = State::Idle;
                 return true;
             }
@@ -96,7 +124,7 @@ bool PinTool::mouseMove(QMouseEvent *event)
             m_state = State::MovePin;
             m_manager->updateCursor();
         } else {
-            m_brush = std::make_unique<ClothEditCommand>(doc, m_unpin ? tr("Unpin (Brush)") : tr("Pin (Brush)"));
+            doc->beginGesture(); // the whole stroke is one undo step
             m_state = State::Brush;
             brushAt(m_pressPos);
         }
@@ -107,7 +135,7 @@ bool PinTool::mouseMove(QMouseEvent *event)
         if (m_state == State::MovePin) {
             Vec3 target;
             if (toolbrush::pointOnViewPlane(*vp, m_cursor, m_planePoint, &target))
-                m_grab.moveTo(doc->simulation(), target);
+                doc->dragTo(target);
         } else if (m_state == State::Brush) {
             brushAt(m_cursor);
         }
@@ -128,16 +156,12 @@ void PinTool::brushAt(const QPointF &pos)
                                                 std::max(kClickPixels, toolbrush::pixelRadius(
                                                     *m_manager->viewport(), m_hover.point, m_manager->radius())));
     m_hover = hit;
-    if (!hit.found || !m_brush)
+    if (!hit.found || m_state != State::Brush)
         return;
     const Cloth &cloth = doc->simulation().cloths[std::size_t(hit.cloth)];
     const std::vector<std::uint32_t> near = particlesWithin(cloth, hit.point, m_manager->radius());
-    ClothEditResult r = makeSetKind(cloth, near, m_unpin ? ParticleKind::Dynamic : ParticleKind::Static);
-    if (r.ok() && !r.edit.empty())
-        r.error = m_brush->applyEdit(hit.cloth, r.edit);
-    if (!r.ok())
-        m_manager->reportError(QString::fromStdString(r.error));
-    doc->notify(Change::Pins);
+    if (const QString e = doc->setKind(hit.cloth, near, !m_unpin); !e.isEmpty())
+        m_manager->reportError(e);
 }
 
 bool PinTool::mouseRelease(QMouseEvent *event)
@@ -157,9 +181,8 @@ bool PinTool::mouseRelease(QMouseEvent *event)
         if (m_pressHit.found) {
             const bool pinned = doc->simulation().cloths[std::size_t(m_pressHit.cloth)].particles.kind[m_pressHit.particle]
                                 == ParticleKind::Static;
-            const std::uint32_t p = m_pressHit.particle;
-            auto command = makePinCommand(doc, m_pressHit.cloth, std::span(&p, 1), !pinned, &error);
-            m_manager->push(std::move(command));
+            error = doc->setKind(m_pressHit.cloth, {m_pressHit.particle}, !pinned,
+                                 pinned ? tr("Unpin Particle") : tr("Pin Particle"));
         }
         break;
     case State::Box: {
@@ -167,31 +190,15 @@ bool PinTool::mouseRelease(QMouseEvent *event)
         std::vector<std::vector<std::uint32_t>> perCloth(doc->simulation().cloths.size());
         for (const PickHit &h : projection.particlesIn(QRectF(m_pressPos, event->position())))
             perCloth[std::size_t(h.cloth)].push_back(h.index);
-        auto command = makePinCommand(doc, perCloth, !m_unpin, m_unpin ? tr("Unpin Box") : tr("Pin Box"), &error);
-        m_manager->push(std::move(command));
+        error = doc->setKinds(perCloth, !m_unpin, m_unpin ? tr("Unpin Box") : tr("Pin Box"));
         break;
     }
     case State::Brush:
-        if (m_brush && !m_brush->isEmpty()) {
-            m_brush->finish();
-            m_manager->push(std::move(m_brush));
-        }
-        m_brush.reset();
+        doc->endGesture(m_unpin ? tr("Unpin (Brush)") : tr("Pin (Brush)"));
         break;
-    case State::MovePin: {
-        const int cloth = m_grab.cloth();
-        const ClothEdit moved = m_grab.release(doc->simulation());
-        if (!moved.empty()) {
-            auto command = std::make_unique<ClothEditCommand>(doc, tr("Move Pin"));
-            command->recordApplied(cloth, moved);
-            for (const ParticleChange &c : moved.particles)
-                if (c.after.kind == ParticleKind::Static)
-                    command->setRest(cloth, c.index, c.after.position);
-            command->finish();
-            m_manager->push(std::move(command));
-        }
+    case State::MovePin:
+        doc->endDrag(tr("Move Pin"));
         break;
-    }
     }
     if (!error.isEmpty())
         m_manager->reportError(error);
@@ -203,13 +210,10 @@ bool PinTool::mouseRelease(QMouseEvent *event)
 void PinTool::abort()
 {
     Document *doc = m_manager->document();
-    if (doc && m_state == State::Brush && m_brush)
-        m_brush->revertAll();
-    if (doc && m_state == State::MovePin && m_grab.active()) {
-        m_grab.cancel(doc->simulation());
-        doc->notify(Change::Pins);
-    }
-    m_brush.reset();
+    if (doc && m_state == State::Brush)
+        doc->cancelGesture();
+    if (doc && m_state == State::MovePin)
+        doc->cancelDrag();
     m_state = State::Idle;
     m_manager->updateCursor();
     emit overlayChanged();
@@ -217,8 +221,6 @@ void PinTool::abort()
 
 void PinTool::reset()
 {
-    m_grab = Grab();
-    m_brush.reset(); // its edits belonged to the simulation that was replaced
     m_state = State::Idle;
     m_hover = {};
     emit overlayChanged();

@@ -5,7 +5,6 @@
 // or a right-click during it undoes what it did so far.
 #pragma once
 
-#include "edit/grab.h"
 #include "tools/tool.h"
 #include "tools/toolbrush.h"
 
@@ -15,7 +14,6 @@
 
 namespace drape {
 
-class ClothEditCommand;
 class ToolManager;
 
 class PinTool : public Tool {
@@ -43,6 +41,8 @@ private:
     enum class State { Idle, Pressed, Box, Brush, MovePin };
 
     void brushAt(const QPointF &pos);
+    /// The pin whose dot is nearest `pos` on screen, within kClickPixels.
+    SurfaceHit pinDotAt(const QPointF &pos) const;
     void abort();
 
     ToolManager *m_manager;
@@ -54,8 +54,6 @@ private:
     SurfaceHit m_pressHit;
     SurfaceHit m_hover;
     bool m_hoverPinned = false;
-    std::unique_ptr<ClothEditCommand> m_brush; // the brush stroke, applied live
-    Grab m_grab;                               // a pin being moved
     Vec3 m_planePoint;
 };
 

@@ -1,6 +1,5 @@
 #include "tools/toolmanager.h"
 
-#include "commands/editcommands.h"
 #include "document/document.h"
 #include "document/selection.h"
 #include "render/viewport.h"
@@ -14,7 +13,6 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QToolBar>
-#include <QUndoCommand>
 
 #include <algorithm>
 
@@ -177,10 +175,7 @@ void ToolManager::pinTopEdge()
     std::vector<std::vector<std::uint32_t>> perCloth;
     for (std::size_t c = 0; c < doc->simulation().cloths.size() && c < doc->scene().cloths.size(); ++c)
         perCloth.push_back(topEdgeParticles(doc->scene().cloths[c], doc->simulation().cloths[c]));
-    QString error;
-    push(makePinCommand(doc, perCloth, true, tr("Pin Top Edge"), &error));
-    if (!error.isEmpty())
-        reportError(error);
+    reportError(doc->setKinds(perCloth, true, tr("Pin Top Edge")));
 }
 
 void ToolManager::pinCorners()
@@ -191,10 +186,7 @@ void ToolManager::pinCorners()
     std::vector<std::vector<std::uint32_t>> perCloth;
     for (std::size_t c = 0; c < doc->simulation().cloths.size() && c < doc->scene().cloths.size(); ++c)
         perCloth.push_back(cornerParticles(doc->scene().cloths[c], doc->simulation().cloths[c]));
-    QString error;
-    push(makePinCommand(doc, perCloth, true, tr("Pin Corners"), &error));
-    if (!error.isEmpty())
-        reportError(error);
+    reportError(doc->setKinds(perCloth, true, tr("Pin Corners")));
 }
 
 void ToolManager::unpinAll()
@@ -210,18 +202,7 @@ void ToolManager::unpinAll()
                 pinned.push_back(i);
         perCloth.push_back(std::move(pinned));
     }
-    QString error;
-    push(makePinCommand(doc, perCloth, false, tr("Unpin All"), &error));
-    if (!error.isEmpty())
-        reportError(error);
-}
-
-void ToolManager::push(std::unique_ptr<QUndoCommand> command)
-{
-    Document *doc = document();
-    if (!command || !doc)
-        return;
-    doc->undoStack()->push(command.release());
+    reportError(doc->setKinds(perCloth, false, tr("Unpin All")));
 }
 
 void ToolManager::reportError(const QString &message)

@@ -16,7 +16,6 @@
 class QAction;
 class QActionGroup;
 class QToolBar;
-class QUndoCommand;
 class QWidget;
 
 namespace drape {
@@ -77,7 +76,7 @@ public:
     void unpinAll();
 
     /// Pushes `command` on the document's undo stack (no-op for null or without a document).
-    void push(std::unique_ptr<QUndoCommand> command);
+
     /// Reports a refused edit in the status bar.
     void reportError(const QString &message);
     /// Re-applies the active tool's cursor to the viewport (tools call it on hover changes).

@@ -1,6 +1,5 @@
 #include "tools/viewportmenu.h"
 
-#include "commands/editcommands.h"
 #include "document/document.h"
 #include "render/viewport.h"
 #include "tools/screenpick.h"
@@ -49,11 +48,8 @@ QMenu *ViewportMenu::menuAt(const QPointF &pos)
                 Document *d = m_tools->document();
                 if (!d || std::size_t(cloth) >= d->simulation().cloths.size())
                     return;
-                QString error;
-                if (auto command = makePinCommand(d, cloth, std::span(&particle, 1), !pinned, &error))
-                    m_tools->push(std::move(command));
-                else if (!error.isEmpty())
-                    m_tools->reportError(error);
+                m_tools->reportError(
+                    d->setKind(cloth, {particle}, !pinned, pinned ? tr("Unpin Particle") : tr("Pin Particle")));
             });
         menu->addAction(tr("Select Cloth “%1”").arg(name), this, [this, cloth] { emit clothChosen(cloth); });
         menu->addAction(

@@ -62,6 +62,10 @@ StatusWidgets::StatusWidgets(QStatusBar *bar) : QObject(bar), m_bar(bar)
     bar->addPermanentWidget(m_badge);
     connect(m_badge, &QPushButton::clicked, this, &StatusWidgets::resetRequested);
 
+    m_mode = makeField(bar,
+                       tr("What an edit does now: at frame 0 it changes the scene (the start); later it is "
+                          "recorded in the take at the playhead's frame"),
+                       22);
     m_time = makeField(bar, tr("Simulated time (frame)"), 16);
     m_fps = makeField(bar, tr("Display frames per second"), 8);
     m_step = makeField(bar, tr("Solver time per simulated frame"), 11);
@@ -126,6 +130,7 @@ void StatusWidgets::setStats(const SimulationStats &s)
 {
     const QLocale locale;
     m_time->setText(tr("t = %1 s (%2)").arg(s.simTime, 0, 'f', 2).arg(s.frame));
+    m_mode->setText(s.mode);
     m_fps->setText(tr("%1 fps").arg(s.framesPerSecond, 0, 'f', 0));
     m_step->setText(tr("%1 ms/frame").arg(s.msPerStep, 0, 'f', s.msPerStep < 10 ? 2 : 1));
     m_realTime->setText(QStringLiteral("%1×").arg(s.realTimeFactor, 0, 'f', 2));

@@ -46,6 +46,7 @@ private:
 
     QStatusBar *m_bar;
     QLabel *m_hint;
+    QLabel *m_mode;
     QLabel *m_time;
     QLabel *m_fps;
     QLabel *m_step;

@@ -3,6 +3,7 @@
 #include "scene/params.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace drape {
 
@@ -92,7 +93,7 @@ void setEventCloth(EventData &data, int cloth)
             using T = std::decay_t<decltype(e)>;
             if constexpr (std::is_same_v<T, ParameterEvent>)
                 e.index = cloth;
-            else
+            else if constexpr (!std::is_same_v<T, PushEvent>)
                 e.cloth = cloth;
         },
         data);
@@ -131,6 +132,58 @@ ClothState restState(const ClothDesc &desc)
     return s;
 }
 
+// The scene without what does not affect the simulation (name, camera, view, recording).
+Scene simulated(Scene scene)
+{
+    scene.name.clear();
+    scene.description.clear();
+    scene.camera = {};
+    scene.view = {};
+    scene.record = {};
+    return scene;
+}
+
+// Where a drag holds its particles at frame `frame + i` (none once let go).
+std::optional<Vec3> dragTargetAt(const DragEvent &drag, std::size_t i)
+{
+    if (i < drag.targets.size())
+        return drag.targets[i];
+    if (drag.open && !drag.targets.empty())
+        return drag.targets.back();
+    return std::nullopt;
+}
+
+// True when replaying `a` and `b` arrives at `frame` in the same state: the same events
+// before it, a drag counting only as far as it reaches the frame.
+bool sameArrival(const Take &a, const Take &b, std::uint64_t frame)
+{
+    const std::size_t n = a.range(frame).first;
+    if (b.range(frame).first != n)
+        return false;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event &x = a.events[i], &y = b.events[i];
+        if (x.frame != y.frame)
+            return false;
+        const auto *dx = std::get_if<DragEvent>(&x.data);
+        const auto *dy = std::get_if<DragEvent>(&y.data);
+        if (!dx || !dy) {
+            if (!(x.data == y.data))
+                return false;
+            continue;
+        }
+        if (dx->cloth != dy->cloth || dx->particles != dy->particles || !(dx->centre == dy->centre))
+            return false;
+        // Frames frame0 .. frame-1 shaped the arrival; past the longer target list every
+        // frame looks like the last one.
+        const std::size_t reach = std::size_t(frame - x.frame);
+        const std::size_t span = std::min(reach, std::max(dx->targets.size(), dy->targets.size()) + 1);
+        for (std::size_t k = 0; k < span; ++k)
+            if (dragTargetAt(*dx, k) != dragTargetAt(*dy, k))
+                return false;
+    }
+    return true;
+}
+
 std::string plural(std::size_t n, const char *one, const char *many)
 {
     return std::to_string(n) + " " + (n == 1 ? one : many);
@@ -161,11 +214,22 @@ void EditDocument::replayTo(std::uint64_t frame)
         Player::stepState(s);
     }
     m_arrived = std::move(s);
+    m_stateIsArrival = false;
     reapplyFrame();
+}
+
+void EditDocument::materialiseArrival()
+{
+    if (!m_stateIsArrival)
+        return;
+    m_arrived = m_state;
+    m_arrivedReports = m_reports;
+    m_stateIsArrival = false;
 }
 
 void EditDocument::reapplyFrame()
 {
+    materialiseArrival();
     m_state = m_arrived;
     m_reports = m_arrivedReports;
     Player::applyFrameEvents(m_state, m_take, &m_reports);
@@ -177,10 +241,14 @@ void EditDocument::step()
         auto &drag = std::get<DragEvent>(m_take.events[m_drag->event].data);
         drag.targets.push_back(drag.targets.back()); // held where the cursor is
     }
+    Player::stepState(m_state);
+    const auto [first, last] = m_take.range(m_state.frame);
+    m_stateIsArrival = m_state.drags.empty() && first == last;
+    if (m_stateIsArrival)
+        return; // nothing happens at this frame: the shown state is the arrival
     m_arrived = m_state;
     m_arrivedReports = m_reports;
-    Player::stepState(m_arrived);
-    reapplyFrame();
+    Player::applyFrameEvents(m_state, m_take, &m_reports);
 }
 
 void EditDocument::run(int frames)
@@ -210,13 +278,26 @@ void EditDocument::seek(std::uint64_t frame)
 
 void EditDocument::restore(const Snapshot &s)
 {
+    // An edit at the playhead leaves the arrival there as it was: undoing or redoing it only
+    // re-applies that frame's events, without simulating again from the start.
+    const bool sameStart = s.scene == m_scene || simulated(*s.scene) == simulated(*m_scene);
+    const bool keepArrival = sameStart && s.playhead == m_state.frame && sameArrival(s.take, m_take, s.playhead);
     m_scene = s.scene;
     m_take = s.take;
-    replayTo(s.playhead);
+    if (keepArrival)
+        reapplyFrame();
+    else
+        replayTo(s.playhead);
 }
 
 void EditDocument::push(std::string text, Snapshot before)
 {
+    if (m_groupStart && m_index > *m_groupStart) {
+        // Inside a group every edit extends the group's one step.
+        m_steps.resize(m_index);
+        m_steps.back().after = snapshot();
+        return;
+    }
     m_steps.resize(m_index);
     m_steps.push_back({ std::move(text), std::move(before), snapshot() });
     ++m_index;
@@ -305,6 +386,14 @@ std::string EditDocument::record(std::string text, EventData data)
         replayTo(0);
         push(std::move(text), std::move(before));
         return {};
+    }
+    if (const auto *p = std::get_if<ParameterEvent>(&data)) {
+        // A value changed again in the same frame (a scrubbed slider) replaces the last one.
+        const auto [first, last] = m_take.range(frame);
+        if (last > first)
+            if (const auto *q = std::get_if<ParameterEvent>(&m_take.events[last - 1].data);
+                q && q->key == p->key && q->index == p->index)
+                m_take.events.erase(m_take.events.begin() + std::ptrdiff_t(last - 1));
     }
     std::size_t dropped = 0;
     if (std::string error = addAtPlayhead(std::move(data), before, &dropped, nullptr); !error.empty())
@@ -510,6 +599,114 @@ std::string EditDocument::setStartHere()
     replayTo(0);
     push("Set start here", std::move(before));
     return {};
+}
+
+std::pair<Scene, Take> EditDocument::fromPlayhead() const
+{
+    const std::uint64_t at = m_state.frame;
+    std::pair<Scene, Take> out { snapshotScene(*m_state.settings, m_state.sim, true), Take {} };
+    out.first.name = m_scene->name;
+    out.first.description = m_scene->description;
+    out.first.camera = m_scene->camera;
+    out.first.view = m_scene->view;
+    out.first.record = m_scene->record;
+    for (std::size_t i = m_take.range(at).second; i < m_take.events.size(); ++i) {
+        Event e = m_take.events[i];
+        e.frame -= at;
+        if (auto *drag = std::get_if<DragEvent>(&e.data))
+            drag->open = false;
+        out.second.events.push_back(std::move(e));
+    }
+    return out;
+}
+
+std::string EditDocument::setPresentation(std::string text, Scene next)
+{
+    if (m_drag)
+        return "finish the drag first";
+    if (!(simulated(next) == simulated(*m_scene)))
+        return "not a change of presentation only";
+    if (next == *m_scene)
+        return {};
+    Snapshot before = snapshot();
+    next.state = m_scene->state;
+    m_scene = std::make_shared<const Scene>(std::move(next));
+    push(std::move(text), std::move(before));
+    return {};
+}
+
+std::string EditDocument::push(const Vec3 &centre, float radius, const Vec3 &delta, float factor)
+{
+    if (m_drag)
+        return "finish the drag first";
+    if (!(radius > 0.f) || !std::isfinite(radius) || !(factor >= 0.f && factor <= 1.f))
+        return "a push needs a positive radius and a strength between 0 and 1";
+    Snapshot before = snapshot();
+    std::size_t dropped = 0;
+    if (std::string error = addAtPlayhead(PushEvent { centre, radius, delta, factor }, before, &dropped, nullptr);
+        !error.empty())
+        return error;
+    m_message
+        = dropped ? plural(dropped, "later event was", "later events were") + " dropped" : std::string();
+    push("Push", std::move(before));
+    return {};
+}
+
+void EditDocument::beginGroup()
+{
+    if (m_groupStart)
+        return;
+    m_groupStart = m_index;
+    m_groupRedo.assign(m_steps.begin() + std::ptrdiff_t(m_index), m_steps.end());
+}
+
+void EditDocument::abandonGroup()
+{
+    if (!m_groupStart)
+        return;
+    if (m_drag)
+        cancelDrag();
+    const std::size_t start = *m_groupStart;
+    m_groupStart.reset();
+    if (m_index > start) {
+        const Snapshot before = m_steps[start].before;
+        m_steps.resize(start);
+        m_index = start;
+        restore(before);
+    }
+    m_steps.resize(m_index);
+    m_steps.insert(m_steps.end(), m_groupRedo.begin(), m_groupRedo.end());
+    m_groupRedo.clear();
+}
+
+bool EditDocument::endGroup(std::string text)
+{
+    if (!m_groupStart)
+        return false;
+    const std::size_t start = *m_groupStart;
+    m_groupStart.reset();
+    if (m_index <= start) {
+        // Nothing was edited: the redo history stays as it was.
+        m_steps.resize(m_index);
+        m_steps.insert(m_steps.end(), m_groupRedo.begin(), m_groupRedo.end());
+        m_groupRedo.clear();
+        return false;
+    }
+    m_groupRedo.clear();
+    m_steps[start].text = std::move(text);
+    return true;
+}
+
+bool EditDocument::mergeLast(std::string text)
+{
+    if (m_index < 2 || m_index != m_steps.size())
+        return false;
+    Step &first = m_steps[m_index - 2];
+    first.after = m_steps[m_index - 1].after;
+    first.text = std::move(text);
+    m_steps.pop_back();
+    --m_index;
+    return true;
 }
 
 std::string EditDocument::beginDrag(

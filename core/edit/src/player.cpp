@@ -161,6 +161,14 @@ struct Applier {
         return {};
     }
 
+    std::string operator()(const PushEvent &e)
+    {
+        std::string error;
+        if (push(state.sim, e.centre, e.radius, e.delta, e.factor, &error) < 0)
+            return error;
+        return {};
+    }
+
     std::string operator()(const MaterialEvent &e)
     {
         const Scene &current = *state.settings;

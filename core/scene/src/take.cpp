@@ -46,7 +46,7 @@ int eventCloth(const EventData &data)
     return std::visit(
         [](const auto &e) -> int {
             using T = std::decay_t<decltype(e)>;
-            if constexpr (std::is_same_v<T, ParameterEvent>)
+            if constexpr (std::is_same_v<T, ParameterEvent> || std::is_same_v<T, PushEvent>)
                 return -1;
             else
                 return e.cloth;
@@ -73,6 +73,8 @@ const char *eventName(const EventData &data)
         return "parameter";
     case 7:
         return "material";
+    case 8:
+        return "push";
     }
     return "event";
 }

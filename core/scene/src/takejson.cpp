@@ -12,7 +12,7 @@ namespace {
 using scenejson::floatToJson;
 using scenejson::Json;
 
-constexpr std::array<std::string_view, 8> kEventNames = {
+constexpr std::array<std::string_view, 9> kEventNames = {
     "drag",
     "remove-constraints",
     "pin",
@@ -21,6 +21,7 @@ constexpr std::array<std::string_view, 8> kEventNames = {
     "change-constraints",
     "parameter",
     "material",
+    "push",
 };
 constexpr Limits kPositionLimits { -1e5, 1e5, "m" };
 constexpr Limits kFrameLimits { 0, 1e12, "frames" };
@@ -29,6 +30,8 @@ constexpr Limits kLengthLimits { -1.0, 1e5, "m" };
 constexpr Limits kComplianceLimits { 0.0, 1e6, "m/N" };
 constexpr Limits kDampingLimits { 0.0, 1e6, "N·s/m" };
 constexpr Limits kTearLimits { 1e-6, 1e6, "" };
+constexpr Limits kPushRadiusLimits { 1e-6, 1e5, "m" };
+constexpr Limits kPushFactorLimits { 0.0, 1.0, "" };
 
 Json vec(const Vec3 &v)
 {
@@ -118,6 +121,13 @@ struct Writer {
     {
         j["cloth"] = e.cloth;
         j["material"] = writeMaterialJson(e.material);
+    }
+    void operator()(const PushEvent &e)
+    {
+        j["centre"] = vec(e.centre);
+        j["radius"] = floatToJson(e.radius);
+        j["delta"] = vec(e.delta);
+        j["factor"] = floatToJson(e.factor);
     }
 };
 
@@ -258,9 +268,17 @@ struct Reader {
             e.value = JsonReader::number(need("value"), here("value"));
             return e;
         }
-        default: {
+        case 7: {
             r.expectObject(j, path, { "frame", "event", "cloth", "material" });
             return MaterialEvent { cloth(), readMaterial(need("material"), here("material")) };
+        }
+        default: {
+            r.expectObject(j, path, { "frame", "event", "centre", "radius", "delta", "factor" });
+            PushEvent e { JsonReader::vec3(need("centre"), here("centre"), kPositionLimits),
+                JsonReader::toFloat(need("radius"), here("radius"), kPushRadiusLimits),
+                JsonReader::vec3(need("delta"), here("delta"), kPositionLimits), 1.f };
+            r.optFloat(j, path, "factor", kPushFactorLimits, e.factor);
+            return e;
         }
         }
     }
