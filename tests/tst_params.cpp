@@ -25,7 +25,7 @@ private slots:
     void materialPresetsArePlausible();
     void applyKeepsStateAndCopiesSettings();
     void applyRederivesGeneratedCloth();
-    void applyScalesExplicitClothKeepingEdits();
+    void applyExplicitFollowsMaterialKeepingOwn();
     void applyScalesMassWithDensity();
     void applyMovesColliders();
 
@@ -314,6 +314,20 @@ void TestParams::applyKeepsStateAndCopiesSettings()
     QCOMPARE(sim.time(), 5.0 / 60.0);
 }
 
+namespace {
+
+// The cloth an explicit description lists, with the numbers of its records.
+Cloth buildExplicitForTest(const ExplicitDesc &e)
+{
+    ClothDesc d;
+    d.source = ClothSource::Explicit;
+    d.explicitData = e;
+    d.explicitData.own.reset(); // every record as written
+    return buildCloth(d);
+}
+
+} // namespace
+
 void TestParams::applyRederivesGeneratedCloth()
 {
     Scene s = *loadPreset("hammock").scene;
@@ -329,41 +343,54 @@ void TestParams::applyRederivesGeneratedCloth()
     QCOMPARE(sim.cloths[0].tearMode, TearMode::RemoveConstraint);
 }
 
-void TestParams::applyScalesExplicitClothKeepingEdits()
+void TestParams::applyExplicitFollowsMaterialKeepingOwn()
 {
+    // An explicit cloth (a grid cut at the start) whose constraints follow the material, one
+    // of them edited by hand and so its own: a stiffer material reaches every other stretch
+    // constraint, the edited one keeps its value exactly, and nothing in the description is
+    // rescaled or inferred.
     Scene s;
     ClothDesc d;
     d.grid.across = 5;
     d.grid.down = 5;
     s.cloths.push_back(d);
     Simulation sim = buildSimulation(s);
-    s = snapshotScene(s, sim, false);
-    // Turn it explicit and edit one constraint by hand (ten times softer).
+    s.cloths[0].explicitData = explicitFor(s.cloths[0], sim.cloths[0]);
     s.cloths[0].source = ClothSource::Explicit;
-    s.cloths[0].explicitData = explicitFromCloth(sim.cloths[0]);
     ExplicitDesc &e = s.cloths[0].explicitData;
-    std::size_t edited = 0;
+    QVERIFY(e.own && e.own->empty()); // a fresh grid: everything follows the material
+    QCOMPARE(buildCloth(s.cloths[0]).constraints, sim.cloths[0].constraints);
+    std::uint32_t edited = 0;
     while (e.constraints[edited].kind != ConstraintKind::Structural)
         ++edited;
     e.constraints[edited].compliance *= 10.f;
-    sim = buildSimulation(s);
+    e.own = constraintsWithOwnProperties(buildExplicitForTest(e), s.cloths[0].material, e.spacing, e.warp);
+    QCOMPARE(*e.own, std::vector<std::uint32_t> { edited });
     const ExplicitDesc before = e;
+    sim = buildSimulation(s);
 
     findParam("material.stretchStiffness")->set(s, 0, double(Material {}.stretchStiffness) * 4.0);
-    for (std::size_t i = 0; i < e.constraints.size(); ++i) {
-        const DistanceConstraint &a = before.constraints[i], &b = e.constraints[i];
-        const bool stretch = a.kind == ConstraintKind::Structural || a.kind == ConstraintKind::User;
-        QVERIFY(near(b.compliance, stretch ? a.compliance / 4.f : a.compliance));
+    QVERIFY(e == before); // the description is not rewritten
+    const Cloth built = buildCloth(s.cloths[0]);
+    for (std::uint32_t i = 0; i < built.constraints.size(); ++i) {
+        const DistanceConstraint &was = before.constraints[i], &now = built.constraints[i];
+        if (i == edited) {
+            QCOMPARE(now.compliance, was.compliance); // its own value, exactly
+            continue;
+        }
+        const bool stretch = was.kind == ConstraintKind::Structural;
+        QVERIFY(near(now.compliance, stretch ? was.compliance / 4.f : was.compliance));
     }
-    QVERIFY(near(e.constraints[edited].compliance,
-        before.constraints[edited].compliance / 4.f)); // the edit survives, scaled
-
     applySceneSettings(s, sim);
-    QCOMPARE(sim.cloths[0].constraints, e.constraints);
-    // Undo restores the values (to rounding).
+    QCOMPARE(sim.cloths[0].constraints, built.constraints);
+    // Back to the old material: every value as it was.
     findParam("material.stretchStiffness")->set(s, 0, double(Material {}.stretchStiffness));
-    for (std::size_t i = 0; i < e.constraints.size(); ++i)
-        QVERIFY(near(e.constraints[i].compliance, before.constraints[i].compliance));
+    QCOMPARE(buildCloth(s.cloths[0]).constraints, before.constraints);
+
+    // A file from before per-constraint ownership: every constraint keeps its numbers.
+    e.own.reset();
+    findParam("material.stretchStiffness")->set(s, 0, double(Material {}.stretchStiffness) * 4.0);
+    QCOMPARE(buildCloth(s.cloths[0]).constraints, before.constraints);
 }
 
 void TestParams::applyScalesMassWithDensity()

@@ -84,9 +84,19 @@ struct ExplicitDesc {
     std::vector<Vec3> rest;
     std::vector<float> mass;                     ///< kg per particle
     std::vector<ParticleKind> kind;
-    std::vector<DistanceConstraint> constraints; ///< each with its own compliance, damping, tear strain
+    std::vector<DistanceConstraint> constraints; ///< compliance, damping, tear: the material's, or their own
     std::vector<Triangle> triangles;
     std::vector<std::array<float, 2>> uv;        ///< texture coordinates per particle (optional, imported meshes)
+    /// Constraints (ascending indices) that keep their own compliance, damping and tearing
+    /// (sewn, or edited one by one); the others take them from the cloth's material, so a
+    /// material change reaches them and rescales nothing. Absent (files written before the
+    /// key): every constraint keeps its own.
+    std::optional<std::vector<std::uint32_t>> own;
+    /// m, the particle spacing the material's numbers are scaled by; 0 = the mean structural
+    /// rest length. A grid made explicit keeps the grid's.
+    float spacing = 0.f;
+    /// The warp (thread) direction in rest space (a horizontal grid's is Z).
+    Vec3 warp { 0.f, 1.f, 0.f };
 
     bool operator==(const ExplicitDesc &) const = default;
 };
@@ -194,6 +204,17 @@ ConstraintParams materialParams(
 Vec3 warpAxis(const ClothDesc &desc);
 /// cos² of the angle between the rest direction `d` and `axis` (0 when either is zero).
 float warpShareOf(const Vec3 &d, const Vec3 &axis);
+
+/// True when constraint `index` of an explicit description keeps its own properties.
+bool ownsProperties(const ExplicitDesc &desc, std::uint32_t index);
+/// The constraints of `cloth` whose properties are not the ones `material` gives them (at
+/// `spacing`, warp along `warp`): exactly equal values follow the material, others are their own.
+std::vector<std::uint32_t> constraintsWithOwnProperties(
+    const Cloth &cloth, const Material &material, float spacing, const Vec3 &warp);
+/// `desc` made explicit from the running `cloth` (cut, sewn, pinned at the start): the
+/// grid's spacing and warp are kept, and only constraints whose properties differ from the
+/// material's are marked as their own.
+ExplicitDesc explicitFor(const ClothDesc &desc, const Cloth &cloth);
 
 /// Builds the simulated cloth of a description (generated or explicit, pins applied).
 Cloth buildCloth(const ClothDesc &desc);

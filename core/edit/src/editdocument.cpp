@@ -66,10 +66,11 @@ void writeBack(Scene &scene, std::size_t index, const Cloth &cloth)
         && built.particles.rest == cloth.particles.rest && built.particles.mass == cloth.particles.mass;
     const std::vector<ParticleKind> kinds = authoredKinds(cloth.particles.kind);
     if (!sameShape || desc.source == ClothSource::Explicit) {
+        ExplicitDesc made = explicitFor(desc, cloth); // from the description as it was
         desc.source = ClothSource::Explicit;
         desc.grid = GridDesc {};
         desc.rope = RopeDesc {};
-        desc.explicitData = explicitFromCloth(cloth);
+        desc.explicitData = std::move(made);
         desc.explicitData.kind = kinds;
     }
     desc.pins.clear();

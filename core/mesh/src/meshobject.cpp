@@ -74,6 +74,11 @@ ClothDesc meshToCloth(
     for (const auto &[key, use] : edges)
         if (use.count == 2)
             made.bend += add(use.opposite[0], use.opposite[1], ConstraintKind::Bend) ? 1 : 0;
+    // Every constraint follows the material (a fabric change reaches them), at the mesh's
+    // mean edge length; a mesh has no thread direction of its own (isotropic).
+    e.own = std::vector<std::uint32_t> {};
+    e.spacing = spacing;
+    e.warp = {};
     if (counts)
         *counts = made;
     return desc;

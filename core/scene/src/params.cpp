@@ -118,21 +118,6 @@ ParamDesc colliderParam(
     return p;
 }
 
-bool constraintUsesStiffness(ConstraintKind kind, int which)
-{
-    // which: 0 stretch, 1 shear, 2 bend
-    switch (kind) {
-    case ConstraintKind::Structural:
-    case ConstraintKind::User:
-        return which == 0;
-    case ConstraintKind::Shear:
-        return which == 1;
-    case ConstraintKind::Bend:
-        return which == 2;
-    }
-    return false;
-}
-
 // A material parameter. On an explicit cloth the per-constraint values (and masses) are
 // rescaled new/old, so edits of single constraints survive a material change.
 ParamDesc materialParam(
@@ -154,49 +139,17 @@ ParamDesc materialParam(
         c.material.*field = newValue;
         if (c.source != ClothSource::Explicit || oldValue == newValue)
             return;
-        ExplicitDesc &e = c.explicitData;
-        const float ratio = oldValue > 0.f ? newValue / oldValue : 0.f;
-        if (field == &Material::arealDensity) {
-            for (float &m : e.mass)
-                m = ratio > 0.f ? m * ratio : m;
-            return;
-        }
-        if (field == &Material::warpStretchStiffness || field == &Material::warpBendStiffness) {
-            // Re-derived from the material along each constraint's rest direction.
-            const float spacing = clothSpacing(c);
-            const ConstraintKind kind
-                = field == &Material::warpBendStiffness ? ConstraintKind::Bend : ConstraintKind::Structural;
-            for (DistanceConstraint &d : e.constraints) {
-                if (d.kind != kind || d.a >= e.rest.size() || d.b >= e.rest.size())
-                    continue;
-                const float share = warpShareOf(e.rest[d.b] - e.rest[d.a], warpAxis(c));
-                d.compliance = materialParams(c.material, d.kind, d.restLength, spacing, share).compliance;
-            }
-            return;
-        }
-        const int which = field == &Material::stretchStiffness ? 0
-            : field == &Material::shearStiffness               ? 1
-            : field == &Material::bendStiffness                ? 2
-                                                               : -1;
-        const float spacing = clothSpacing(c);
-        for (DistanceConstraint &d : e.constraints) {
-            if (which >= 0 && constraintUsesStiffness(d.kind, which))
-                d.compliance = ratio > 0.f
-                    ? d.compliance / ratio
-                    : materialParams(c.material, d.kind, d.restLength, spacing).compliance;
-            else if (field == &Material::damping)
-                d.damping = ratio > 0.f ? d.damping * ratio : newValue;
-            else if (field == &Material::tearStrain && c.material.tearBy != TearCriterion::Tension)
-                d.tearStrain = ratio > 0.f ? d.tearStrain * ratio : newValue;
-            else if (field == &Material::tearTension)
-                d.tearForce = materialParams(c.material, d.kind, d.restLength, spacing).tearForce;
-        }
+        // An explicit cloth's masses are authored per particle: they follow the density in
+        // proportion. Its constraints need nothing: those that follow the material are
+        // derived from it when built, those with their own properties keep them.
+        if (field == &Material::arealDensity && oldValue > 0.f)
+            for (float &m : c.explicitData.mass)
+                m *= newValue / oldValue;
     };
     return p;
 }
 
-// What makes the material tear. On an explicit cloth every constraint's tear strain and tear
-// force are re-derived from the material (per-constraint edits of them are replaced).
+// What makes the material tear. Constraints that follow the material follow this too.
 ParamDesc tearCriterionParam()
 {
     ParamDesc p = makeDesc("material.tearBy", "Tears by", "", ParamGroup::Material, { 0, 2 },
@@ -211,14 +164,6 @@ ParamDesc tearCriterionParam()
             return;
         ClothDesc &c = s.cloths[std::size_t(i)];
         c.material.tearBy = fromDouble<TearCriterion>(v, 0, 2);
-        if (c.source != ClothSource::Explicit)
-            return;
-        const float spacing = clothSpacing(c);
-        for (DistanceConstraint &d : c.explicitData.constraints) {
-            const ConstraintParams m = materialParams(c.material, d.kind, d.restLength, spacing);
-            d.tearStrain = m.tearStrain;
-            d.tearForce = m.tearForce;
-        }
     };
     return p;
 }
@@ -595,55 +540,42 @@ ConstraintKey keyOf(const DistanceConstraint &c)
     return { std::min(c.a, c.b), std::max(c.a, c.b), c.kind };
 }
 
-// Explicit cloth: copy each running constraint's values from the scene constraint joining
-// the same particles; constraints only the running cloth has (split-vertex tears remap
-// particles) are scaled by the ratio observed for their kind.
-void applyExplicit(const ExplicitDesc &desc, Cloth &cloth)
+// Explicit cloth: each running constraint that the description lists as owning its
+// properties (found by its particles) keeps the description's values; every other one takes
+// the material's, as a generated cloth does. Constraints only the running cloth has (a vertex
+// split re-joins particles) follow the material too, unless the description predates
+// per-constraint ownership, in which case they keep what they have: nothing is inferred.
+void applyExplicit(const ClothDesc &desc, Cloth &cloth)
 {
+    const ExplicitDesc &e = desc.explicitData;
     std::unordered_map<ConstraintKey, std::uint32_t, ConstraintKeyHash> index;
-    index.reserve(desc.constraints.size());
-    for (std::uint32_t i = 0; i < desc.constraints.size(); ++i)
-        index.emplace(keyOf(desc.constraints[i]), i);
-
-    constexpr int kKinds = 4;
-    float complianceRatio[kKinds] = { 1.f, 1.f, 1.f, 1.f };
-    float dampingRatio[kKinds] = { 1.f, 1.f, 1.f, 1.f };
-    float tearRatio[kKinds] = { 1.f, 1.f, 1.f, 1.f };
-    bool haveRatio[kKinds] = { false, false, false, false };
-    std::vector<std::int64_t> match(cloth.constraints.size(), -1);
-    for (std::size_t i = 0; i < cloth.constraints.size(); ++i) {
-        const DistanceConstraint &c = cloth.constraints[i];
+    index.reserve(e.constraints.size());
+    for (std::uint32_t i = 0; i < e.constraints.size(); ++i)
+        index.emplace(keyOf(e.constraints[i]), i);
+    const float spacing = clothSpacing(desc);
+    const Vec3 warp = warpAxis(desc);
+    const std::vector<Vec3> &rest = cloth.particles.rest;
+    for (DistanceConstraint &c : cloth.constraints) {
         const auto it = index.find(keyOf(c));
-        if (it == index.end())
-            continue;
-        match[i] = it->second;
-        const int k = int(c.kind);
-        if (k < kKinds && !haveRatio[k]) {
-            const DistanceConstraint &d = desc.constraints[it->second];
-            complianceRatio[k] = c.compliance > 0.f ? d.compliance / c.compliance : 1.f;
-            dampingRatio[k] = c.damping > 0.f ? d.damping / c.damping : 1.f;
-            tearRatio[k] = std::isfinite(c.tearStrain) && c.tearStrain > 0.f && std::isfinite(d.tearStrain)
-                ? d.tearStrain / c.tearStrain
-                : 1.f;
-            haveRatio[k] = true;
-        }
-    }
-    for (std::size_t i = 0; i < cloth.constraints.size(); ++i) {
-        DistanceConstraint &c = cloth.constraints[i];
-        if (match[i] >= 0) {
-            const DistanceConstraint &d = desc.constraints[std::size_t(match[i])];
-            c.compliance = d.compliance;
-            c.damping = d.damping;
-            c.tearStrain = d.tearStrain;
-            c.tearForce = d.tearForce;
+        const bool known = it != index.end();
+        if (known ? ownsProperties(e, it->second) : (!e.own || c.kind == ConstraintKind::User)) {
+            if (known) {
+                const DistanceConstraint &d = e.constraints[it->second];
+                c.compliance = d.compliance;
+                c.damping = d.damping;
+                c.tearStrain = d.tearStrain;
+                c.tearForce = d.tearForce;
+            }
             continue;
         }
-        const int k = int(c.kind);
-        if (k < kKinds && haveRatio[k]) {
-            c.compliance *= complianceRatio[k];
-            c.damping *= dampingRatio[k];
-            c.tearStrain *= tearRatio[k];
-        }
+        const ConstraintParams p = materialParams(
+            desc.material, c.kind, c.restLength, spacing, c.a < rest.size() && c.b < rest.size()
+                ? warpShareOf(rest[c.b] - rest[c.a], warp)
+                : 0.f);
+        c.compliance = p.compliance;
+        c.damping = p.damping;
+        c.tearStrain = p.tearStrain;
+        c.tearForce = p.tearForce;
     }
 }
 
@@ -694,7 +626,7 @@ void applySceneSettings(const Scene &scene, Simulation &sim)
         cloth.thickness = desc.thickness;
         cloth.tetherStretch = desc.tetherStretch;
         if (desc.source == ClothSource::Explicit)
-            applyExplicit(desc.explicitData, cloth);
+            applyExplicit(desc, cloth);
         else
             applyMaterial(cloth, desc.material, clothSpacing(desc), warpAxis(desc));
 

@@ -40,7 +40,7 @@ Vec3 warpAxis(const ClothDesc &desc)
     case ClothSource::Rope:
         return {};
     case ClothSource::Explicit:
-        return { 0.f, 1.f, 0.f };
+        return desc.explicitData.warp;
     }
     return {};
 }
@@ -108,6 +108,8 @@ float clothSpacing(const ClothDesc &desc)
     case ClothSource::Rope:
         return desc.rope.length / float(std::max(1, desc.rope.count - 1));
     case ClothSource::Explicit: {
+        if (desc.explicitData.spacing > 0.f)
+            return desc.explicitData.spacing;
         double sum = 0.0, sumAll = 0.0;
         std::size_t n = 0, nAll = 0;
         for (const DistanceConstraint &c : desc.explicitData.constraints) {
@@ -137,6 +139,38 @@ void applyMaterial(Cloth &cloth, const Material &material, float spacing, const 
         c.tearStrain = p.tearStrain;
         c.tearForce = p.tearForce;
     }
+}
+
+bool ownsProperties(const ExplicitDesc &desc, std::uint32_t index)
+{
+    return !desc.own || std::binary_search(desc.own->begin(), desc.own->end(), index);
+}
+
+std::vector<std::uint32_t> constraintsWithOwnProperties(
+    const Cloth &cloth, const Material &material, float spacing, const Vec3 &warp)
+{
+    std::vector<std::uint32_t> own;
+    const std::vector<Vec3> &rest = cloth.particles.rest;
+    for (std::uint32_t i = 0; i < cloth.constraints.size(); ++i) {
+        const DistanceConstraint &c = cloth.constraints[i];
+        const ConstraintParams p
+            = materialParams(material, c.kind, c.restLength, spacing, warpShareOf(rest[c.b] - rest[c.a], warp));
+        if (!(c.compliance == p.compliance && c.damping == p.damping && c.tearStrain == p.tearStrain
+                && c.tearForce == p.tearForce))
+            own.push_back(i);
+    }
+    return own;
+}
+
+ExplicitDesc explicitFor(const ClothDesc &desc, const Cloth &cloth)
+{
+    ExplicitDesc e = explicitFromCloth(cloth);
+    if (desc.source == ClothSource::Explicit && !desc.explicitData.own)
+        return e; // a file from before per-constraint ownership: every constraint keeps its own
+    e.spacing = clothSpacing(desc);
+    e.warp = warpAxis(desc);
+    e.own = constraintsWithOwnProperties(cloth, desc.material, e.spacing, e.warp);
+    return e;
 }
 
 namespace {
@@ -191,10 +225,24 @@ Cloth buildCloth(const ClothDesc &desc)
         applyMaterial(cloth, desc.material, spacing, warpAxis(desc));
         break;
     }
-    case ClothSource::Explicit:
-        // Explicit constraints carry their own properties (per-constraint edits survive).
+    case ClothSource::Explicit: {
+        // Constraints that own their properties keep them; the others follow the material.
         cloth = buildExplicit(desc.explicitData);
+        const Vec3 warp = warpAxis(desc);
+        const std::vector<Vec3> &rest = cloth.particles.rest;
+        for (std::uint32_t i = 0; i < cloth.constraints.size(); ++i) {
+            if (ownsProperties(desc.explicitData, i))
+                continue;
+            DistanceConstraint &c = cloth.constraints[i];
+            const ConstraintParams p = materialParams(
+                desc.material, c.kind, c.restLength, spacing, warpShareOf(rest[c.b] - rest[c.a], warp));
+            c.compliance = p.compliance;
+            c.damping = p.damping;
+            c.tearStrain = p.tearStrain;
+            c.tearForce = p.tearForce;
+        }
         break;
+    }
     }
     cloth.name = desc.name;
     cloth.tearMode = desc.tearMode;
@@ -315,10 +363,11 @@ Scene snapshotScene(const Scene &scene, const Simulation &sim, bool withState)
         const Cloth &running = sim.cloths[i];
         if (sameTopology(buildCloth(desc), running))
             continue;
+        ExplicitDesc made = explicitFor(desc, running); // from the description as it was
         desc.source = ClothSource::Explicit;
         desc.grid = GridDesc {};
         desc.rope = RopeDesc {};
-        desc.explicitData = explicitFromCloth(running);
+        desc.explicitData = std::move(made);
         desc.explicitData.kind = authoredKinds(desc.explicitData.kind);
         desc.pins.clear();
         for (std::uint32_t p = 0; p < desc.explicitData.kind.size(); ++p) {

@@ -33,6 +33,8 @@ constexpr Limits kComplianceLimits { 0.0, 1e6, "m/N" };
 constexpr Limits kDampingLimits { 0.0, 1e6, "N·s/m" };
 constexpr Limits kTearLimits { 1e-6, 1e6, "" };
 constexpr Limits kTearForceLimits { 1e-9, 1e12, "N" };
+constexpr Limits kConstraintIndexLimits { 0, 4294967294.0, "" };
+constexpr Limits kSpacingLimits { 0.0, 1e5, "m" };
 // A scene may ask `drape render` for at most this many frames (half an hour at 60 frames/s);
 // the command line's --frames can ask for more.
 constexpr double kMaxRecordFrames = 100000;
@@ -329,7 +331,7 @@ void SceneReader::readPins(
 
 void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitDesc &e)
 {
-    expectObject(j, path, { "rest", "mass", "kinds", "constraints", "triangles", "uv" });
+    expectObject(j, path, { "rest", "mass", "kinds", "constraints", "triangles", "uv", "own", "spacing", "warp" });
     const Json &rest = require(j, path, "rest");
     expectArray(rest, path + "/rest");
     if (rest.empty())
@@ -395,6 +397,30 @@ void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitD
         expectArray(*ts, tp);
         e.triangles = readTriangles(*ts, tp, n);
     }
+
+    e.own.reset();
+    if (const Json *own = find(j, "own")) {
+        const std::string op = path + "/own";
+        expectArray(*own, op);
+        std::vector<std::uint32_t> list;
+        for (std::size_t i = 0; i < own->size(); ++i) {
+            const std::uint32_t k = std::uint32_t(integer((*own)[i], at(op, i), kConstraintIndexLimits));
+            if (k >= e.constraints.size())
+                fail(at(op, i),
+                    "constraint " + std::to_string(k) + " out of range, the cloth has "
+                        + std::to_string(e.constraints.size()));
+            if (!list.empty() && k <= list.back())
+                fail(at(op, i), "indices must ascend");
+            list.push_back(k);
+        }
+        e.own = std::move(list);
+    }
+    e.spacing = 0.f;
+    if (const Json *spacing = find(j, "spacing"))
+        e.spacing = toFloat(*spacing, path + "/spacing", kSpacingLimits);
+    e.warp = { 0.f, 1.f, 0.f };
+    if (const Json *warp = find(j, "warp"))
+        e.warp = vec3(*warp, path + "/warp", { -1.0, 1.0, "" });
 
     e.uv.clear();
     if (const Json *uv = find(j, "uv")) {

@@ -135,6 +135,11 @@ Json writeExplicit(const ExplicitDesc &e)
     j["kinds"] = std::move(kinds);
     j["constraints"] = std::move(constraints);
     j["triangles"] = std::move(triangles);
+    if (e.own) { // which constraints keep their own properties (the others follow the material)
+        j["own"] = *e.own;
+        j["spacing"] = num(e.spacing);
+        j["warp"] = vec(e.warp);
+    }
     if (!e.uv.empty()) { // optional: only imported meshes carry their own texture coordinates
         Json uv = Json::array();
         for (const auto &t : e.uv)
