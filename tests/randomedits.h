@@ -57,7 +57,7 @@ inline bool randomEdit(std::mt19937 &rng, EditDocument &doc)
     const int cloth = std::uniform_int_distribution<int>(0, int(sim.cloths.size()) - 1)(rng);
     const Cloth &c = sim.cloths[std::size_t(cloth)];
     const std::size_t before = doc.undoIndex();
-    switch (std::uniform_int_distribution<int>(0, 9)(rng)) {
+    switch (std::uniform_int_distribution<int>(0, 11)(rng)) {
     case 0:
         doc.setKind(cloth, randomParticles(rng, c, 3), ParticleKind::Static);
         break;
@@ -117,6 +117,26 @@ inline bool randomEdit(std::mt19937 &rng, EditDocument &doc)
         Material m = doc.scene().cloths[std::size_t(cloth)].material;
         m.damping *= 1.5f;
         doc.setMaterial(cloth, m);
+        break;
+    }
+    case 10: {
+        // A pushed stroke over three frames, one undo step.
+        const auto p = randomParticles(rng, c, 1);
+        const Vec3 at = c.particles.position[p[0]];
+        doc.beginGroup();
+        for (int f = 0; f < 3; ++f) {
+            doc.push(at + Vec3 { 0.02f * float(f), 0.f, 0.f }, 0.1f, Vec3 { 0.02f, 0.f, 0.f }, 1.f);
+            doc.step();
+        }
+        doc.endGroup("Push");
+        break;
+    }
+    case 11: {
+        // Two scrubbed values of one parameter: one undo step.
+        doc.setParameter("world.airDamping", 0, std::uniform_real_distribution<double>(0.0, 0.5)(rng));
+        doc.setParameter("world.airDamping", 0, std::uniform_real_distribution<double>(0.0, 0.5)(rng));
+        if (doc.undoIndex() == before + 2)
+            doc.mergeLast("Set air damping");
         break;
     }
     }

@@ -407,6 +407,7 @@ void TestTake::everyEventKindRoundTripsByteIdentical()
     take.add({ 6, ParameterEvent { "world.gravity.y", 0, -3.25 } });
     Material silk = materialPresets()[2];
     take.add({ 7, MaterialEvent { 0, silk } });
+    take.add({ 8, PushEvent { { 0.1f, 1.2f, 0.f }, 0.15f, { 0.01f, -0.02f, 0.f }, 0.5f } });
     const std::string text = serializeScene(scene, SaveOptions { false, &take });
     QVERIFY(text.find("\"take\"") != std::string::npos);
     const SceneLoadResult r = parseScene(text, "take.json");
