@@ -113,6 +113,7 @@ private slots:
     void undoRestoresWhatWasShown();
     void clickOnPinDotUnpinsThatPin();
     void sewSecondClickOnEdgeSewsItsEnd();
+    void selectionFollowsGridResolution();
     void tearingToggleIsOneParameterStep();
 
 private:
@@ -685,6 +686,28 @@ void TestTools::sewSecondClickOnEdgeSewsItsEnd()
     const DistanceConstraint &c = cloth().constraints.back();
     QVERIFY((c.a == a && c.b == idx(8, 8)) || (c.a == idx(8, 8) && c.b == a));
     QCOMPARE(m_doc->undoStack()->count(), 1);
+}
+
+void TestTools::selectionFollowsGridResolution()
+{
+    // 10 → 19 across: a selected corner particle and a selected edge of the bottom row stay
+    // at the same place on the cloth (the new grid's corner and bottom row).
+    Selection *sel = m_tools->selection();
+    sel->setParticles(0, {idx(kAcross - 1, kDown - 1)});
+    std::uint32_t edge = 0;
+    while (!(cloth().constraints[edge].kind == ConstraintKind::Structural && cloth().constraints[edge].a == idx(0, kDown - 1)
+             && cloth().constraints[edge].b == idx(1, kDown - 1)))
+        ++edge;
+    sel->setConstraints(cloth(), 0, {edge});
+    QVERIFY(m_doc->setParameter("cloth.grid.across", 0, 19).isEmpty());
+    const std::uint32_t across = 19;
+    QCOMPARE(sel->particles(), std::vector<std::uint32_t>{across * kDown - 1});
+    QCOMPARE(sel->constraints().size(), std::size_t(1));
+    const DistanceConstraint &c = cloth().constraints[sel->constraints().front()];
+    QCOMPARE(c.a, across * (kDown - 1));     // the bottom-left corner
+    QCOMPARE(c.b, across * (kDown - 1) + 2); // two new columns on: 1/9 of the width
+    m_doc->undoStack()->undo();
+    QCOMPARE(sel->particles(), std::vector<std::uint32_t>{idx(kAcross - 1, kDown - 1)});
 }
 
 QTEST_MAIN(TestTools)

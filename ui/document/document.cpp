@@ -17,6 +17,7 @@ Document::Document(Scene scene, QString filePath, QObject *parent, Take take)
     : QObject(parent), m_edit(std::move(scene), std::move(take)), m_filePath(std::move(filePath))
 {
     m_camera = m_edit.scene().camera;
+    m_grids = grids();
     connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
@@ -65,8 +66,22 @@ void Document::reset()
 
 // ---- edits ---------------------------------------------------------------------------------
 
+std::vector<std::optional<GridDesc>> Document::grids() const
+{
+    std::vector<std::optional<GridDesc>> out;
+    for (const ClothDesc &c : scene().cloths)
+        out.push_back(c.source == ClothSource::Grid ? std::optional<GridDesc>(c.grid) : std::nullopt);
+    return out;
+}
+
 void Document::announce(Change what, std::uint64_t frameBefore)
 {
+    std::vector<std::optional<GridDesc>> now = grids();
+    if (now.size() == m_grids.size())
+        for (std::size_t i = 0; i < now.size(); ++i)
+            if (now[i] && m_grids[i] && !(*now[i] == *m_grids[i]))
+                emit gridChanged(int(i), *m_grids[i], *now[i]);
+    m_grids = std::move(now);
     if (frameBefore != frame())
         emit simulationReset();
     emit changed(what);

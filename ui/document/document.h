@@ -134,6 +134,9 @@ signals:
     void filePathChanged(const QString &path);
     /// A message about the take ("2 events no longer apply and were removed").
     void takeMessage(const QString &message);
+    /// A grid's size or resolution changed (an edit, its undo or redo): selections of its
+    /// particles follow them to the same place on the cloth (remapGridIndices).
+    void gridChanged(int cloth, const drape::GridDesc &from, const drape::GridDesc &to);
 
 private:
     friend class EditStepCommand;
@@ -143,12 +146,15 @@ private:
     /// After the core's undo or redo.
     void afterHistoryMove(std::uint64_t frameBefore);
     void announce(Change what, std::uint64_t frameBefore);
+    /// The grids of the scene now (nullopt for cloths that are not grids).
+    std::vector<std::optional<GridDesc>> grids() const;
 
     EditDocument m_edit;
     QUndoStack m_undo;
     QString m_filePath;
     SceneBudget m_budget;
     CameraDesc m_camera;
+    std::vector<std::optional<GridDesc>> m_grids; ///< each cloth's grid as last announced
     std::size_t m_gestureSteps = 0; ///< core undo index at beginGesture()
     std::uint64_t m_gestureFrame = 0;
     int m_gestureDepth = 0;

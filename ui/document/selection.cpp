@@ -1,5 +1,7 @@
 #include "document/selection.h"
 
+#include "edit/editdocument.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -115,6 +117,28 @@ void Selection::remapConstraints(int clothIndex, const std::vector<std::uint32_t
     for (std::size_t i : order) {
         m_constraints.push_back(next[i]);
         m_pairs.push_back(pairs[i]);
+    }
+    emit changed();
+}
+
+void Selection::remapGrid(int clothIndex, const GridDesc &from, const GridDesc &to)
+{
+    if (clothIndex != m_cloth || isEmpty())
+        return;
+    const auto one = [&](std::uint32_t i) {
+        const std::vector<std::uint32_t> mapped = remapGridIndices(from, to, {i});
+        return mapped.empty() ? kRemoved : mapped.front();
+    };
+    std::vector<std::uint32_t> particles;
+    for (std::uint32_t p : m_particles)
+        if (const std::uint32_t q = one(p); q != kRemoved)
+            particles.push_back(q);
+    sortUnique(particles);
+    m_particles = std::move(particles);
+    // The constraints are found again by their new pairs (revalidate) once the cloth is built.
+    for (std::size_t i = 0; i < m_pairs.size(); ++i) {
+        m_pairs[i] = {one(m_pairs[i].a), one(m_pairs[i].b)};
+        m_constraints[i] = kRemoved - 1; // no longer names the right record
     }
     emit changed();
 }

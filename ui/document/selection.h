@@ -8,6 +8,7 @@
 // undo, redo), dropping the constraints that no longer exist.
 #pragma once
 
+#include "scene/scene.h"
 #include "sim/cloth.h"
 
 #include <QObject>
@@ -40,6 +41,9 @@ public:
 
     /// Applies an old→new constraint map (kRemoved for deleted records) from an edit of `cloth`.
     void remapConstraints(int clothIndex, const std::vector<std::uint32_t> &oldToNew);
+    /// Follows a change of cloth `clothIndex`'s grid: each selected particle, and each end
+    /// of a selected constraint, moves to the particle at the same place on the new grid.
+    void remapGrid(int clothIndex, const GridDesc &from, const GridDesc &to);
     /// Re-resolves indices against the running cloths after any topology change.
     void revalidate(const std::vector<Cloth> &cloths);
 

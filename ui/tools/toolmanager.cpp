@@ -230,6 +230,7 @@ void ToolManager::setDocument(Document *document)
     m_documentConnections.push_back(
         connect(document, &Document::changed, this, [this](Change what) { onDocumentChanged(unsigned(what)); }));
     m_documentConnections.push_back(connect(document, &Document::simulationStepped, this, &ToolManager::onStepped));
+    m_documentConnections.push_back(connect(document, &Document::gridChanged, m_selection, &Selection::remapGrid));
     m_documentConnections.push_back(connect(document, &Document::simulationReset, this, [this] {
         resetTools();
         if (m_document)
