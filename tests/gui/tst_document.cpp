@@ -161,6 +161,19 @@ void TestDocument::savedStateReopensWhereItWas()
     QVERIFY(reopened->simulation().cloths.at(0).particles.position
             == document.simulation().cloths.at(0).particles.position);
 
+    // Saving the reopened document with its state again writes the same bytes.
+    {
+        QFile first(path);
+        QVERIFY(first.open(QIODevice::ReadOnly));
+        std::unique_ptr<Document> again = Document::load(path, &error);
+        QVERIFY2(again, qPrintable(error));
+        const QString second = dir.filePath(QStringLiteral("again.json"));
+        QVERIFY2(again->save(second, /*withState=*/true, &error), qPrintable(error));
+        QFile secondFile(second);
+        QVERIFY(secondFile.open(QIODevice::ReadOnly));
+        QCOMPARE(secondFile.readAll(), first.readAll());
+    }
+
     // A plain save does not carry the state: that file starts from the beginning.
     const QString plain = dir.filePath(QStringLiteral("plain.json"));
     QVERIFY2(document.save(plain, /*withState=*/false, &error), qPrintable(error));
