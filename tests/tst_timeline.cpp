@@ -5,11 +5,14 @@
 #include "edit/cut.h"
 #include "scene/presets.h"
 #include "scene/scene.h"
+#include "edit/editdocument.h"
+#include "timeline/takesource.h"
 #include "timeline/timeline.h"
 
 #include <QtTest>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -110,6 +113,9 @@ private slots:
     void topologyIsSharedUntilItChanges();
     void workerFillsAheadWhileTheGuiEdits();
     void workerScrubsWhileEditing();
+    void takeSourceReplaysTheDocument();
+    void editAtAFrameRefillsFromThatFrame();
+    void deletedEventIsOneUndoStep();
 };
 
 void TestTimeline::snapshotCopyIsExact_data()
@@ -348,6 +354,106 @@ void TestTimeline::workerScrubsWhileEditing()
     }
     QVERIFY(timeline.status().bytes <= settings.budgetBytes);
     timeline.stopWorker();
+}
+
+namespace {
+
+// A tablecloth session: a pin at 6, a cut at 14, a drag from 20 to 27, a gravity change at 31.
+EditDocument tableclothSession()
+{
+    EditDocument doc(*loadPreset("tablecloth").scene);
+    doc.run(6);
+    doc.setKind(0, { 3, 4 }, ParticleKind::Static);
+    doc.run(8);
+    doc.removeConstraints(0, { 40, 41, 42 }, true);
+    doc.run(6);
+    const Vec3 centre = doc.simulation().cloths[0].particles.position[150];
+    doc.beginDrag(0, { 150, 151 }, centre);
+    for (int i = 0; i < 7; ++i) {
+        doc.dragTo(centre + Vec3 { 0.f, 0.02f * float(i), 0.01f * float(i) });
+        doc.step();
+    }
+    doc.endDrag();
+    doc.run(4);
+    doc.setParameter("world.gravity.y", 0, -5.0);
+    doc.run(9);
+    return doc;
+}
+
+} // namespace
+
+// The timeline over a document's scene and take gives, at every frame, the state the editor
+// shows there; an editor document continued from a cached snapshot does too.
+void TestTimeline::takeSourceReplaysTheDocument()
+{
+    EditDocument doc = tableclothSession();
+    QCOMPARE(doc.take().events.size(), std::size_t(4));
+    CacheSettings settings;
+    settings.snapshotInterval = 8;
+    Timeline timeline(std::make_shared<TakeSource>(std::make_shared<const Scene>(doc.scene()), doc.take()),
+        settings);
+    for (std::uint64_t f : { 0, 6, 13, 14, 22, 27, 31, 40 }) {
+        const std::uint64_t expected = replay(doc.scene(), doc.take(), f).stateHash();
+        QCOMPARE(timeline.frame(f)->stateHash, expected);
+    }
+    // Scrub: the document goes back to frame 18 from the cache's state at 16, not from 0.
+    std::unique_ptr<SourceState> at16 = timeline.stateAt(16);
+    doc.seekFrom(static_cast<TakeState &>(*at16).state, 18);
+    QCOMPARE(doc.playhead(), std::uint64_t(18));
+    QCOMPARE(doc.simulation().stateHash(), replay(doc.scene(), doc.take(), 18).stateHash());
+    doc.seekFrom(static_cast<TakeState &>(*timeline.stateAt(24)).state, 31); // inside the drag, past the gravity change
+    QCOMPARE(doc.simulation().stateHash(), replay(doc.scene(), doc.take(), 31).stateHash());
+    QCOMPARE(doc.settings().world.gravity.y, -5.f);
+}
+
+// An event changed at frame f re-simulates from f: the frames before it stay cached.
+void TestTimeline::editAtAFrameRefillsFromThatFrame()
+{
+    EditDocument doc = tableclothSession();
+    auto scene = std::make_shared<const Scene>(doc.scene());
+    const Take before = doc.take();
+    Timeline timeline(std::make_shared<TakeSource>(scene, before));
+    timeline.frame(40);
+    const std::uint64_t simulated = timeline.simulatedFrames();
+    doc.seek(27);
+    doc.setKind(0, { 600 }, ParticleKind::Static); // at 27: drops the gravity change at 31
+    const std::uint64_t from = firstChangedFrame(*scene, before, doc.scene(), doc.take());
+    QCOMPARE(from, std::uint64_t(27));
+    timeline.setSource(std::make_shared<TakeSource>(scene, doc.take()), from);
+    QVERIFY(timeline.cachedFrame(20) != nullptr);
+    QCOMPARE(timeline.frame(40)->stateHash, replay(doc.scene(), doc.take(), 40).stateHash());
+    // Re-simulated from the snapshot kept just before the drag's frame 20 (the nearest full
+    // state before 27), not from the start.
+    QVERIFY2(timeline.simulatedFrames() - simulated <= 40 - 19,
+        qPrintable(QString::number(timeline.simulatedFrames() - simulated)));
+    QCOMPARE(firstChangedFrame(*scene, before, *scene, before), std::numeric_limits<std::uint64_t>::max());
+    Scene other = *scene;
+    other.world.airDamping *= 2.f;
+    QCOMPARE(firstChangedFrame(*scene, before, other, before), std::uint64_t(0));
+    other = *scene;
+    other.view.showConstraints = !other.view.showConstraints; // presentation only
+    QCOMPARE(firstChangedFrame(*scene, before, other, before), std::numeric_limits<std::uint64_t>::max());
+}
+
+// Deleting an event of the take (the timeline's marker menu) is one undo step, and what the
+// playhead shows is the replay without it.
+void TestTimeline::deletedEventIsOneUndoStep()
+{
+    EditDocument doc = tableclothSession();
+    const std::uint64_t shown = doc.simulation().stateHash();
+    const Take take = doc.take();
+    const std::size_t steps = doc.undoIndex();
+    QVERIFY(doc.removeEvent(1).empty()); // the cut
+    QCOMPARE(doc.undoIndex(), steps + 1);
+    QCOMPARE(doc.take().events.size(), std::size_t(3));
+    Take without = take;
+    without.events.erase(without.events.begin() + 1);
+    QCOMPARE(doc.simulation().stateHash(), replay(doc.scene(), without, doc.playhead()).stateHash());
+    doc.undo();
+    QVERIFY(doc.take() == take);
+    QCOMPARE(doc.simulation().stateHash(), shown);
+    QVERIFY(!doc.removeEvent(9).empty()); // out of range: nothing changes
+    QCOMPARE(doc.undoIndex(), steps);
 }
 
 QTEST_GUILESS_MAIN(TestTimeline)

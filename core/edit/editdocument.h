@@ -65,6 +65,10 @@ public:
     void reset();
     /// Replays to `frame` (not an edit).
     void seek(std::uint64_t frame);
+    /// Goes to `frame` starting from `shown`, the state shown at an earlier frame k < frame
+    /// of this document (a snapshot of a timeline cache): steps it on instead of replaying
+    /// from the start. Events that did not apply before k are not reported again.
+    void seekFrom(PlayerState shown, std::uint64_t frame);
 
     // ---- edits: each is one undo step; an error changes nothing -----------------------------
     std::string setKind(int cloth, const std::vector<std::uint32_t> &particles, ParticleKind kind);
@@ -82,6 +86,9 @@ public:
     std::string setGrid(int cloth, const GridDesc &grid);
     std::string addCloth(const ClothDesc &cloth);
     std::string removeCloth(int cloth);
+    /// Deletes event `index` of the take (the timeline's marker menu). The playhead stays;
+    /// what it shows is replayed without the event.
+    std::string removeEvent(std::size_t index);
     /// The state at the playhead becomes the scene's start (with state); the take is cleared.
     std::string setStartHere();
     /// The document as it would be with the state at the playhead as its start: that state

@@ -205,6 +205,10 @@ Vec3 warpAxis(const ClothDesc &desc);
 /// cos² of the angle between the rest direction `d` and `axis` (0 when either is zero).
 float warpShareOf(const Vec3 &d, const Vec3 &axis);
 
+/// `scene` without what the simulation does not read (name, description, camera, view and
+/// recording settings): two scenes that compare equal this way simulate the same.
+Scene withoutPresentation(Scene scene);
+
 /// True when constraint `index` of an explicit description keeps its own properties.
 bool ownsProperties(const ExplicitDesc &desc, std::uint32_t index);
 /// The constraints of `cloth` whose properties are not the ones `material` gives them (at

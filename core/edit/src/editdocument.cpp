@@ -133,16 +133,6 @@ ClothState restState(const ClothDesc &desc)
     return s;
 }
 
-// The scene without what does not affect the simulation (name, camera, view, recording).
-Scene simulated(Scene scene)
-{
-    scene.name.clear();
-    scene.description.clear();
-    scene.camera = {};
-    scene.view = {};
-    scene.record = {};
-    return scene;
-}
 
 // Where a drag holds its particles at frame `frame + i` (none once let go).
 std::optional<Vec3> dragTargetAt(const DragEvent &drag, std::size_t i)
@@ -277,11 +267,31 @@ void EditDocument::seek(std::uint64_t frame)
     replayTo(frame);
 }
 
+void EditDocument::seekFrom(PlayerState shown, std::uint64_t frame)
+{
+    if (m_drag)
+        cancelDrag();
+    if (shown.frame >= frame) {
+        replayTo(frame);
+        return;
+    }
+    std::vector<EventReport> reports;
+    Player::stepState(shown); // the arrival at shown.frame + 1
+    while (shown.frame < frame) {
+        Player::applyFrameEvents(shown, m_take, &reports);
+        Player::stepState(shown);
+    }
+    m_arrived = std::move(shown);
+    m_arrivedReports = std::move(reports);
+    m_stateIsArrival = false;
+    reapplyFrame();
+}
+
 void EditDocument::restore(const Snapshot &s)
 {
     // An edit at the playhead leaves the arrival there as it was: undoing or redoing it only
     // re-applies that frame's events, without simulating again from the start.
-    const bool sameStart = s.scene == m_scene || simulated(*s.scene) == simulated(*m_scene);
+    const bool sameStart = s.scene == m_scene || withoutPresentation(*s.scene) == withoutPresentation(*m_scene);
     const bool keepArrival = sameStart && s.playhead == m_state.frame && sameArrival(s.take, m_take, s.playhead);
     m_scene = s.scene;
     m_take = s.take;
@@ -588,6 +598,23 @@ void EditDocument::structural(std::string text, Scene next, int cloth, bool remo
     push(std::move(text), std::move(before));
 }
 
+std::string EditDocument::removeEvent(std::size_t index)
+{
+    if (m_drag)
+        return "finish the drag first";
+    if (index >= m_take.events.size())
+        return "event " + std::to_string(index) + " out of range, the take has "
+            + std::to_string(m_take.events.size());
+    Snapshot before = snapshot();
+    const std::string text = std::string("Delete ") + eventName(m_take.events[index].data);
+    m_take.events.erase(m_take.events.begin() + std::ptrdiff_t(index));
+    m_message.clear();
+    if (before.take.events[index].frame <= m_state.frame)
+        replayTo(m_state.frame); // the shown state no longer has it
+    push(text, std::move(before));
+    return {};
+}
+
 std::string EditDocument::setStartHere()
 {
     if (m_drag)
@@ -625,7 +652,7 @@ std::string EditDocument::setPresentation(std::string text, Scene next)
 {
     if (m_drag)
         return "finish the drag first";
-    if (!(simulated(next) == simulated(*m_scene)))
+    if (!(withoutPresentation(next) == withoutPresentation(*m_scene)))
         return "not a change of presentation only";
     if (next == *m_scene)
         return {};

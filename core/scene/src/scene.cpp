@@ -141,6 +141,16 @@ void applyMaterial(Cloth &cloth, const Material &material, float spacing, const 
     }
 }
 
+Scene withoutPresentation(Scene scene)
+{
+    scene.name.clear();
+    scene.description.clear();
+    scene.camera = {};
+    scene.view = {};
+    scene.record = {};
+    return scene;
+}
+
 bool ownsProperties(const ExplicitDesc &desc, std::uint32_t index)
 {
     return !desc.own || std::binary_search(desc.own->begin(), desc.own->end(), index);
