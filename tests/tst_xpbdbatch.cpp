@@ -28,12 +28,16 @@ struct Lcg {
 };
 
 // Reference: Macklin 2016 eq. 18 with the §3.5 damping, one constraint after the other in the
-// cache's colour order, λ indexed by constraint. Written independently of the kernel.
+// cache's colour order (the streams' source indices, padding skipped; streamsCoverEveryConstraintOnce
+// checks that they list every constraint once), λ indexed by constraint. Written independently
+// of the kernel.
 void referencePass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::vector<float> &lambda)
 {
     Particles &p = cloth.particles;
     const float invDt = 1.f / dt;
-    for (std::uint32_t ci : cache.order) {
+    for (std::uint32_t ci : cache.xpbd.source) {
+        if (ci == ~std::uint32_t(0))
+            continue;
         const DistanceConstraint &c = cloth.constraints[ci];
         const float wa = p.invMass[c.a];
         const float wb = p.invMass[c.b];

@@ -109,6 +109,9 @@ Cloth makeGrid(const GridSpec &spec)
             cloth.particles.setMass(gridIndex(g, i, j), quarterCell * float(cells));
         }
     }
+    // The constraints grew by doubling: give back the spare capacity (up to half of the array)
+    // that a grid, which keeps its topology until cut, would otherwise carry for its lifetime.
+    cloth.constraints.shrink_to_fit();
     cloth.touchTopology();
     return cloth;
 }

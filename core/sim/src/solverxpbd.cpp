@@ -55,16 +55,16 @@ std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache)
     Particles &p = cloth.particles;
     XpbdBatches &batches = cache.xpbd;
     static const bool twoCores = std::thread::hardware_concurrency() >= 2;
-    if (twoCores && cache.order.size() >= xpbdTwoThreadConstraints()) {
+    if (twoCores && cache.constraintCount >= xpbdTwoThreadConstraints()) {
         cache.xpbdWorker.get().solvePass(
             batches, cache.offset.data(), cache.offsetPrev.data(), p.invMass.data());
-        return cache.order.size();
+        return cache.constraintCount;
     }
     const std::size_t colours = batches.conflictFree.size();
     for (std::size_t c = 0; c < colours; ++c)
         solveXpbdSlots(batches, batches.start[c], batches.start[c + 1], batches.conflictFree[c] != 0,
             cache.offset.data(), cache.offsetPrev.data(), p.invMass.data());
-    return cache.order.size();
+    return cache.constraintCount;
 }
 
 } // namespace
