@@ -48,6 +48,29 @@ struct XpbdBatches {
     /// works on the positions it is given.
     std::vector<float> spanX, spanY, spanZ;
 
+    /// How the AVX2 kernel fetches the particles of a block (slots [k kLanes, (k+1) kLanes)).
+    /// The 16 particles of a block of a grid's colour usually fill two runs of 8 consecutive
+    /// indices (a row's vertical, shear or bend constraints; the two ends of a row's
+    /// horizontal ones interleaved): such a block reads each run, its "window", with three
+    /// plain vector loads and an in-register transpose, and picks the lanes' ends out of the
+    /// two windows with permutes instead of 14 gathers; it writes the windows back the same
+    /// way. Every particle of a window belongs to the block, so the writes stay inside the
+    /// block's own particles (the two-thread pass is unaffected). The values computed are
+    /// the gather path's, bit for bit: only how they are fetched and stored differs.
+    enum BlockFetch : std::uint8_t {
+        Gather = 0, ///< scattered particles (or padding): gathers and scalar stores
+        Runs = 1, ///< a = window 0, b = window 1, lane l at position l (no permutes)
+        Windows = 2, ///< a and b spread over the two windows (windowLanes, windowSlots)
+    };
+    std::vector<std::uint8_t> blockFetch; ///< per block
+    std::vector<std::uint32_t> windowBase; ///< 2 per block: first particle of window 0, 1
+    /// Per block, lane → window: nibble l (bits 4l..4l+3) for end a of lane l, nibble 8 + l
+    /// for end b; a nibble is the window (bit 3) and the position in it (bits 0-2).
+    std::vector<std::uint64_t> windowLanes;
+    /// Per block, window → lane: nibble q for position q of window 0, nibble 8 + q for window
+    /// 1; a nibble is the end (bit 3 set: b) and the lane (bits 0-2).
+    std::vector<std::uint64_t> windowSlots;
+
     /// Set by buildXpbdBatches: α̃, γ are not filled in until refreshXpbdBatches runs.
     bool needsRefresh = true;
 

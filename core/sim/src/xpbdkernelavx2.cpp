@@ -3,11 +3,15 @@
 //
 // Why a second spelling: the portable kernel in xpbdbatch.cpp computes its 8 lanes through
 // arrays on the stack, and GCC keeps most of it scalar; the profile was dominated by those
-// stack loads and stores and by the scalar gathers. Here the 8 lanes live in registers:
-// the particles are fetched with AVX2 gathers (x, y, z of both ends, their previous
-// positions and inverse masses), the double part (the constraint vector, length and error)
-// runs as two halves of 4 doubles, the float part as 8 floats, and only the corrected
-// positions of the lanes that move anything go back through scalar stores.
+// stack loads and stores and by the scalar gathers. Here the 8 lanes live in registers, the
+// double part (the constraint vector, length and error) runs as two halves of 4 doubles, the
+// float part as 8 floats. How a block fetches its particles depends on where they lie
+// (XpbdBatches::blockFetch): a block of a grid's colour usually has its 16 ends in two runs
+// of 8 consecutive particles, which it reads with plain vector loads, transposes from Vec3
+// triples to x, y, z lanes, picks the lanes' ends from with permutes and writes back the same
+// way (the contiguous-run idea of NvCloth's CPU solver, done here with windows); other blocks
+// gather x, y, z of both ends, their previous positions and inverse masses and store the
+// corrected positions of the lanes that moved one by one.
 //
 // Bit-identical to the portable kernel: every operation is the same IEEE operation in the
 // same order (no FMA: the function is compiled for AVX2 alone, so nothing is contracted), and
@@ -31,31 +35,31 @@ namespace {
 
 // Lane masks from the low 8 bits of `bits`: one 32-bit lane per bit, or one 64-bit lane per
 // bit of a half (bits 0-3 or 4-7).
-__attribute__((target("avx2"))) inline __m256 floatMask(int bits)
+__attribute__((target("avx2"), always_inline)) inline __m256 floatMask(int bits)
 {
     const __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     const __m256i b = _mm256_and_si256(_mm256_set1_epi32(bits), sel);
     return _mm256_castsi256_ps(_mm256_cmpeq_epi32(b, sel));
 }
 
-__attribute__((target("avx2"))) inline __m256d doubleMask(int bits)
+__attribute__((target("avx2"), always_inline)) inline __m256d doubleMask(int bits)
 {
     const __m256i sel = _mm256_setr_epi64x(1, 2, 4, 8);
     const __m256i b = _mm256_and_si256(_mm256_set1_epi64x(bits), sel);
     return _mm256_castsi256_pd(_mm256_cmpeq_epi64(b, sel));
 }
 
-__attribute__((target("avx2"))) inline __m256d lowToDouble(__m256 v)
+__attribute__((target("avx2"), always_inline)) inline __m256d lowToDouble(__m256 v)
 {
     return _mm256_cvtps_pd(_mm256_castps256_ps128(v));
 }
 
-__attribute__((target("avx2"))) inline __m256d highToDouble(__m256 v)
+__attribute__((target("avx2"), always_inline)) inline __m256d highToDouble(__m256 v)
 {
     return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
 }
 
-__attribute__((target("avx2"))) inline __m256 toFloat(__m256d lo, __m256d hi)
+__attribute__((target("avx2"), always_inline)) inline __m256 toFloat(__m256d lo, __m256d hi)
 {
     return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
 }
@@ -66,8 +70,8 @@ struct HalfGeometry {
     __m256d dx, dy, dz, len;
 };
 
-__attribute__((target("avx2"))) inline HalfGeometry halfGeometry(__m256d sx, __m256d sy, __m256d sz,
-    __m256d ax, __m256d ay, __m256d az, __m256d bx, __m256d by, __m256d bz)
+__attribute__((target("avx2"), always_inline)) inline HalfGeometry halfGeometry(__m256d sx, __m256d sy,
+    __m256d sz, __m256d ax, __m256d ay, __m256d az, __m256d bx, __m256d by, __m256d bz)
 {
     HalfGeometry g;
     g.dx = _mm256_add_pd(sx, _mm256_sub_pd(ax, bx));
@@ -79,98 +83,256 @@ __attribute__((target("avx2"))) inline HalfGeometry halfGeometry(__m256d sx, __m
     return g;
 }
 
-} // namespace
+// Eight lanes of x, y, z.
+struct Lanes {
+    __m256 x, y, z;
+};
 
-__attribute__((target("avx2"))) void solveConflictFreeAvx2(
-    XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
+// What a block's arithmetic needs of its particles, and what it gives back.
+struct BlockIn {
+    Lanes xa, xb; ///< offsets of both ends
+    Lanes v; ///< (x_a - x_a,prev) - (x_b - x_b,prev), for the damping
+    __m256 wa, wb; ///< inverse masses
+};
+
+struct BlockOut {
+    int ok = 0; ///< bit l: lane l moves its particles
+    __m256 okF; ///< the same as a lane mask
+    Lanes xa, xb; ///< corrected offsets (meaningful in the ok lanes)
+};
+
+// The lane arithmetic of one block of slots [k0, k0 + 8): Macklin 2016 eq. 18 with the §3.5
+// damping, in the order and precision of solveOne (xpbdbatch.cpp). Returns false when no
+// lane moves anything.
+__attribute__((target("avx2"), always_inline)) inline bool solveBlock(
+    XpbdBatches &s, std::uint32_t k0, const BlockIn &in, BlockOut &out)
 {
-    float *xf = &x[0].x;
-    const float *pf = &xPrev[0].x;
-    const __m256i one = _mm256_set1_epi32(1);
-    const __m256i three = _mm256_set1_epi32(3);
     const __m256d minLen = _mm256_set1_pd(1e-9);
     const __m256d oneD = _mm256_set1_pd(1.0);
     const __m256 oneF = _mm256_set1_ps(1.f);
     const __m256 zeroF = _mm256_setzero_ps();
     const __m256 signF = _mm256_set1_ps(-0.f);
+    const __m256 sx = _mm256_loadu_ps(s.spanX.data() + k0);
+    const __m256 sy = _mm256_loadu_ps(s.spanY.data() + k0);
+    const __m256 sz = _mm256_loadu_ps(s.spanZ.data() + k0);
+    const HalfGeometry lo = halfGeometry(lowToDouble(sx), lowToDouble(sy), lowToDouble(sz),
+        lowToDouble(in.xa.x), lowToDouble(in.xa.y), lowToDouble(in.xa.z), lowToDouble(in.xb.x),
+        lowToDouble(in.xb.y), lowToDouble(in.xb.z));
+    const HalfGeometry hi = halfGeometry(highToDouble(sx), highToDouble(sy), highToDouble(sz),
+        highToDouble(in.xa.x), highToDouble(in.xa.y), highToDouble(in.xa.z), highToDouble(in.xb.x),
+        highToDouble(in.xb.y), highToDouble(in.xb.z));
+
+    const __m256 wSum = _mm256_add_ps(in.wa, in.wb);
+    const int movable = _mm256_movemask_ps(_mm256_cmp_ps(wSum, zeroF, _CMP_NEQ_UQ));
+    const int longEnough = _mm256_movemask_pd(_mm256_cmp_pd(lo.len, minLen, _CMP_GE_OQ))
+        | (_mm256_movemask_pd(_mm256_cmp_pd(hi.len, minLen, _CMP_GE_OQ)) << 4);
+    const int ok = movable & longEnough;
+    if (ok == 0)
+        return false;
+    const __m256 okF = floatMask(ok);
+    const __m256d invLo = _mm256_div_pd(oneD, _mm256_blendv_pd(oneD, lo.len, doubleMask(ok)));
+    const __m256d invHi = _mm256_div_pd(oneD, _mm256_blendv_pd(oneD, hi.len, doubleMask(ok >> 4)));
+    const __m256 nx = toFloat(_mm256_mul_pd(lo.dx, invLo), _mm256_mul_pd(hi.dx, invHi));
+    const __m256 ny = toFloat(_mm256_mul_pd(lo.dy, invLo), _mm256_mul_pd(hi.dy, invHi));
+    const __m256 nz = toFloat(_mm256_mul_pd(lo.dz, invLo), _mm256_mul_pd(hi.dz, invHi));
+    const __m256 rest = _mm256_loadu_ps(s.restLength.data() + k0);
+    const __m256 C
+        = toFloat(_mm256_sub_pd(lo.len, lowToDouble(rest)), _mm256_sub_pd(hi.len, highToDouble(rest)));
+
+    const __m256 gradDotDx = _mm256_add_ps(
+        _mm256_add_ps(_mm256_mul_ps(nx, in.v.x), _mm256_mul_ps(ny, in.v.y)), _mm256_mul_ps(nz, in.v.z));
+    const __m256 g = _mm256_loadu_ps(s.gamma.data() + k0);
+    const __m256 at = _mm256_loadu_ps(s.alphaTilde.data() + k0);
+    float *lambdaPtr = s.lambda.data() + k0;
+    const __m256 lambda = _mm256_loadu_ps(lambdaPtr);
+    const __m256 num = _mm256_sub_ps(
+        _mm256_sub_ps(_mm256_xor_ps(C, signF), _mm256_mul_ps(at, lambda)), _mm256_mul_ps(g, gradDotDx));
+    const __m256 den
+        = _mm256_blendv_ps(oneF, _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(oneF, g), wSum), at), okF);
+    const __m256 dLambda = _mm256_and_ps(_mm256_div_ps(num, den), okF);
+    _mm256_storeu_ps(lambdaPtr, _mm256_add_ps(lambda, dLambda));
+    const __m256 ca = _mm256_mul_ps(in.wa, dLambda);
+    const __m256 cb = _mm256_mul_ps(in.wb, dLambda);
+    out.ok = ok;
+    out.okF = okF;
+    out.xa = { _mm256_add_ps(in.xa.x, _mm256_mul_ps(nx, ca)), _mm256_add_ps(in.xa.y, _mm256_mul_ps(ny, ca)),
+        _mm256_add_ps(in.xa.z, _mm256_mul_ps(nz, ca)) };
+    out.xb = { _mm256_sub_ps(in.xb.x, _mm256_mul_ps(nx, cb)), _mm256_sub_ps(in.xb.y, _mm256_mul_ps(ny, cb)),
+        _mm256_sub_ps(in.xb.z, _mm256_mul_ps(nz, cb)) };
+    return true;
+}
+
+// A window: 8 consecutive Vec3 (24 floats, registers v0 v1 v2) as 8 lanes of x, y, z.
+// Float 3p + c of the window is component c of particle p; it sits in register (3p + c) / 8
+// at position (3p + c) % 8. The positions of one component in v0, v1, v2 are disjoint and
+// cover 0..7 (x: {0,3,6} of v0, {1,4,7} of v1, {2,5} of v2), so two blends collect a
+// component into one register and one permute puts particle p in lane p: lane p reads
+// position (3p + c) mod 8. kPos* are those positions, kAt* their inverses (lane of position
+// j), used to go back.
+constexpr int kMask036 = 0x49, kMask147 = 0x92, kMask25 = 0x24; // blend masks, bit j = position j
+
+__attribute__((target("avx2"), always_inline)) inline Lanes loadWindow(const float *f, std::uint32_t base)
+{
+    const float *p = f + 3 * std::size_t(base);
+    const __m256 v0 = _mm256_loadu_ps(p), v1 = _mm256_loadu_ps(p + 8), v2 = _mm256_loadu_ps(p + 16);
+    const __m256 tx = _mm256_blend_ps(_mm256_blend_ps(v0, v1, kMask147), v2, kMask25);
+    const __m256 ty = _mm256_blend_ps(_mm256_blend_ps(v0, v1, kMask25), v2, kMask036);
+    const __m256 tz = _mm256_blend_ps(_mm256_blend_ps(v0, v1, kMask036), v2, kMask147);
+    return { _mm256_permutevar8x32_ps(tx, _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5)),
+        _mm256_permutevar8x32_ps(ty, _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6)),
+        _mm256_permutevar8x32_ps(tz, _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)) };
+}
+
+__attribute__((target("avx2"), always_inline)) inline void storeWindow(
+    float *f, std::uint32_t base, const Lanes &w)
+{
+    // The inverse permutations: position j holds the lane p with (3p + c) mod 8 = j, that is
+    // p = 3 (j - c) mod 8 (3 is its own inverse mod 8).
+    const __m256 tx = _mm256_permutevar8x32_ps(w.x, _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    const __m256 ty = _mm256_permutevar8x32_ps(w.y, _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2));
+    const __m256 tz = _mm256_permutevar8x32_ps(w.z, _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+    float *p = f + 3 * std::size_t(base);
+    _mm256_storeu_ps(p, _mm256_blend_ps(_mm256_blend_ps(tx, ty, kMask147), tz, kMask25));
+    _mm256_storeu_ps(p + 8, _mm256_blend_ps(_mm256_blend_ps(tz, tx, kMask147), ty, kMask25));
+    _mm256_storeu_ps(p + 16, _mm256_blend_ps(_mm256_blend_ps(ty, tz, kMask147), tx, kMask25));
+}
+
+// Eight 4-bit fields of `packed` as lanes.
+__attribute__((target("avx2"), always_inline)) inline __m256i nibbles(std::uint32_t packed)
+{
+    const __m256i shifts = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    return _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32(int(packed)), shifts), _mm256_set1_epi32(15));
+}
+
+// Lane l takes position nib[l] & 7 of `from1` when bit 3 of nib[l] is set, else of `from0`.
+__attribute__((target("avx2"), always_inline)) inline __m256 pick(__m256 from0, __m256 from1, __m256i nib)
+{
+    return _mm256_blendv_ps(_mm256_permutevar8x32_ps(from0, nib), _mm256_permutevar8x32_ps(from1, nib),
+        _mm256_castsi256_ps(_mm256_slli_epi32(nib, 28)));
+}
+
+__attribute__((target("avx2"), always_inline)) inline Lanes pick(
+    const Lanes &from0, const Lanes &from1, __m256i nib)
+{
+    return { pick(from0.x, from1.x, nib), pick(from0.y, from1.y, nib), pick(from0.z, from1.z, nib) };
+}
+
+__attribute__((target("avx2"), always_inline)) inline Lanes sub(const Lanes &p, const Lanes &q)
+{
+    return { _mm256_sub_ps(p.x, q.x), _mm256_sub_ps(p.y, q.y), _mm256_sub_ps(p.z, q.z) };
+}
+
+__attribute__((target("avx2"), always_inline)) inline Lanes select(
+    const Lanes &keep, const Lanes &moved, __m256 mask)
+{
+    return { _mm256_blendv_ps(keep.x, moved.x, mask), _mm256_blendv_ps(keep.y, moved.y, mask),
+        _mm256_blendv_ps(keep.z, moved.z, mask) };
+}
+
+// A block of particles scattered in memory: gathers in, scalar stores out.
+__attribute__((target("avx2"), always_inline)) inline void solveGatherBlock(
+    XpbdBatches &s, std::uint32_t k0, Vec3 *x, const Vec3 *xPrev, const float *w)
+{
+    const float *xf = &x[0].x;
+    const float *pf = &xPrev[0].x;
+    const __m256i one = _mm256_set1_epi32(1);
+    const __m256i three = _mm256_set1_epi32(3);
+    const __m256i ia = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s.a.data() + k0));
+    const __m256i ib = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s.b.data() + k0));
+    const __m256i ax = _mm256_mullo_epi32(ia, three);
+    const __m256i ay = _mm256_add_epi32(ax, one);
+    const __m256i az = _mm256_add_epi32(ay, one);
+    const __m256i bx = _mm256_mullo_epi32(ib, three);
+    const __m256i by = _mm256_add_epi32(bx, one);
+    const __m256i bz = _mm256_add_epi32(by, one);
+    BlockIn in;
+    in.xa
+        = { _mm256_i32gather_ps(xf, ax, 4), _mm256_i32gather_ps(xf, ay, 4), _mm256_i32gather_ps(xf, az, 4) };
+    in.xb
+        = { _mm256_i32gather_ps(xf, bx, 4), _mm256_i32gather_ps(xf, by, 4), _mm256_i32gather_ps(xf, bz, 4) };
+    in.wa = _mm256_i32gather_ps(w, ia, 4);
+    in.wb = _mm256_i32gather_ps(w, ib, 4);
+    const Lanes pa { _mm256_i32gather_ps(pf, ax, 4), _mm256_i32gather_ps(pf, ay, 4),
+        _mm256_i32gather_ps(pf, az, 4) };
+    const Lanes pb { _mm256_i32gather_ps(pf, bx, 4), _mm256_i32gather_ps(pf, by, 4),
+        _mm256_i32gather_ps(pf, bz, 4) };
+    in.v = sub(sub(in.xa, pa), sub(in.xb, pb));
+    BlockOut out;
+    if (!solveBlock(s, k0, in, out))
+        return;
+    alignas(32) float o[6][XpbdBatches::kLanes];
+    _mm256_store_ps(o[0], out.xa.x);
+    _mm256_store_ps(o[1], out.xa.y);
+    _mm256_store_ps(o[2], out.xa.z);
+    _mm256_store_ps(o[3], out.xb.x);
+    _mm256_store_ps(o[4], out.xb.y);
+    _mm256_store_ps(o[5], out.xb.z);
+    // Only lanes that move anything are stored: padding lanes point at particle 0, which
+    // a real lane of the same block may have just corrected.
+    for (int bits = out.ok; bits != 0; bits &= bits - 1) {
+        const int l = __builtin_ctz(unsigned(bits));
+        x[s.a[k0 + l]] = Vec3 { o[0][l], o[1][l], o[2][l] };
+        x[s.b[k0 + l]] = Vec3 { o[3][l], o[4][l], o[5][l] };
+    }
+}
+
+// A block whose particles fill two windows (XpbdBatches::blockFetch): plain loads, the
+// lanes' ends picked by permutes (none for Runs), the windows written back whole, lanes
+// that move nothing with the values they were read with.
+__attribute__((target("avx2"), always_inline)) inline void solveWindowBlock(
+    XpbdBatches &s, std::uint32_t k0, bool runs, Vec3 *x, const Vec3 *xPrev, const float *w)
+{
+    float *xf = &x[0].x;
+    const float *pf = &xPrev[0].x;
+    const std::size_t block = k0 / XpbdBatches::kLanes;
+    const std::uint32_t base0 = s.windowBase[2 * block];
+    const std::uint32_t base1 = s.windowBase[2 * block + 1];
+    const Lanes x0 = loadWindow(xf, base0), x1 = loadWindow(xf, base1);
+    // x - x_prev per particle: the same subtraction the gather path does per lane end.
+    const Lanes d0 = sub(x0, loadWindow(pf, base0)), d1 = sub(x1, loadWindow(pf, base1));
+    const __m256 w0 = _mm256_loadu_ps(w + base0), w1 = _mm256_loadu_ps(w + base1);
+    BlockIn in;
+    if (runs) {
+        in.xa = x0;
+        in.xb = x1;
+        in.v = sub(d0, d1);
+        in.wa = w0;
+        in.wb = w1;
+    } else {
+        const std::uint64_t lanes = s.windowLanes[block];
+        const __m256i na = nibbles(std::uint32_t(lanes)), nb = nibbles(std::uint32_t(lanes >> 32));
+        in.xa = pick(x0, x1, na);
+        in.xb = pick(x0, x1, nb);
+        in.v = sub(pick(d0, d1, na), pick(d0, d1, nb));
+        in.wa = pick(w0, w1, na);
+        in.wb = pick(w0, w1, nb);
+    }
+    BlockOut out;
+    if (!solveBlock(s, k0, in, out))
+        return;
+    const Lanes ya = select(in.xa, out.xa, out.okF), yb = select(in.xb, out.xb, out.okF);
+    if (runs) {
+        storeWindow(xf, base0, ya);
+        storeWindow(xf, base1, yb);
+        return;
+    }
+    const std::uint64_t slots = s.windowSlots[block];
+    storeWindow(xf, base0, pick(ya, yb, nibbles(std::uint32_t(slots))));
+    storeWindow(xf, base1, pick(ya, yb, nibbles(std::uint32_t(slots >> 32))));
+}
+
+} // namespace
+
+__attribute__((target("avx2"))) void solveConflictFreeAvx2(
+    XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
+{
+    const std::uint8_t *fetch = s.blockFetch.data();
     for (std::uint32_t k0 = begin; k0 < end; k0 += XpbdBatches::kLanes) {
-        const __m256i ia = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s.a.data() + k0));
-        const __m256i ib = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s.b.data() + k0));
-        const __m256i ax = _mm256_mullo_epi32(ia, three);
-        const __m256i ay = _mm256_add_epi32(ax, one);
-        const __m256i az = _mm256_add_epi32(ay, one);
-        const __m256i bx = _mm256_mullo_epi32(ib, three);
-        const __m256i by = _mm256_add_epi32(bx, one);
-        const __m256i bz = _mm256_add_epi32(by, one);
-        const __m256 xax = _mm256_i32gather_ps(xf, ax, 4), xay = _mm256_i32gather_ps(xf, ay, 4),
-                     xaz = _mm256_i32gather_ps(xf, az, 4);
-        const __m256 xbx = _mm256_i32gather_ps(xf, bx, 4), xby = _mm256_i32gather_ps(xf, by, 4),
-                     xbz = _mm256_i32gather_ps(xf, bz, 4);
-        const __m256 wa = _mm256_i32gather_ps(w, ia, 4), wb = _mm256_i32gather_ps(w, ib, 4);
-        // Relative motion this substep, (x_a - x_a,prev) - (x_b - x_b,prev), for the damping.
-        const __m256 vx = _mm256_sub_ps(_mm256_sub_ps(xax, _mm256_i32gather_ps(pf, ax, 4)),
-            _mm256_sub_ps(xbx, _mm256_i32gather_ps(pf, bx, 4)));
-        const __m256 vy = _mm256_sub_ps(_mm256_sub_ps(xay, _mm256_i32gather_ps(pf, ay, 4)),
-            _mm256_sub_ps(xby, _mm256_i32gather_ps(pf, by, 4)));
-        const __m256 vz = _mm256_sub_ps(_mm256_sub_ps(xaz, _mm256_i32gather_ps(pf, az, 4)),
-            _mm256_sub_ps(xbz, _mm256_i32gather_ps(pf, bz, 4)));
-
-        const __m256 sx = _mm256_loadu_ps(s.spanX.data() + k0);
-        const __m256 sy = _mm256_loadu_ps(s.spanY.data() + k0);
-        const __m256 sz = _mm256_loadu_ps(s.spanZ.data() + k0);
-        const HalfGeometry lo
-            = halfGeometry(lowToDouble(sx), lowToDouble(sy), lowToDouble(sz), lowToDouble(xax),
-                lowToDouble(xay), lowToDouble(xaz), lowToDouble(xbx), lowToDouble(xby), lowToDouble(xbz));
-        const HalfGeometry hi = halfGeometry(highToDouble(sx), highToDouble(sy), highToDouble(sz),
-            highToDouble(xax), highToDouble(xay), highToDouble(xaz), highToDouble(xbx), highToDouble(xby),
-            highToDouble(xbz));
-
-        const __m256 wSum = _mm256_add_ps(wa, wb);
-        const int movable = _mm256_movemask_ps(_mm256_cmp_ps(wSum, zeroF, _CMP_NEQ_UQ));
-        const int longEnough = _mm256_movemask_pd(_mm256_cmp_pd(lo.len, minLen, _CMP_GE_OQ))
-            | (_mm256_movemask_pd(_mm256_cmp_pd(hi.len, minLen, _CMP_GE_OQ)) << 4);
-        const int ok = movable & longEnough;
-        if (ok == 0)
-            continue;
-        const __m256 okF = floatMask(ok);
-        const __m256d invLo = _mm256_div_pd(oneD, _mm256_blendv_pd(oneD, lo.len, doubleMask(ok)));
-        const __m256d invHi = _mm256_div_pd(oneD, _mm256_blendv_pd(oneD, hi.len, doubleMask(ok >> 4)));
-        const __m256 nx = toFloat(_mm256_mul_pd(lo.dx, invLo), _mm256_mul_pd(hi.dx, invHi));
-        const __m256 ny = toFloat(_mm256_mul_pd(lo.dy, invLo), _mm256_mul_pd(hi.dy, invHi));
-        const __m256 nz = toFloat(_mm256_mul_pd(lo.dz, invLo), _mm256_mul_pd(hi.dz, invHi));
-        const __m256 rest = _mm256_loadu_ps(s.restLength.data() + k0);
-        const __m256 C
-            = toFloat(_mm256_sub_pd(lo.len, lowToDouble(rest)), _mm256_sub_pd(hi.len, highToDouble(rest)));
-
-        const __m256 gradDotDx = _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(nx, vx), _mm256_mul_ps(ny, vy)), _mm256_mul_ps(nz, vz));
-        const __m256 g = _mm256_loadu_ps(s.gamma.data() + k0);
-        const __m256 at = _mm256_loadu_ps(s.alphaTilde.data() + k0);
-        float *lambdaPtr = s.lambda.data() + k0;
-        const __m256 lambda = _mm256_loadu_ps(lambdaPtr);
-        const __m256 num = _mm256_sub_ps(
-            _mm256_sub_ps(_mm256_xor_ps(C, signF), _mm256_mul_ps(at, lambda)), _mm256_mul_ps(g, gradDotDx));
-        const __m256 den
-            = _mm256_blendv_ps(oneF, _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(oneF, g), wSum), at), okF);
-        const __m256 dLambda = _mm256_and_ps(_mm256_div_ps(num, den), okF);
-        _mm256_storeu_ps(lambdaPtr, _mm256_add_ps(lambda, dLambda));
-        const __m256 ca = _mm256_mul_ps(wa, dLambda);
-        const __m256 cb = _mm256_mul_ps(wb, dLambda);
-
-        alignas(32) float out[6][XpbdBatches::kLanes];
-        _mm256_store_ps(out[0], _mm256_add_ps(xax, _mm256_mul_ps(nx, ca)));
-        _mm256_store_ps(out[1], _mm256_add_ps(xay, _mm256_mul_ps(ny, ca)));
-        _mm256_store_ps(out[2], _mm256_add_ps(xaz, _mm256_mul_ps(nz, ca)));
-        _mm256_store_ps(out[3], _mm256_sub_ps(xbx, _mm256_mul_ps(nx, cb)));
-        _mm256_store_ps(out[4], _mm256_sub_ps(xby, _mm256_mul_ps(ny, cb)));
-        _mm256_store_ps(out[5], _mm256_sub_ps(xbz, _mm256_mul_ps(nz, cb)));
-        // Only lanes that move anything are stored: padding lanes point at particle 0, which
-        // a real lane of the same block may have just corrected.
-        for (int bits = ok; bits != 0; bits &= bits - 1) {
-            const int l = __builtin_ctz(unsigned(bits));
-            x[s.a[k0 + l]] = Vec3 { out[0][l], out[1][l], out[2][l] };
-            x[s.b[k0 + l]] = Vec3 { out[3][l], out[4][l], out[5][l] };
-        }
+        const std::uint8_t f = fetch[k0 / XpbdBatches::kLanes];
+        if (f == XpbdBatches::Gather)
+            solveGatherBlock(s, k0, x, xPrev, w);
+        else
+            solveWindowBlock(s, k0, f == XpbdBatches::Runs, x, xPrev, w);
     }
 }
 
