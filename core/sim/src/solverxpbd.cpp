@@ -111,7 +111,10 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         for (int it = 0; it < ctx.solver.iterations; ++it)
             stats.projections += solveDistanceConstraints(cloth, cache);
         writePositionsFromOffsets(cloth, cache);
-        recordXpbdTension(cloth, cache.xpbd, dt); // -λ/Δt² of this substep, see tension.cpp
+        // -λ/Δt² of this substep (tension.cpp). Only tearing reads it within a frame; without
+        // it each substep's record would overwrite the last, so only the final one is made.
+        if (cache.tearable || s + 1 == ctx.substeps)
+            recordXpbdTension(cloth, cache.xpbd, dt);
         applyTethers(cloth, cache); // on positions; finishPositionSubstep() takes their offsets back
 
         finishPositionSubstep(cloth, cache, ctx, s, dt, stats);

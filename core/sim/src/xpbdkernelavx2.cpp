@@ -33,22 +33,6 @@ bool xpbdAvx2Available()
 
 namespace {
 
-// Lane masks from the low 8 bits of `bits`: one 32-bit lane per bit, or one 64-bit lane per
-// bit of a half (bits 0-3 or 4-7).
-__attribute__((target("avx2"), always_inline)) inline __m256 floatMask(int bits)
-{
-    const __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    const __m256i b = _mm256_and_si256(_mm256_set1_epi32(bits), sel);
-    return _mm256_castsi256_ps(_mm256_cmpeq_epi32(b, sel));
-}
-
-__attribute__((target("avx2"), always_inline)) inline __m256d doubleMask(int bits)
-{
-    const __m256i sel = _mm256_setr_epi64x(1, 2, 4, 8);
-    const __m256i b = _mm256_and_si256(_mm256_set1_epi64x(bits), sel);
-    return _mm256_castsi256_pd(_mm256_cmpeq_epi64(b, sel));
-}
-
 __attribute__((target("avx2"), always_inline)) inline __m256d lowToDouble(__m256 v)
 {
     return _mm256_cvtps_pd(_mm256_castps256_ps128(v));
@@ -96,70 +80,102 @@ struct BlockIn {
 };
 
 struct BlockOut {
-    int ok = 0; ///< bit l: lane l moves its particles
-    __m256 okF; ///< the same as a lane mask
+    __m256 okF; ///< lanes that move their particles
     Lanes xa, xb; ///< corrected offsets (meaningful in the ok lanes)
 };
 
-// The lane arithmetic of one block of slots [k0, k0 + 8): Macklin 2016 eq. 18 with the §3.5
-// damping, in the order and precision of solveOne (xpbdbatch.cpp). Returns false when no
-// lane moves anything.
-__attribute__((target("avx2"), always_inline)) inline bool solveBlock(
-    XpbdBatches &s, std::uint32_t k0, const BlockIn &in, BlockOut &out)
+// 64-bit lane masks of the low and high four lanes of a 32-bit lane mask.
+__attribute__((target("avx2"), always_inline)) inline __m256d lowMask(__m256 m)
+{
+    return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(_mm256_castps_si256(m))));
+}
+
+__attribute__((target("avx2"), always_inline)) inline __m256d highMask(__m256 m)
+{
+    return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(_mm256_castps_si256(m), 1)));
+}
+
+// The 32-bit lane mask of two 64-bit lane masks (each lane all ones or all zeros).
+__attribute__((target("avx2"), always_inline)) inline __m256 packMasks(__m256d lo, __m256d hi)
+{
+    const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    return _mm256_blend_ps(_mm256_permutevar8x32_ps(_mm256_castpd_ps(lo), even),
+        _mm256_permutevar8x32_ps(_mm256_castpd_ps(hi), even), 0xf0);
+}
+
+// The lane arithmetic of U independent blocks (slots [k0[u], k0[u] + 8), of one colour):
+// Macklin 2016 eq. 18 with the §3.5 damping, in the order and precision of solveOne
+// (xpbdbatch.cpp). Each step is written for all U blocks before the next, so the long chain
+// of one block (square root, two divisions) overlaps the other's instead of stalling the core;
+// the lane masks stay in vector registers for the same reason.
+template <int U>
+__attribute__((target("avx2"), always_inline)) inline void solveBlocks(
+    XpbdBatches &s, const std::uint32_t (&k0)[U], const BlockIn (&in)[U], BlockOut (&out)[U])
 {
     const __m256d minLen = _mm256_set1_pd(1e-9);
     const __m256d oneD = _mm256_set1_pd(1.0);
     const __m256 oneF = _mm256_set1_ps(1.f);
     const __m256 zeroF = _mm256_setzero_ps();
     const __m256 signF = _mm256_set1_ps(-0.f);
-    const __m256 sx = _mm256_loadu_ps(s.spanX.data() + k0);
-    const __m256 sy = _mm256_loadu_ps(s.spanY.data() + k0);
-    const __m256 sz = _mm256_loadu_ps(s.spanZ.data() + k0);
-    const HalfGeometry lo = halfGeometry(lowToDouble(sx), lowToDouble(sy), lowToDouble(sz),
-        lowToDouble(in.xa.x), lowToDouble(in.xa.y), lowToDouble(in.xa.z), lowToDouble(in.xb.x),
-        lowToDouble(in.xb.y), lowToDouble(in.xb.z));
-    const HalfGeometry hi = halfGeometry(highToDouble(sx), highToDouble(sy), highToDouble(sz),
-        highToDouble(in.xa.x), highToDouble(in.xa.y), highToDouble(in.xa.z), highToDouble(in.xb.x),
-        highToDouble(in.xb.y), highToDouble(in.xb.z));
-
-    const __m256 wSum = _mm256_add_ps(in.wa, in.wb);
-    const int movable = _mm256_movemask_ps(_mm256_cmp_ps(wSum, zeroF, _CMP_NEQ_UQ));
-    const int longEnough = _mm256_movemask_pd(_mm256_cmp_pd(lo.len, minLen, _CMP_GE_OQ))
-        | (_mm256_movemask_pd(_mm256_cmp_pd(hi.len, minLen, _CMP_GE_OQ)) << 4);
-    const int ok = movable & longEnough;
-    if (ok == 0)
-        return false;
-    const __m256 okF = floatMask(ok);
-    const __m256d invLo = _mm256_div_pd(oneD, _mm256_blendv_pd(oneD, lo.len, doubleMask(ok)));
-    const __m256d invHi = _mm256_div_pd(oneD, _mm256_blendv_pd(oneD, hi.len, doubleMask(ok >> 4)));
-    const __m256 nx = toFloat(_mm256_mul_pd(lo.dx, invLo), _mm256_mul_pd(hi.dx, invHi));
-    const __m256 ny = toFloat(_mm256_mul_pd(lo.dy, invLo), _mm256_mul_pd(hi.dy, invHi));
-    const __m256 nz = toFloat(_mm256_mul_pd(lo.dz, invLo), _mm256_mul_pd(hi.dz, invHi));
-    const __m256 rest = _mm256_loadu_ps(s.restLength.data() + k0);
-    const __m256 C
-        = toFloat(_mm256_sub_pd(lo.len, lowToDouble(rest)), _mm256_sub_pd(hi.len, highToDouble(rest)));
-
-    const __m256 gradDotDx = _mm256_add_ps(
-        _mm256_add_ps(_mm256_mul_ps(nx, in.v.x), _mm256_mul_ps(ny, in.v.y)), _mm256_mul_ps(nz, in.v.z));
-    const __m256 g = _mm256_loadu_ps(s.gamma.data() + k0);
-    const __m256 at = _mm256_loadu_ps(s.alphaTilde.data() + k0);
-    float *lambdaPtr = s.lambda.data() + k0;
-    const __m256 lambda = _mm256_loadu_ps(lambdaPtr);
-    const __m256 num = _mm256_sub_ps(
-        _mm256_sub_ps(_mm256_xor_ps(C, signF), _mm256_mul_ps(at, lambda)), _mm256_mul_ps(g, gradDotDx));
-    const __m256 den
-        = _mm256_blendv_ps(oneF, _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(oneF, g), wSum), at), okF);
-    const __m256 dLambda = _mm256_and_ps(_mm256_div_ps(num, den), okF);
-    _mm256_storeu_ps(lambdaPtr, _mm256_add_ps(lambda, dLambda));
-    const __m256 ca = _mm256_mul_ps(in.wa, dLambda);
-    const __m256 cb = _mm256_mul_ps(in.wb, dLambda);
-    out.ok = ok;
-    out.okF = okF;
-    out.xa = { _mm256_add_ps(in.xa.x, _mm256_mul_ps(nx, ca)), _mm256_add_ps(in.xa.y, _mm256_mul_ps(ny, ca)),
-        _mm256_add_ps(in.xa.z, _mm256_mul_ps(nz, ca)) };
-    out.xb = { _mm256_sub_ps(in.xb.x, _mm256_mul_ps(nx, cb)), _mm256_sub_ps(in.xb.y, _mm256_mul_ps(ny, cb)),
-        _mm256_sub_ps(in.xb.z, _mm256_mul_ps(nz, cb)) };
-    return true;
+    HalfGeometry lo[U], hi[U];
+    __m256 wSum[U], C[U], nx[U], ny[U], nz[U], dLambda[U];
+    __m256d okLo[U], okHi[U];
+    for (int u = 0; u < U; ++u) {
+        const BlockIn &b = in[u];
+        const __m256 sx = _mm256_loadu_ps(s.spanX.data() + k0[u]);
+        const __m256 sy = _mm256_loadu_ps(s.spanY.data() + k0[u]);
+        const __m256 sz = _mm256_loadu_ps(s.spanZ.data() + k0[u]);
+        lo[u] = halfGeometry(lowToDouble(sx), lowToDouble(sy), lowToDouble(sz), lowToDouble(b.xa.x),
+            lowToDouble(b.xa.y), lowToDouble(b.xa.z), lowToDouble(b.xb.x), lowToDouble(b.xb.y),
+            lowToDouble(b.xb.z));
+        hi[u] = halfGeometry(highToDouble(sx), highToDouble(sy), highToDouble(sz), highToDouble(b.xa.x),
+            highToDouble(b.xa.y), highToDouble(b.xa.z), highToDouble(b.xb.x), highToDouble(b.xb.y),
+            highToDouble(b.xb.z));
+        wSum[u] = _mm256_add_ps(b.wa, b.wb);
+    }
+    for (int u = 0; u < U; ++u) {
+        const __m256 movable = _mm256_cmp_ps(wSum[u], zeroF, _CMP_NEQ_UQ);
+        okLo[u] = _mm256_and_pd(_mm256_cmp_pd(lo[u].len, minLen, _CMP_GE_OQ), lowMask(movable));
+        okHi[u] = _mm256_and_pd(_mm256_cmp_pd(hi[u].len, minLen, _CMP_GE_OQ), highMask(movable));
+        out[u].okF = packMasks(okLo[u], okHi[u]);
+    }
+    for (int u = 0; u < U; ++u) {
+        const __m256d invLo = _mm256_div_pd(oneD, _mm256_blendv_pd(oneD, lo[u].len, okLo[u]));
+        const __m256d invHi = _mm256_div_pd(oneD, _mm256_blendv_pd(oneD, hi[u].len, okHi[u]));
+        nx[u] = toFloat(_mm256_mul_pd(lo[u].dx, invLo), _mm256_mul_pd(hi[u].dx, invHi));
+        ny[u] = toFloat(_mm256_mul_pd(lo[u].dy, invLo), _mm256_mul_pd(hi[u].dy, invHi));
+        nz[u] = toFloat(_mm256_mul_pd(lo[u].dz, invLo), _mm256_mul_pd(hi[u].dz, invHi));
+        const __m256 rest = _mm256_loadu_ps(s.restLength.data() + k0[u]);
+        C[u] = toFloat(
+            _mm256_sub_pd(lo[u].len, lowToDouble(rest)), _mm256_sub_pd(hi[u].len, highToDouble(rest)));
+    }
+    for (int u = 0; u < U; ++u) {
+        const BlockIn &b = in[u];
+        const __m256 gradDotDx
+            = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(nx[u], b.v.x), _mm256_mul_ps(ny[u], b.v.y)),
+                _mm256_mul_ps(nz[u], b.v.z));
+        const __m256 g = _mm256_loadu_ps(s.gamma.data() + k0[u]);
+        const __m256 at = _mm256_loadu_ps(s.alphaTilde.data() + k0[u]);
+        float *lambdaPtr = s.lambda.data() + k0[u];
+        const __m256 lambda = _mm256_loadu_ps(lambdaPtr);
+        const __m256 num = _mm256_sub_ps(_mm256_sub_ps(_mm256_xor_ps(C[u], signF), _mm256_mul_ps(at, lambda)),
+            _mm256_mul_ps(g, gradDotDx));
+        const __m256 den = _mm256_blendv_ps(
+            oneF, _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(oneF, g), wSum[u]), at), out[u].okF);
+        dLambda[u] = _mm256_and_ps(_mm256_div_ps(num, den), out[u].okF);
+        _mm256_storeu_ps(lambdaPtr, _mm256_add_ps(lambda, dLambda[u]));
+    }
+    for (int u = 0; u < U; ++u) {
+        const BlockIn &b = in[u];
+        const __m256 ca = _mm256_mul_ps(b.wa, dLambda[u]);
+        const __m256 cb = _mm256_mul_ps(b.wb, dLambda[u]);
+        out[u].xa = { _mm256_add_ps(b.xa.x, _mm256_mul_ps(nx[u], ca)),
+            _mm256_add_ps(b.xa.y, _mm256_mul_ps(ny[u], ca)),
+            _mm256_add_ps(b.xa.z, _mm256_mul_ps(nz[u], ca)) };
+        out[u].xb = { _mm256_sub_ps(b.xb.x, _mm256_mul_ps(nx[u], cb)),
+            _mm256_sub_ps(b.xb.y, _mm256_mul_ps(ny[u], cb)),
+            _mm256_sub_ps(b.xb.z, _mm256_mul_ps(nz[u], cb)) };
+    }
 }
 
 // A window: 8 consecutive Vec3 (24 floats, registers v0 v1 v2) as 8 lanes of x, y, z.
@@ -229,9 +245,9 @@ __attribute__((target("avx2"), always_inline)) inline Lanes select(
         _mm256_blendv_ps(keep.z, moved.z, mask) };
 }
 
-// A block of particles scattered in memory: gathers in, scalar stores out.
-__attribute__((target("avx2"), always_inline)) inline void solveGatherBlock(
-    XpbdBatches &s, std::uint32_t k0, Vec3 *x, const Vec3 *xPrev, const float *w)
+// A block of particles scattered in memory: gathers.
+__attribute__((target("avx2"), always_inline)) inline void gatherBlock(
+    const XpbdBatches &s, std::uint32_t k0, const Vec3 *x, const Vec3 *xPrev, const float *w, BlockIn &in)
 {
     const float *xf = &x[0].x;
     const float *pf = &xPrev[0].x;
@@ -245,7 +261,6 @@ __attribute__((target("avx2"), always_inline)) inline void solveGatherBlock(
     const __m256i bx = _mm256_mullo_epi32(ib, three);
     const __m256i by = _mm256_add_epi32(bx, one);
     const __m256i bz = _mm256_add_epi32(by, one);
-    BlockIn in;
     in.xa
         = { _mm256_i32gather_ps(xf, ax, 4), _mm256_i32gather_ps(xf, ay, 4), _mm256_i32gather_ps(xf, az, 4) };
     in.xb
@@ -257,8 +272,15 @@ __attribute__((target("avx2"), always_inline)) inline void solveGatherBlock(
     const Lanes pb { _mm256_i32gather_ps(pf, bx, 4), _mm256_i32gather_ps(pf, by, 4),
         _mm256_i32gather_ps(pf, bz, 4) };
     in.v = sub(sub(in.xa, pa), sub(in.xb, pb));
-    BlockOut out;
-    if (!solveBlock(s, k0, in, out))
+}
+
+// Scalar stores of the lanes that move anything: padding lanes point at particle 0, which a
+// real lane of the same block may have just corrected.
+__attribute__((target("avx2"), always_inline)) inline void scatterBlock(
+    const XpbdBatches &s, std::uint32_t k0, Vec3 *x, const BlockOut &out)
+{
+    const int ok = _mm256_movemask_ps(out.okF);
+    if (ok == 0)
         return;
     alignas(32) float o[6][XpbdBatches::kLanes];
     _mm256_store_ps(o[0], out.xa.x);
@@ -267,9 +289,7 @@ __attribute__((target("avx2"), always_inline)) inline void solveGatherBlock(
     _mm256_store_ps(o[3], out.xb.x);
     _mm256_store_ps(o[4], out.xb.y);
     _mm256_store_ps(o[5], out.xb.z);
-    // Only lanes that move anything are stored: padding lanes point at particle 0, which
-    // a real lane of the same block may have just corrected.
-    for (int bits = out.ok; bits != 0; bits &= bits - 1) {
+    for (int bits = ok; bits != 0; bits &= bits - 1) {
         const int l = __builtin_ctz(unsigned(bits));
         x[s.a[k0 + l]] = Vec3 { o[0][l], o[1][l], o[2][l] };
         x[s.b[k0 + l]] = Vec3 { o[3][l], o[4][l], o[5][l] };
@@ -277,12 +297,11 @@ __attribute__((target("avx2"), always_inline)) inline void solveGatherBlock(
 }
 
 // A block whose particles fill two windows (XpbdBatches::blockFetch): plain loads, the
-// lanes' ends picked by permutes (none for Runs), the windows written back whole, lanes
-// that move nothing with the values they were read with.
-__attribute__((target("avx2"), always_inline)) inline void solveWindowBlock(
-    XpbdBatches &s, std::uint32_t k0, bool runs, Vec3 *x, const Vec3 *xPrev, const float *w)
+// lanes' ends picked by permutes (none for Runs).
+__attribute__((target("avx2"), always_inline)) inline void loadWindows(const XpbdBatches &s, std::uint32_t k0,
+    bool runs, const Vec3 *x, const Vec3 *xPrev, const float *w, BlockIn &in)
 {
-    float *xf = &x[0].x;
+    const float *xf = &x[0].x;
     const float *pf = &xPrev[0].x;
     const std::size_t block = k0 / XpbdBatches::kLanes;
     const std::uint32_t base0 = s.windowBase[2 * block];
@@ -291,25 +310,32 @@ __attribute__((target("avx2"), always_inline)) inline void solveWindowBlock(
     // x - x_prev per particle: the same subtraction the gather path does per lane end.
     const Lanes d0 = sub(x0, loadWindow(pf, base0)), d1 = sub(x1, loadWindow(pf, base1));
     const __m256 w0 = _mm256_loadu_ps(w + base0), w1 = _mm256_loadu_ps(w + base1);
-    BlockIn in;
     if (runs) {
         in.xa = x0;
         in.xb = x1;
         in.v = sub(d0, d1);
         in.wa = w0;
         in.wb = w1;
-    } else {
-        const std::uint64_t lanes = s.windowLanes[block];
-        const __m256i na = nibbles(std::uint32_t(lanes)), nb = nibbles(std::uint32_t(lanes >> 32));
-        in.xa = pick(x0, x1, na);
-        in.xb = pick(x0, x1, nb);
-        in.v = sub(pick(d0, d1, na), pick(d0, d1, nb));
-        in.wa = pick(w0, w1, na);
-        in.wb = pick(w0, w1, nb);
-    }
-    BlockOut out;
-    if (!solveBlock(s, k0, in, out))
         return;
+    }
+    const std::uint64_t lanes = s.windowLanes[block];
+    const __m256i na = nibbles(std::uint32_t(lanes)), nb = nibbles(std::uint32_t(lanes >> 32));
+    in.xa = pick(x0, x1, na);
+    in.xb = pick(x0, x1, nb);
+    in.v = sub(pick(d0, d1, na), pick(d0, d1, nb));
+    in.wa = pick(w0, w1, na);
+    in.wb = pick(w0, w1, nb);
+}
+
+// Writes the two windows back whole, lanes that move nothing with the values they were read
+// with (every particle of a window belongs to the block).
+__attribute__((target("avx2"), always_inline)) inline void storeWindows(
+    const XpbdBatches &s, std::uint32_t k0, bool runs, Vec3 *x, const BlockIn &in, const BlockOut &out)
+{
+    float *xf = &x[0].x;
+    const std::size_t block = k0 / XpbdBatches::kLanes;
+    const std::uint32_t base0 = s.windowBase[2 * block];
+    const std::uint32_t base1 = s.windowBase[2 * block + 1];
     const Lanes ya = select(in.xa, out.xa, out.okF), yb = select(in.xb, out.xb, out.okF);
     if (runs) {
         storeWindow(xf, base0, ya);
@@ -321,19 +347,44 @@ __attribute__((target("avx2"), always_inline)) inline void solveWindowBlock(
     storeWindow(xf, base1, pick(ya, yb, nibbles(std::uint32_t(slots >> 32))));
 }
 
+// U consecutive blocks from k0: fetch, solve interleaved, store in block order (blocks of one
+// colour share no particle, so the order of their stores does not matter).
+template <int U>
+__attribute__((target("avx2"), always_inline)) inline void solveRange(
+    XpbdBatches &s, std::uint32_t first, Vec3 *x, const Vec3 *xPrev, const float *w)
+{
+    std::uint32_t k0[U];
+    std::uint8_t fetch[U];
+    BlockIn in[U];
+    BlockOut out[U];
+    for (int u = 0; u < U; ++u) {
+        k0[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
+        fetch[u] = s.blockFetch[k0[u] / XpbdBatches::kLanes];
+        if (fetch[u] == XpbdBatches::Gather)
+            gatherBlock(s, k0[u], x, xPrev, w, in[u]);
+        else
+            loadWindows(s, k0[u], fetch[u] == XpbdBatches::Runs, x, xPrev, w, in[u]);
+    }
+    solveBlocks<U>(s, k0, in, out);
+    for (int u = 0; u < U; ++u) {
+        if (fetch[u] == XpbdBatches::Gather)
+            scatterBlock(s, k0[u], x, out[u]);
+        else
+            storeWindows(s, k0[u], fetch[u] == XpbdBatches::Runs, x, in[u], out[u]);
+    }
+}
+
 } // namespace
 
 __attribute__((target("avx2"))) void solveConflictFreeAvx2(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
-    const std::uint8_t *fetch = s.blockFetch.data();
-    for (std::uint32_t k0 = begin; k0 < end; k0 += XpbdBatches::kLanes) {
-        const std::uint8_t f = fetch[k0 / XpbdBatches::kLanes];
-        if (f == XpbdBatches::Gather)
-            solveGatherBlock(s, k0, x, xPrev, w);
-        else
-            solveWindowBlock(s, k0, f == XpbdBatches::Runs, x, xPrev, w);
-    }
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
+    std::uint32_t k0 = begin;
+    for (; k0 + 2 * L <= end; k0 += 2 * L)
+        solveRange<2>(s, k0, x, xPrev, w);
+    if (k0 < end)
+        solveRange<1>(s, k0, x, xPrev, w);
 }
 
 } // namespace drape::detail
