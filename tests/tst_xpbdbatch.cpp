@@ -63,6 +63,35 @@ void referencePass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::v
     }
 }
 
+// Reference for a Verlet relaxation pass (Jakobsen 2001 with compliant links) in the form the
+// solver had before it used the streams: d = x_b - x_a, one constraint after the other in the
+// streams' order, the corrections as forces summed per constraint.
+void referenceVerletPass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::vector<float> &force)
+{
+    Particles &p = cloth.particles;
+    const float invDt2 = 1.f / (dt * dt);
+    for (std::uint32_t ci : cache.xpbd.source) {
+        if (ci == ~std::uint32_t(0))
+            continue;
+        const DistanceConstraint &c = cloth.constraints[ci];
+        const float wSum = p.invMass[c.a] + p.invMass[c.b];
+        if (wSum == 0.f)
+            continue;
+        const double dx = double(p.position[c.b].x) - double(p.position[c.a].x);
+        const double dy = double(p.position[c.b].y) - double(p.position[c.a].y);
+        const double dz = double(p.position[c.b].z) - double(p.position[c.a].z);
+        const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        if (len < 1e-9)
+            continue;
+        const float stiffness = wSum / (wSum + c.compliance * invDt2);
+        const double scale = (len - double(c.restLength)) / (len * double(wSum)) * double(stiffness);
+        const Vec3 corr { float(dx * scale), float(dy * scale), float(dz * scale) };
+        p.position[c.a] += corr * p.invMass[c.a];
+        p.position[c.b] -= corr * p.invMass[c.b];
+        force[ci] += float(scale * len) * invDt2;
+    }
+}
+
 void batchedPass(Cloth &cloth, ClothSolverCache &cache)
 {
     XpbdBatches &s = cache.xpbd;
@@ -196,6 +225,29 @@ private slots:
             if (cache.xpbd.source[k] != ~std::uint32_t(0))
                 QCOMPARE(cache.xpbd.lambda[k], lambda[cache.xpbd.source[k]]);
         }
+    }
+
+    void verletBatchedPassEqualsSequentialPass()
+    {
+        Cloth batched = jitteredSheet(29, 23);
+        Cloth reference = batched;
+        ClothSolverCache cache;
+        cache.ensure(batched);
+        const float dt = 1.f / 600.f;
+        refreshVerletBatches(batched, dt, cache.xpbd);
+        XpbdBatches &s = cache.xpbd;
+        std::vector<float> force(reference.constraints.size(), 0.f);
+        for (int pass = 0; pass < 10; ++pass) {
+            for (std::size_t c = 0; c + 1 < s.start.size(); ++c)
+                relaxVerletSlots(s, s.start[c], s.start[c + 1], s.conflictFree[c] != 0,
+                    batched.particles.position.data(), batched.particles.invMass.data(), 1.f / (dt * dt));
+            referenceVerletPass(reference, cache, dt, force);
+            QVERIFY2(samePositions(batched, reference), qPrintable(QString("pass %1").arg(pass)));
+        }
+        QVERIFY(!samePositions(batched, jitteredSheet(29, 23))); // it moved
+        std::vector<float> tension(batched.constraints.size(), -1.f);
+        verletConstraintTensions(s, tension);
+        QCOMPARE(tension, force);
     }
 
     void twoThreadPassEqualsSequentialPass()

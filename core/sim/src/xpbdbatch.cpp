@@ -179,19 +179,15 @@ namespace {
 // colour, whose constraints may share particles and must be visited in order).
 void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
+    SlotLink l;
+    if (!slotLink(s, k, x, w, l))
+        return;
     const std::uint32_t a = s.a[k];
     const std::uint32_t b = s.b[k];
-    const float wSum = w[a] + w[b];
-    if (wSum == 0.f)
-        return;
-    const double dx = double(s.spanX[k]) + (double(x[a].x) - double(x[b].x));
-    const double dy = double(s.spanY[k]) + (double(x[a].y) - double(x[b].y));
-    const double dz = double(s.spanZ[k]) + (double(x[a].z) - double(x[b].z));
-    const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
-    if (len < 1e-9)
-        return;
+    const double len = l.len;
+    const float wSum = l.wSum;
     const double invLen = 1.0 / len;
-    const Vec3 n { float(dx * invLen), float(dy * invLen), float(dz * invLen) };
+    const Vec3 n { float(l.dx * invLen), float(l.dy * invLen), float(l.dz * invLen) };
     const float C = float(len - double(s.restLength[k]));
     const float gradDotDx = dot(n, (x[a] - xPrev[a]) - (x[b] - xPrev[b]));
     const float dLambda = (-C - s.alphaTilde[k] * s.lambda[k] - s.gamma[k] * gradDotDx)

@@ -12,6 +12,7 @@
 
 #include "sim/cloth.h"
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -77,6 +78,30 @@ struct XpbdBatches {
     std::size_t slotCount() const { return a.size(); }
 };
 
+/// The link of slot k as every kernel sees it: d = span + (x_a - x_b) and |d| in double (the
+/// difference of two offsets is exact in double, and C = |d| - L, a small difference of
+/// numbers near L, keeps its digits), and w_a + w_b.
+struct SlotLink {
+    float wSum = 0.f; ///< 1/kg
+    double dx = 0.0, dy = 0.0, dz = 0.0; ///< m
+    double len = 0.0; ///< m
+};
+
+/// Fills `link` for slot k; false when the slot moves nothing (w_a + w_b = 0, |d| < 1e-9 m).
+inline bool slotLink(const XpbdBatches &s, std::uint32_t k, const Vec3 *x, const float *w, SlotLink &link)
+{
+    const std::uint32_t a = s.a[k];
+    const std::uint32_t b = s.b[k];
+    link.wSum = w[a] + w[b];
+    if (link.wSum == 0.f)
+        return false;
+    link.dx = double(s.spanX[k]) + (double(x[a].x) - double(x[b].x));
+    link.dy = double(s.spanY[k]) + (double(x[a].y) - double(x[b].y));
+    link.dz = double(s.spanZ[k]) + (double(x[a].z) - double(x[b].z));
+    link.len = std::sqrt(link.dx * link.dx + link.dy * link.dy + link.dz * link.dz);
+    return link.len >= 1e-9;
+}
+
 /// Lays out the streams from a colouring: `order` lists constraint indices colour by colour,
 /// colour c being order[batchStart[c] .. batchStart[c+1]); colour `catchAllColour` (if
 /// present) may contain constraints that share particles and is solved serially.
@@ -101,5 +126,21 @@ void xpbdConstraintTensions(const XpbdBatches &batches, float dt, std::vector<fl
 /// and previous positions while the spans are zero).
 void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree, Vec3 *x,
     const Vec3 *xPrev, const float *invMass);
+
+// The same streams drive the Verlet relaxation (verletbatch.cpp): rest length, α/dt² in
+// alphaTilde, and per slot the force its corrections add up to in a step in lambda.
+
+/// Copies rest length and α̃ = α/dt² (Verlet's link stiffness) from the cloth's constraints.
+void refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches);
+
+/// One relaxation pass over slots [begin, end) of one colour (Jakobsen 2001 with compliant
+/// links, solververlet.cpp): x are the frame-local offsets, invDt2 = 1/dt² (1/s²); each
+/// slot's lambda adds the pass's correction as a force (tension.cpp). `conflictFree` false
+/// visits the slots one after the other.
+void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
+    Vec3 *x, const float *invMass, float invDt2);
+
+/// out[source] = λ of the slot (the Verlet force sum) for every slot holding a constraint.
+void verletConstraintTensions(const XpbdBatches &batches, std::vector<float> &out);
 
 } // namespace drape::detail

@@ -14,4 +14,9 @@ bool xpbdAvx2Available();
 void solveConflictFreeAvx2(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w);
 
+/// The conflict-free colour kernel of verletbatch.cpp (Verlet relaxation) in AVX2,
+/// bit-identical to it. Only call when xpbdAvx2Available().
+void relaxConflictFreeAvx2(
+    XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const float *w, float invDt2);
+
 } // namespace drape::detail
