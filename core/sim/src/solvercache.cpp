@@ -121,7 +121,8 @@ std::size_t ClothSolverCache::bytes() const
             kinematicStart, kinematicTarget, cellStart, cellEntries, cellOf, cellCursor, selfPairs,
             selfPairsAnchor, splitsThisFrame)
         + capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk, x.a, x.b,
-            x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX, x.spanY, x.spanZ);
+            x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX, x.spanY, x.spanZ)
+        + capacityBytes(x.blockFetch, x.windowBase, x.windowLanes, x.windowSlots);
 }
 
 } // namespace drape::detail
