@@ -5,6 +5,7 @@
 #include "sim/simulation.h"
 #include "solvercache.h"
 #include "xpbdbatch.h"
+#include "xpbdkernel.h"
 #include "xpbdworker.h"
 
 #include <QTest>
@@ -132,6 +133,22 @@ bool samePositions(const Cloth &a, const Cloth &b)
     return pa.size() == pb.size() && std::memcmp(pa.data(), pb.data(), pa.size() * sizeof(Vec3)) == 0;
 }
 
+// Rows "cpu" (the AVX2 kernels when the CPU has them) and "portable" (switched off).
+void kernelRows()
+{
+    QTest::addColumn<bool>("avx2");
+    QTest::newRow("cpu") << true;
+    QTest::newRow("portable") << false;
+}
+
+// Selects the kernels for one test function and restores the CPU's choice after it.
+struct KernelChoice {
+    explicit KernelChoice(bool avx2) { setXpbdAvx2Enabled(avx2); }
+    ~KernelChoice() { setXpbdAvx2Enabled(true); }
+    KernelChoice(const KernelChoice &) = delete;
+    KernelChoice &operator=(const KernelChoice &) = delete;
+};
+
 } // namespace
 
 class TestXpbdBatch : public QObject {
@@ -207,8 +224,12 @@ private slots:
         QVERIFY(kinds[XpbdBatches::Gather] > 0); // padding, at least
     }
 
+    // The kernels as the CPU runs them (AVX2 where it has it) and the portable ones.
+    void batchedPassEqualsSequentialPass_data() { kernelRows(); }
     void batchedPassEqualsSequentialPass()
     {
+        QFETCH(bool, avx2);
+        const KernelChoice choice(avx2);
         Cloth batched = jitteredSheet(61, 57);
         Cloth reference = batched;
         ClothSolverCache cache;
@@ -227,8 +248,11 @@ private slots:
         }
     }
 
+    void verletBatchedPassEqualsSequentialPass_data() { kernelRows(); }
     void verletBatchedPassEqualsSequentialPass()
     {
+        QFETCH(bool, avx2);
+        const KernelChoice choice(avx2);
         Cloth batched = jitteredSheet(29, 23);
         Cloth reference = batched;
         ClothSolverCache cache;

@@ -6,8 +6,11 @@
 
 namespace drape::detail {
 
-/// True when the CPU runs AVX2 (checked once).
+/// True when the CPU runs AVX2 (checked once) and the AVX2 kernels are not switched off.
 bool xpbdAvx2Available();
+/// Switches the AVX2 kernels off (or back on), so that tests can check the portable ones on
+/// a CPU that has AVX2. Not for use while a step runs.
+void setXpbdAvx2Enabled(bool enabled);
 
 /// The conflict-free colour kernel of xpbdbatch.cpp with its 8 lanes in AVX2 registers,
 /// bit-identical to it. Only call when xpbdAvx2Available().

@@ -20,12 +20,25 @@
 #include "xpbdkernel.h"
 #include "xpbdlanes.h"
 
+#include <atomic>
+
 namespace drape::detail {
+
+namespace {
+
+std::atomic<bool> avx2Enabled { true };
+
+} // namespace
 
 bool xpbdAvx2Available()
 {
     static const bool available = __builtin_cpu_supports("avx2");
-    return available;
+    return available && avx2Enabled.load(std::memory_order_relaxed);
+}
+
+void setXpbdAvx2Enabled(bool enabled)
+{
+    avx2Enabled.store(enabled, std::memory_order_relaxed);
 }
 
 namespace {
