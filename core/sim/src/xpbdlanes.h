@@ -130,8 +130,8 @@ DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (
 // at position (3p + c) % 8. The positions of one component in v0, v1, v2 are disjoint and
 // cover 0..7 (x: {0,3,6} of v0, {1,4,7} of v1, {2,5} of v2), so two blends collect a
 // component into one register and one permute puts particle p in lane p: lane p reads
-// position (3p + c) mod 8. kPos* are those positions, kAt* their inverses (lane of position
-// j), used to go back.
+// position (3p + c) mod 8 (the permute vectors of loadWindow); storeWindow applies the
+// inverse permutations and the same blends.
 constexpr int kMask036 = 0x49, kMask147 = 0x92, kMask25 = 0x24; // blend masks, bit j = position j
 
 DRAPE_AVX2_INLINE Lanes loadWindow(const float *f, std::uint32_t base)
