@@ -29,7 +29,8 @@
 // solver cache (colour by colour, ascending index inside a colour). The order is fixed by
 // the topology alone, so runs are bit-identical. Constraints of one colour share no particle,
 // so each colour is solved from padded structure-of-arrays streams 8 lanes at a time
-// (xpbdbatch.h: gather, vectorised sqrt/division, scatter; AVX2 chosen at run time) and, on
+// (xpbdbatch.h: gather or window loads, vectorised sqrt/division, scatter or window stores;
+// AVX2 chosen at run time) and, on
 // large cloths, by two threads claiming chunks of a colour (xpbdworker.h). Both give the
 // same bits as visiting the constraints one by one. Prediction and projection work on
 // frame-local offsets (ClothSolverCache::origin; each slot keeps x_a - x_b at the frame

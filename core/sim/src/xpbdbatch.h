@@ -5,7 +5,8 @@
 // per-frame α̃ and γ, λ), padded to a whole number of kLanes-wide blocks, so the solve loop
 // reads the streams linearly, gathers the particles of a block, computes all its lanes at once
 // (vectorised sqrt and division; an AVX2 clone is picked at run time when the CPU has it) and
-// scatters the corrections back. Within a colour no two lanes touch the same particle, so a
+// scatters the corrections back (the AVX2 kernel reads most blocks of a grid as two windows
+// of consecutive particles instead: blockFetch). Within a colour no two lanes touch the same particle, so a
 // block gives bit for bit the result of visiting its constraints one after the other.
 // Internal to the core.
 #pragma once
