@@ -27,7 +27,7 @@ const std::map<std::string, std::uint64_t> kGolden = {
     { "banner-tear", 0xc981a5fc385de5d1ull }, { "curtain", 0xd29406a99e15d098ull },
     { "flag", 0x33a4e567d5ef7b68ull }, { "hammock", 0x291e37e22cda7c9cull },
     { "spring-fabric", 0x314ddce351d738c6ull }, { "tablecloth", 0xc4b63ad96359e239ull },
-    { "tearable-net", 0x33d84f31d4d0b052ull }, { "threejs-cloth", 0x9f606af8e060d05aull },
+    { "tearable-net", 0x0497c945c0347b2aull }, { "threejs-cloth", 0x4a12f75a4d9849a1ull },
     // GOLDEN TABLE END
 };
 

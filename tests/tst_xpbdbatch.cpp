@@ -2,9 +2,10 @@
 // a plain one-constraint-at-a-time Gauss-Seidel pass in colour order, and single constraints
 // must take the closed-form XPBD step (Macklin et al. 2016, eq. 18).
 #include "sim/builders.h"
-#include "solvercache.h"
 #include "sim/simulation.h"
+#include "solvercache.h"
 #include "xpbdbatch.h"
+#include "xpbdkernel.h"
 #include "xpbdworker.h"
 
 #include <QTest>
@@ -28,12 +29,16 @@ struct Lcg {
 };
 
 // Reference: Macklin 2016 eq. 18 with the §3.5 damping, one constraint after the other in the
-// cache's colour order, λ indexed by constraint. Written independently of the kernel.
+// cache's colour order (the streams' source indices, padding skipped; streamsCoverEveryConstraintOnce
+// checks that they list every constraint once), λ indexed by constraint. Written independently
+// of the kernel.
 void referencePass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::vector<float> &lambda)
 {
     Particles &p = cloth.particles;
     const float invDt = 1.f / dt;
-    for (std::uint32_t ci : cache.order) {
+    for (std::uint32_t ci : cache.xpbd.source) {
+        if (ci == ~std::uint32_t(0))
+            continue;
         const DistanceConstraint &c = cloth.constraints[ci];
         const float wa = p.invMass[c.a];
         const float wb = p.invMass[c.b];
@@ -46,15 +51,45 @@ void referencePass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::v
         if (len < 1e-9)
             continue;
         const double invLen = 1.0 / len;
-        const Vec3 n{float(dx * invLen), float(dy * invLen), float(dz * invLen)};
+        const Vec3 n { float(dx * invLen), float(dy * invLen), float(dz * invLen) };
         const float C = float(len - double(c.restLength));
         const float alphaTilde = c.compliance * (invDt * invDt);
         const float gamma = c.compliance * c.damping * invDt;
         const Vec3 rel = (p.position[c.a] - p.previous[c.a]) - (p.position[c.b] - p.previous[c.b]);
-        const float dl = (-C - alphaTilde * lambda[ci] - gamma * dot(n, rel)) / ((1.f + gamma) * (wa + wb) + alphaTilde);
+        const float dl
+            = (-C - alphaTilde * lambda[ci] - gamma * dot(n, rel)) / ((1.f + gamma) * (wa + wb) + alphaTilde);
         lambda[ci] += dl;
         p.position[c.a] += n * (wa * dl);
         p.position[c.b] -= n * (wb * dl);
+    }
+}
+
+// Reference for a Verlet relaxation pass (Jakobsen 2001 with compliant links) in the form the
+// solver had before it used the streams: d = x_b - x_a, one constraint after the other in the
+// streams' order, the corrections as forces summed per constraint.
+void referenceVerletPass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::vector<float> &force)
+{
+    Particles &p = cloth.particles;
+    const float invDt2 = 1.f / (dt * dt);
+    for (std::uint32_t ci : cache.xpbd.source) {
+        if (ci == ~std::uint32_t(0))
+            continue;
+        const DistanceConstraint &c = cloth.constraints[ci];
+        const float wSum = p.invMass[c.a] + p.invMass[c.b];
+        if (wSum == 0.f)
+            continue;
+        const double dx = double(p.position[c.b].x) - double(p.position[c.a].x);
+        const double dy = double(p.position[c.b].y) - double(p.position[c.a].y);
+        const double dz = double(p.position[c.b].z) - double(p.position[c.a].z);
+        const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        if (len < 1e-9)
+            continue;
+        const float stiffness = wSum / (wSum + c.compliance * invDt2);
+        const double scale = (len - double(c.restLength)) / (len * double(wSum)) * double(stiffness);
+        const Vec3 corr { float(dx * scale), float(dy * scale), float(dz * scale) };
+        p.position[c.a] += corr * p.invMass[c.a];
+        p.position[c.b] -= corr * p.invMass[c.b];
+        force[ci] += float(scale * len) * invDt2;
     }
 }
 
@@ -63,7 +98,7 @@ void batchedPass(Cloth &cloth, ClothSolverCache &cache)
     XpbdBatches &s = cache.xpbd;
     for (std::size_t c = 0; c + 1 < s.start.size(); ++c)
         solveXpbdSlots(s, s.start[c], s.start[c + 1], s.conflictFree[c] != 0, cloth.particles.position.data(),
-                       cloth.particles.previous.data(), cloth.particles.invMass.data());
+            cloth.particles.previous.data(), cloth.particles.invMass.data());
 }
 
 // A sheet with jittered positions and velocities, mixed compliance and damping, a pinned row.
@@ -78,8 +113,8 @@ Cloth jitteredSheet(int across, int down)
     Lcg rng;
     for (std::size_t i = 0; i < cloth.particles.size(); ++i) {
         Vec3 &x = cloth.particles.position[i];
-        x += Vec3{rng.next() - 0.5f, rng.next() - 0.5f, rng.next() - 0.5f} * 0.02f;
-        cloth.particles.previous[i] = x - Vec3{rng.next(), rng.next(), rng.next()} * 0.003f;
+        x += Vec3 { rng.next() - 0.5f, rng.next() - 0.5f, rng.next() - 0.5f } * 0.02f;
+        cloth.particles.previous[i] = x - Vec3 { rng.next(), rng.next(), rng.next() } * 0.003f;
         cloth.particles.setMass(std::uint32_t(i), 0.01f + 0.02f * rng.next());
     }
     for (int i = 0; i < across; ++i)
@@ -97,6 +132,22 @@ bool samePositions(const Cloth &a, const Cloth &b)
     const auto &pb = b.particles.position;
     return pa.size() == pb.size() && std::memcmp(pa.data(), pb.data(), pa.size() * sizeof(Vec3)) == 0;
 }
+
+// Rows "cpu" (the AVX2 kernels when the CPU has them) and "portable" (switched off).
+void kernelRows()
+{
+    QTest::addColumn<bool>("avx2");
+    QTest::newRow("cpu") << true;
+    QTest::newRow("portable") << false;
+}
+
+// Selects the kernels for one test function and restores the CPU's choice after it.
+struct KernelChoice {
+    explicit KernelChoice(bool avx2) { setXpbdAvx2Enabled(avx2); }
+    ~KernelChoice() { setXpbdAvx2Enabled(true); }
+    KernelChoice(const KernelChoice &) = delete;
+    KernelChoice &operator=(const KernelChoice &) = delete;
+};
 
 } // namespace
 
@@ -132,8 +183,53 @@ private slots:
             QCOMPARE(n, 1);
     }
 
+    void gridBlocksReadTwoWindows()
+    {
+        // A grid's colours are mostly blocks whose 16 ends fill two runs of 8 consecutive
+        // particles; their tables must name exactly the block's ends, both ways.
+        const Cloth cloth = jitteredSheet(24, 20);
+        ClothSolverCache cache;
+        cache.ensure(cloth);
+        const XpbdBatches &s = cache.xpbd;
+        constexpr std::uint32_t L = XpbdBatches::kLanes;
+        QCOMPARE(s.blockFetch.size(), s.slotCount() / L);
+        std::size_t kinds[3] = {};
+        for (std::size_t block = 0; block < s.blockFetch.size(); ++block) {
+            const std::uint8_t fetch = s.blockFetch[block];
+            ++kinds[fetch];
+            if (fetch == XpbdBatches::Gather)
+                continue;
+            const std::uint32_t k0 = std::uint32_t(block) * L;
+            const std::uint32_t base[2] = { s.windowBase[2 * block], s.windowBase[2 * block + 1] };
+            for (std::uint32_t l = 0; l < L; ++l) {
+                QVERIFY(s.source[k0 + l] != ~std::uint32_t(0)); // no padding in a window block
+                const auto lanes = s.windowLanes[block];
+                const std::uint32_t na = std::uint32_t(lanes >> (4 * l)) & 15u;
+                const std::uint32_t nb = std::uint32_t(lanes >> (4 * (L + l))) & 15u;
+                QCOMPARE(base[na >> 3] + (na & 7u), s.a[k0 + l]);
+                QCOMPARE(base[nb >> 3] + (nb & 7u), s.b[k0 + l]);
+                if (fetch == XpbdBatches::Runs) {
+                    QCOMPARE(s.a[k0 + l], base[0] + l);
+                    QCOMPARE(s.b[k0 + l], base[1] + l);
+                }
+                for (std::uint32_t w = 0; w < 2; ++w) {
+                    const std::uint32_t slot = std::uint32_t(s.windowSlots[block] >> (4 * (w * L + l))) & 15u;
+                    const std::uint32_t particle = (slot & 8u ? s.b : s.a)[k0 + (slot & 7u)];
+                    QCOMPARE(particle, base[w] + l);
+                }
+            }
+        }
+        QVERIFY(kinds[XpbdBatches::Runs] > 0);
+        QVERIFY(kinds[XpbdBatches::Windows] > 0);
+        QVERIFY(kinds[XpbdBatches::Gather] > 0); // padding, at least
+    }
+
+    // The kernels as the CPU runs them (AVX2 where it has it) and the portable ones.
+    void batchedPassEqualsSequentialPass_data() { kernelRows(); }
     void batchedPassEqualsSequentialPass()
     {
+        QFETCH(bool, avx2);
+        const KernelChoice choice(avx2);
         Cloth batched = jitteredSheet(61, 57);
         Cloth reference = batched;
         ClothSolverCache cache;
@@ -152,6 +248,32 @@ private slots:
         }
     }
 
+    void verletBatchedPassEqualsSequentialPass_data() { kernelRows(); }
+    void verletBatchedPassEqualsSequentialPass()
+    {
+        QFETCH(bool, avx2);
+        const KernelChoice choice(avx2);
+        Cloth batched = jitteredSheet(29, 23);
+        Cloth reference = batched;
+        ClothSolverCache cache;
+        cache.ensure(batched);
+        const float dt = 1.f / 600.f;
+        refreshVerletBatches(batched, dt, cache.xpbd);
+        XpbdBatches &s = cache.xpbd;
+        std::vector<float> force(reference.constraints.size(), 0.f);
+        for (int pass = 0; pass < 10; ++pass) {
+            for (std::size_t c = 0; c + 1 < s.start.size(); ++c)
+                relaxVerletSlots(s, s.start[c], s.start[c + 1], s.conflictFree[c] != 0,
+                    batched.particles.position.data(), batched.particles.invMass.data(), 1.f / (dt * dt));
+            referenceVerletPass(reference, cache, dt, force);
+            QVERIFY2(samePositions(batched, reference), qPrintable(QString("pass %1").arg(pass)));
+        }
+        QVERIFY(!samePositions(batched, jitteredSheet(29, 23))); // it moved
+        std::vector<float> tension(batched.constraints.size(), -1.f);
+        verletConstraintTensions(s, tension);
+        QCOMPARE(tension, force);
+    }
+
     void twoThreadPassEqualsSequentialPass()
     {
         // Several chunks per colour, so both threads take part whatever the timing.
@@ -166,7 +288,7 @@ private slots:
         XpbdWorker worker;
         for (int pass = 0; pass < 20; ++pass) {
             worker.solvePass(cache.xpbd, shared.particles.position.data(), shared.particles.previous.data(),
-                             shared.particles.invMass.data());
+                shared.particles.invMass.data());
             referencePass(reference, cache, dt, lambda);
             QVERIFY2(samePositions(shared, reference), qPrintable(QString("pass %1").arg(pass)));
         }
@@ -204,11 +326,11 @@ private slots:
         // A hub with 70 spokes: more constraints at one particle than the 63 conflict-free
         // colours, so the last seven land in the catch-all colour and share the hub.
         ExplicitSpec spec;
-        spec.positions.push_back({0.f, 0.f, 0.f});
+        spec.positions.push_back({ 0.f, 0.f, 0.f });
         spec.masses.push_back(1.f);
         for (int i = 0; i < 70; ++i) {
             const float t = float(i) * 0.0897f;
-            spec.positions.push_back({std::cos(t), std::sin(t), 0.1f * float(i % 3)});
+            spec.positions.push_back({ std::cos(t), std::sin(t), 0.1f * float(i % 3) });
             spec.masses.push_back(0.5f);
         }
         Cloth batched = makeExplicit(spec);
@@ -236,14 +358,14 @@ private slots:
         // Two free particles 1.5 m apart, rest length 1 m, compliance 0: one projection
         // closes the gap exactly, moving each against its inverse mass, centre of mass fixed.
         ExplicitSpec spec;
-        spec.positions = {{0.f, 0.f, 0.f}, {1.5f, 0.f, 0.f}};
-        spec.masses = {1.f, 3.f};
+        spec.positions = { { 0.f, 0.f, 0.f }, { 1.5f, 0.f, 0.f } };
+        spec.masses = { 1.f, 3.f };
         Cloth cloth = makeExplicit(spec);
         DistanceConstraint c;
         c.a = 0;
         c.b = 1;
         c.restLength = 1.f;
-        cloth.constraints = {c};
+        cloth.constraints = { c };
         cloth.particles.previous = cloth.particles.position;
         ClothSolverCache cache;
         cache.ensure(cloth);
@@ -263,8 +385,8 @@ private slots:
         // One particle pinned, one of 2 kg hanging 0.1 m too far: with α̃ = α/dt² the first
         // step leaves C' = C α̃ / (w + α̃) (eq. 18 with λ = 0 and no damping).
         ExplicitSpec spec;
-        spec.positions = {{0.f, 0.f, 0.f}, {0.f, -1.1f, 0.f}};
-        spec.masses = {1.f, 2.f};
+        spec.positions = { { 0.f, 0.f, 0.f }, { 0.f, -1.1f, 0.f } };
+        spec.masses = { 1.f, 2.f };
         Cloth cloth = makeExplicit(spec);
         cloth.particles.setKind(0, ParticleKind::Static);
         DistanceConstraint c;
@@ -272,7 +394,7 @@ private slots:
         c.b = 1;
         c.restLength = 1.f;
         c.compliance = 2e-5f;
-        cloth.constraints = {c};
+        cloth.constraints = { c };
         cloth.particles.previous = cloth.particles.position;
         ClothSolverCache cache;
         cache.ensure(cloth);

@@ -109,6 +109,13 @@ Cloth makeGrid(const GridSpec &spec)
             cloth.particles.setMass(gridIndex(g, i, j), quarterCell * float(cells));
         }
     }
+    // The constraints grew by doubling: give back the spare capacity (up to half of the array)
+    // that a grid would otherwise carry for its lifetime, but keep 1/32 of headroom, so that
+    // the constraints a tear or vertex split appends do not double the array at once.
+    std::vector<DistanceConstraint> fitted;
+    fitted.reserve(cloth.constraints.size() + cloth.constraints.size() / 32);
+    fitted.assign(cloth.constraints.begin(), cloth.constraints.end());
+    cloth.constraints.swap(fitted);
     cloth.touchTopology();
     return cloth;
 }

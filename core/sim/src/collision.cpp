@@ -157,9 +157,12 @@ void projectColliders(Cloth &cloth, ClothSolverCache &cache, const ColliderState
 {
     Particles &p = cloth.particles;
     const std::size_t n = p.size();
-    std::fill(cache.contactCollider.begin(), cache.contactCollider.end(), -1);
     if (colliderCount == 0)
         return;
+    if (cache.meshHint.size() != n)
+        cache.meshHint.assign(n, ~0u);
+    cache.contactNormal.resize(n);
+    cache.contactCollider.assign(n, -1);
     const float h = float(dt);
     for (std::size_t i = 0; i < n; ++i) {
         if (p.invMass[i] == 0.f)
@@ -349,6 +352,7 @@ void gatherSelfPairs(const Cloth &cloth, ClothSolverCache &cache, float minDista
 {
     const Particles &p = cloth.particles;
     const std::size_t n = p.size();
+    cache.ensureAdjacency(cloth); // neighbours through a constraint are not collision pairs
     const float slack = minDistance; // m of relative motion the pairs stay valid for
     const float radius = minDistance + slack;
     const auto tableSize = std::uint32_t(2 * n + 1);

@@ -37,32 +37,17 @@ void ClothSolverCache::ensure(const Cloth &cloth)
     for (int c = 0; c < 64; ++c)
         if (colourCount[c])
             colours = c + 1;
-    batchStart.assign(std::size_t(colours) + 1, 0);
+    adjacencyStart.clear(); // stale: ensureAdjacency rebuilds it when asked
+    adjacencyRevision = ~std::uint64_t(0);
+    std::vector<std::uint32_t> batchStart(std::size_t(colours) + 1, 0);
     for (int c = 0; c < colours; ++c)
         batchStart[std::size_t(c) + 1] = batchStart[std::size_t(c)] + colourCount[c];
     std::vector<std::uint32_t> cursor(batchStart.begin(), batchStart.end());
-    order.assign(m, 0);
+    std::vector<std::uint32_t> order(m, 0);
     for (std::size_t c = 0; c < m; ++c)
         order[cursor[colour[c]]++] = std::uint32_t(c);
     buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
     springStiffness.clear(); // recomputed by the springs solver for the new topology
-
-    // Adjacency (CSR) for self-collision exclusion and spring stability bounds.
-    adjacencyStart.assign(n + 1, 0);
-    for (const DistanceConstraint &k : cloth.constraints) {
-        ++adjacencyStart[k.a + 1];
-        ++adjacencyStart[k.b + 1];
-    }
-    for (std::size_t i = 0; i < n; ++i)
-        adjacencyStart[i + 1] += adjacencyStart[i];
-    adjacency.assign(adjacencyStart[n], 0);
-    std::vector<std::uint32_t> fill(adjacencyStart.begin(), adjacencyStart.end() - 1);
-    for (const DistanceConstraint &k : cloth.constraints) {
-        adjacency[fill[k.a]++] = k.b;
-        adjacency[fill[k.b]++] = k.a;
-    }
-    for (std::size_t i = 0; i < n; ++i)
-        std::sort(adjacency.begin() + adjacencyStart[i], adjacency.begin() + adjacencyStart[i + 1]);
 
     minRestLength = 0.f;
     tearable = false;
@@ -79,11 +64,36 @@ void ClothSolverCache::ensure(const Cloth &cloth)
     }
 
     preVelocity.resize(n);
-    contactNormal.resize(n);
-    contactCollider.assign(n, -1);
-    meshHint.assign(n, ~0u);
+    // Sized again by projectColliders when there are colliders; the hints restart.
+    contactNormal.clear();
+    contactCollider.clear();
+    meshHint.clear();
     if (endPosition.size() != n)
         endValid = false;
+}
+
+void ClothSolverCache::ensureAdjacency(const Cloth &cloth)
+{
+    const std::size_t n = cloth.particles.size();
+    if (adjacencyRevision == revision && adjacencyStart.size() == n + 1)
+        return;
+    adjacencyRevision = revision;
+    // Adjacency (CSR) for self-collision exclusion and spring stability bounds.
+    adjacencyStart.assign(n + 1, 0);
+    for (const DistanceConstraint &k : cloth.constraints) {
+        ++adjacencyStart[k.a + 1];
+        ++adjacencyStart[k.b + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        adjacencyStart[i + 1] += adjacencyStart[i];
+    adjacency.assign(adjacencyStart[n], 0);
+    std::vector<std::uint32_t> fill(adjacencyStart.begin(), adjacencyStart.end() - 1);
+    for (const DistanceConstraint &k : cloth.constraints) {
+        adjacency[fill[k.a]++] = k.b;
+        adjacency[fill[k.b]++] = k.a;
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        std::sort(adjacency.begin() + adjacencyStart[i], adjacency.begin() + adjacencyStart[i + 1]);
 }
 
 bool ClothSolverCache::adjacent(std::uint32_t a, std::uint32_t b) const
@@ -106,12 +116,13 @@ std::size_t ClothSolverCache::bytes() const
 {
     const XpbdBatches &x = xpbd;
     return sizeof(*this)
-        + capacityBytes(order, batchStart, adjacencyStart, adjacency, preVelocity, contactNormal,
-            contactCollider, springStiffness, stiffnessSum, dampingSum, origin, offset, offsetPrev,
-            endPosition, kinematic, kinematicStart, kinematicTarget, cellStart, cellEntries, cellOf,
-            cellCursor, splitsThisFrame)
+        + capacityBytes(adjacencyStart, adjacency, preVelocity, contactNormal, contactCollider, meshHint,
+            springStiffness, stiffnessSum, dampingSum, origin, offset, offsetPrev, endPosition, kinematic,
+            kinematicStart, kinematicTarget, cellStart, cellEntries, cellOf, cellCursor, selfPairs,
+            selfPairsAnchor, splitsThisFrame)
         + capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk, x.a, x.b,
-            x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX, x.spanY, x.spanZ);
+            x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX, x.spanY, x.spanZ)
+        + capacityBytes(x.blockFetch, x.windowBase, x.windowLanes, x.windowSlots);
 }
 
 } // namespace drape::detail

@@ -40,20 +40,20 @@ struct ClothSolverCache {
     std::size_t particleCount = ~std::size_t(0);
     std::size_t constraintCount = ~std::size_t(0);
 
-    // Greedy edge colouring: constraints of one colour share no particle, so a batch could be
-    // solved in parallel or with SIMD lanes. `order` lists constraint indices colour by colour
-    // (ascending index within a colour); batch b is order[batchStart[b] .. batchStart[b+1]).
-    std::vector<std::uint32_t> order;
-    std::vector<std::uint32_t> batchStart;
-    /// The same colours as padded structure-of-arrays streams for the XPBD solver (which
-    /// keeps its multipliers λ there, one per slot).
+    /// The greedy edge colouring (ensure()), kept only as padded structure-of-arrays streams
+    /// for the XPBD solver: constraints of one colour share no particle, colour by colour in
+    /// ascending constraint index, so XpbdBatches::source is the solve order (padding aside).
+    /// The multipliers λ live there too, one per slot.
     XpbdBatches xpbd;
     /// s, substep of the last frame XPBD stepped (0 when another solver stepped it): the λ
     /// left in `xpbd` are from a substep of this length (Simulation::constraintTensions).
     float xpbdDt = 0.f;
     XpbdWorkerSlot xpbdWorker; ///< second thread for large cloths, started on first use
 
-    // Particle adjacency through constraints (CSR, neighbours sorted), and degree.
+    // Particle adjacency through constraints (CSR, neighbours sorted), and degree. Built on
+    // demand (ensureAdjacency) by the users that need it, self-collision and the springs
+    // solver's stability bound: 8 bytes per constraint the other solvers do not carry.
+    std::uint64_t adjacencyRevision = ~std::uint64_t(0);
     std::vector<std::uint32_t> adjacencyStart;
     std::vector<std::uint32_t> adjacency;
     float minRestLength = 0.f; ///< m, shortest structural/shear rest length (self-collision cap)
@@ -61,6 +61,8 @@ struct ClothSolverCache {
 
     // Per-particle scratch, sized to the particle count.
     std::vector<Vec3> preVelocity; ///< m/s, velocity after prediction (restitution)
+    // Contact records, sized to the particle count by projectColliders when there are
+    // colliders (empty, and never read, without them).
     std::vector<Vec3> contactNormal; ///< unit, last contact normal this substep
     std::vector<std::int32_t> contactCollider; ///< collider index of that contact, -1 = none
     /// Per particle, the mesh-collider triangle nearest it at the last query: the next query
@@ -111,8 +113,10 @@ struct ClothSolverCache {
     // Splits made during the current frame (rollback of created particles).
     std::vector<ParticleSplit> splitsThisFrame;
 
-    /// Rebuilds the colouring and adjacency when the topology changed; resizes scratch.
+    /// Rebuilds the colouring when the topology changed; resizes scratch.
     void ensure(const Cloth &cloth);
+    /// Builds the adjacency for the current topology if it is not (call after ensure()).
+    void ensureAdjacency(const Cloth &cloth);
     /// Forgets the history that assumes uninterrupted stepping (after a state load or rollback).
     void invalidateHistory()
     {

@@ -119,10 +119,14 @@ void finishPositionSubstep(
 
     // Contacts moved some positions: those particles take their offset from the position
     // (a contact is resolved to float precision, which is all it needs); the others keep the
-    // offset the solve left, with the sub-spacing motion the position cannot hold.
+    // offset the solve left, with the sub-spacing motion the position cannot hold. Without
+    // tethers, self-collision, other cloths and colliders nothing moved a position since
+    // writePositionsFromOffsets() set it to origin + offset, and the pass is skipped.
     Vec3 *offset = cache.offset.data();
     const Vec3 *origin = cache.origin.data();
-    for (std::size_t i = 0; i < n; ++i) {
+    const bool contacts = cloth.tetherStretch > 0.f || ctx.solver.selfCollision || ctx.surfaces != nullptr
+        || ctx.colliderCount != 0;
+    for (std::size_t i = 0; contacts && i < n; ++i) {
         if (p.invMass[i] != 0.f && !(p.position[i] == origin[i] + offset[i]))
             offset[i] = p.position[i] - origin[i];
     }

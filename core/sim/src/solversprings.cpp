@@ -34,6 +34,7 @@ namespace drape::detail {
 void computeSpringStiffness(const Cloth &cloth, ClothSolverCache &cache, double dt)
 {
     const Particles &p = cloth.particles;
+    cache.ensureAdjacency(cloth); // the particles' degrees
     cache.springStiffness.resize(cloth.constraints.size());
     for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
         const DistanceConstraint &k = cloth.constraints[c];

@@ -4,8 +4,10 @@
 // Per substep of dt:
 //   x' = x + (x - x_prev)(1 - drag) + a dt²,   a = f/m,   drag = 1 - exp(-c_air dt)
 // so air damping c_air (1/s) decays velocity exactly as in the other solvers. Then
-// `iterations` relaxation passes over the constraints in their list order; each moves both
-// ends along the error, weighted by inverse mass (half each for equal masses):
+// `iterations` relaxation passes over the constraints in the colour order of the solver
+// cache (as XPBD, so a colour's constraints, which share no particle, are relaxed 8 at a time
+// from the same streams: verletbatch.cpp); each moves both ends along the error, weighted by inverse mass
+// (half each for equal masses):
 //   Δ = (|d| - L) / |d| · d · s,   x_a += w_a/(w_a+w_b) Δ,   x_b -= w_b/(w_a+w_b) Δ.
 // Compliance maps to the relaxation factor s = (w_a+w_b) / (w_a+w_b + α/dt²), the weight of
 // the first XPBD iteration: rigid constraints (α = 0, the write-ups' default) get s = 1, and
@@ -29,42 +31,22 @@
 #include "solver.h"
 #include "tensionrecord.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace drape::detail {
 
 namespace {
 
-// One relaxation pass on the frame-local offsets x (positions are origin + x; see
-// ClothSolverCache::origin): d = (o_b - o_a) + (x_b - x_a), the first difference exact in double.
-std::uint64_t relax(Cloth &cloth, const Vec3 *origin, Vec3 *x, float dt)
+// One relaxation pass over every constraint, colour by colour (verletbatch.cpp); returns the
+// projections done.
+std::uint64_t relax(const Cloth &cloth, ClothSolverCache &cache, float invDt2)
 {
-    const Particles &p = cloth.particles;
-    const float *w = p.invMass.data();
-    const float invDt2 = 1.f / (dt * dt);
-    float *tension = cloth.tension.data(); // sized by the caller
-    for (std::size_t ci = 0; ci < cloth.constraints.size(); ++ci) {
-        const DistanceConstraint &c = cloth.constraints[ci];
-        const float wSum = w[c.a] + w[c.b];
-        if (wSum == 0.f)
-            continue;
-        // Length and error in double: see the note in solverxpbd.cpp.
-        const Vec3 &oa = origin[c.a];
-        const Vec3 &ob = origin[c.b];
-        const double dx = (double(ob.x) - double(oa.x)) + (double(x[c.b].x) - double(x[c.a].x));
-        const double dy = (double(ob.y) - double(oa.y)) + (double(x[c.b].y) - double(x[c.a].y));
-        const double dz = (double(ob.z) - double(oa.z)) + (double(x[c.b].z) - double(x[c.a].z));
-        const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
-        if (len < 1e-9)
-            continue;
-        const float stiffness = wSum / (wSum + c.compliance * invDt2);
-        const double scale = (len - double(c.restLength)) / (len * double(wSum)) * double(stiffness);
-        const Vec3 corr { float(dx * scale), float(dy * scale), float(dz * scale) };
-        x[c.a] += corr * w[c.a];
-        x[c.b] -= corr * w[c.b];
-        tension[ci] += float(scale * len) * invDt2; // the correction as a force, see tension.cpp
-    }
-    return cloth.constraints.size();
+    XpbdBatches &batches = cache.xpbd;
+    for (std::size_t c = 0; c < batches.conflictFree.size(); ++c)
+        relaxVerletSlots(batches, batches.start[c], batches.start[c + 1], batches.conflictFree[c] != 0,
+            cache.offset.data(), cloth.particles.invMass.data(), invDt2);
+    return cache.constraintCount;
 }
 
 } // namespace
@@ -74,6 +56,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
     Particles &p = cloth.particles;
     const float dt = float(ctx.dt);
     const float keep = airDampingFactor(ctx.world.airDamping, ctx.dt); // 1 - drag
+    const float invDt2 = 1.f / (dt * dt);
     const bool fresh = !cache.started;
     beginKinematics(cloth, cache);
     beginFrameOffsets(cloth, cache);
@@ -101,10 +84,22 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
             cache.offset[i] += u * dt;
         }
 
-        resetTension(cloth);
+        // Rest lengths and stiffness may be retuned between frames, and a tear in the previous
+        // substep rebuilt the streams (and restarted the origins).
+        if (s == 0 || cache.xpbd.needsRefresh) {
+            refreshVerletBatches(cloth, dt, cache.xpbd);
+            setXpbdSpans(cache.xpbd, cache.origin.data());
+        }
+        std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
         for (int it = 0; it < ctx.solver.iterations; ++it)
-            stats.projections += relax(cloth, cache.origin.data(), cache.offset.data(), dt);
+            stats.projections += relax(cloth, cache, invDt2);
         writePositionsFromOffsets(cloth, cache);
+        // The passes' corrections as forces (tension.cpp). Only tearing reads them within a
+        // frame; without it only the last substep's record survives, so only that one is made.
+        if (cache.tearable || s + 1 == ctx.substeps) {
+            resetTension(cloth);
+            verletConstraintTensions(cache.xpbd, cloth.tension);
+        }
         applyTethers(cloth, cache); // on positions; finishPositionSubstep() takes their offsets back
 
         finishPositionSubstep(cloth, cache, ctx, s, dt, stats);

@@ -29,7 +29,8 @@
 // solver cache (colour by colour, ascending index inside a colour). The order is fixed by
 // the topology alone, so runs are bit-identical. Constraints of one colour share no particle,
 // so each colour is solved from padded structure-of-arrays streams 8 lanes at a time
-// (xpbdbatch.h: gather, vectorised sqrt/division, scatter; AVX2 chosen at run time) and, on
+// (xpbdbatch.h: gather or window loads, vectorised sqrt/division, scatter or window stores;
+// AVX2 chosen at run time) and, on
 // large cloths, by two threads claiming chunks of a colour (xpbdworker.h). Both give the
 // same bits as visiting the constraints one by one. Prediction and projection work on
 // frame-local offsets (ClothSolverCache::origin; each slot keeps x_a - x_b at the frame
@@ -55,16 +56,16 @@ std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache)
     Particles &p = cloth.particles;
     XpbdBatches &batches = cache.xpbd;
     static const bool twoCores = std::thread::hardware_concurrency() >= 2;
-    if (twoCores && cache.order.size() >= xpbdTwoThreadConstraints()) {
+    if (twoCores && cache.constraintCount >= xpbdTwoThreadConstraints()) {
         cache.xpbdWorker.get().solvePass(
             batches, cache.offset.data(), cache.offsetPrev.data(), p.invMass.data());
-        return cache.order.size();
+        return cache.constraintCount;
     }
     const std::size_t colours = batches.conflictFree.size();
     for (std::size_t c = 0; c < colours; ++c)
         solveXpbdSlots(batches, batches.start[c], batches.start[c + 1], batches.conflictFree[c] != 0,
             cache.offset.data(), cache.offsetPrev.data(), p.invMass.data());
-    return cache.order.size();
+    return cache.constraintCount;
 }
 
 } // namespace
@@ -111,7 +112,10 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         for (int it = 0; it < ctx.solver.iterations; ++it)
             stats.projections += solveDistanceConstraints(cloth, cache);
         writePositionsFromOffsets(cloth, cache);
-        recordXpbdTension(cloth, cache.xpbd, dt); // -λ/Δt² of this substep, see tension.cpp
+        // -λ/Δt² of this substep (tension.cpp). Only tearing reads it within a frame; without
+        // it each substep's record would overwrite the last, so only the final one is made.
+        if (cache.tearable || s + 1 == ctx.substeps)
+            recordXpbdTension(cloth, cache.xpbd, dt);
         applyTethers(cloth, cache); // on positions; finishPositionSubstep() takes their offsets back
 
         finishPositionSubstep(cloth, cache, ctx, s, dt, stats);

@@ -4,11 +4,81 @@
 
 #include "xpbdkernel.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <emmintrin.h>
 
 namespace drape::detail {
+
+namespace {
+
+// The nibble tables of a window block whose ends lie in [base0, base0 + 8) and
+// [base1, base1 + 8) (see XpbdBatches::blockFetch).
+void setWindows(XpbdBatches &out, std::size_t block, std::uint32_t base0, std::uint32_t base1)
+{
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
+    std::uint64_t lanes = 0, slots = 0;
+    for (std::uint32_t l = 0; l < L; ++l) {
+        for (std::uint32_t end = 0; end < 2; ++end) {
+            const std::uint32_t particle = (end ? out.b : out.a)[block * L + l];
+            const std::uint32_t window = particle >= base1 && particle < base1 + L ? 1 : 0;
+            const std::uint32_t pos = particle - (window ? base1 : base0);
+            lanes |= std::uint64_t(window << 3 | pos) << (4 * (end * L + l));
+            slots |= std::uint64_t(end << 3 | l) << (4 * (window * L + pos));
+        }
+    }
+    out.windowBase[2 * block] = base0;
+    out.windowBase[2 * block + 1] = base1;
+    out.windowLanes[block] = lanes;
+    out.windowSlots[block] = slots;
+}
+
+// Classifies the blocks of the conflict-free colours (XpbdBatches::blockFetch).
+void classifyBlocks(XpbdBatches &out)
+{
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
+    const std::size_t blocks = out.slotCount() / L;
+    out.blockFetch.assign(blocks, XpbdBatches::Gather);
+    out.windowBase.assign(2 * blocks, 0);
+    out.windowLanes.assign(blocks, 0);
+    out.windowSlots.assign(blocks, 0);
+    for (std::size_t c = 0; c < out.conflictFree.size(); ++c) {
+        if (!out.conflictFree[c])
+            continue;
+        for (std::uint32_t k0 = out.start[c]; k0 < out.start[c + 1]; k0 += L) {
+            const std::size_t block = k0 / L;
+            const std::uint32_t *a = out.a.data() + k0;
+            const std::uint32_t *b = out.b.data() + k0;
+            bool padded = false, runs = true;
+            std::uint32_t ends[2 * L];
+            for (std::uint32_t l = 0; l < L; ++l) {
+                padded |= out.source[k0 + l] == ~std::uint32_t(0);
+                runs &= a[l] == a[0] + l && b[l] == b[0] + l;
+                ends[l] = a[l];
+                ends[L + l] = b[l];
+            }
+            if (padded)
+                continue;
+            if (runs) {
+                out.blockFetch[block] = XpbdBatches::Runs;
+                setWindows(out, block, a[0], b[0]);
+                continue;
+            }
+            // Two windows when the 16 (distinct) ends sorted form two runs of 8.
+            std::sort(ends, ends + 2 * L);
+            bool windows = ends[L - 1] - ends[0] == L - 1 && ends[2 * L - 1] - ends[L] == L - 1;
+            for (std::uint32_t i = 0; i + 1 < 2 * L; ++i)
+                windows &= ends[i] != ends[i + 1];
+            if (windows) {
+                out.blockFetch[block] = XpbdBatches::Windows;
+                setWindows(out, block, ends[0], ends[L]);
+            }
+        }
+    }
+}
+
+} // namespace
 
 void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &order,
     const std::vector<std::uint32_t> &batchStart, int catchAllColour, XpbdBatches &out)
@@ -58,6 +128,7 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
             out.restLength[slot] = dc.restLength;
         }
     }
+    classifyBlocks(out);
 }
 
 void refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches)
@@ -108,19 +179,15 @@ namespace {
 // colour, whose constraints may share particles and must be visited in order).
 void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
+    SlotLink l;
+    if (!slotLink(s, k, x, w, l))
+        return;
     const std::uint32_t a = s.a[k];
     const std::uint32_t b = s.b[k];
-    const float wSum = w[a] + w[b];
-    if (wSum == 0.f)
-        return;
-    const double dx = double(s.spanX[k]) + (double(x[a].x) - double(x[b].x));
-    const double dy = double(s.spanY[k]) + (double(x[a].y) - double(x[b].y));
-    const double dz = double(s.spanZ[k]) + (double(x[a].z) - double(x[b].z));
-    const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
-    if (len < 1e-9)
-        return;
+    const double len = l.len;
+    const float wSum = l.wSum;
     const double invLen = 1.0 / len;
-    const Vec3 n { float(dx * invLen), float(dy * invLen), float(dz * invLen) };
+    const Vec3 n { float(l.dx * invLen), float(l.dy * invLen), float(l.dz * invLen) };
     const float C = float(len - double(s.restLength[k]));
     const float gradDotDx = dot(n, (x[a] - xPrev[a]) - (x[b] - xPrev[b]));
     const float dLambda = (-C - s.alphaTilde[k] * s.lambda[k] - s.gamma[k] * gradDotDx)

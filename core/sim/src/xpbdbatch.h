@@ -5,13 +5,15 @@
 // per-frame α̃ and γ, λ), padded to a whole number of kLanes-wide blocks, so the solve loop
 // reads the streams linearly, gathers the particles of a block, computes all its lanes at once
 // (vectorised sqrt and division; an AVX2 clone is picked at run time when the CPU has it) and
-// scatters the corrections back. Within a colour no two lanes touch the same particle, so a
+// scatters the corrections back (the AVX2 kernel reads most blocks of a grid as two windows
+// of consecutive particles instead: blockFetch). Within a colour no two lanes touch the same particle, so a
 // block gives bit for bit the result of visiting its constraints one after the other.
 // Internal to the core.
 #pragma once
 
 #include "sim/cloth.h"
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -48,11 +50,58 @@ struct XpbdBatches {
     /// works on the positions it is given.
     std::vector<float> spanX, spanY, spanZ;
 
+    /// How the AVX2 kernel fetches the particles of a block (slots [k kLanes, (k+1) kLanes)).
+    /// The 16 particles of a block of a grid's colour usually fill two runs of 8 consecutive
+    /// indices (a row's vertical, shear or bend constraints; the two ends of a row's
+    /// horizontal ones interleaved): such a block reads each run, its "window", with three
+    /// plain vector loads and an in-register transpose, and picks the lanes' ends out of the
+    /// two windows with permutes instead of 14 gathers; it writes the windows back the same
+    /// way. Every particle of a window belongs to the block, so the writes stay inside the
+    /// block's own particles (the two-thread pass is unaffected). The values computed are
+    /// the gather path's, bit for bit: only how they are fetched and stored differs.
+    enum BlockFetch : std::uint8_t {
+        Gather = 0, ///< scattered particles (or padding): gathers and scalar stores
+        Runs = 1, ///< a = window 0, b = window 1, lane l at position l (no permutes)
+        Windows = 2, ///< a and b spread over the two windows (windowLanes, windowSlots)
+    };
+    std::vector<std::uint8_t> blockFetch; ///< per block
+    std::vector<std::uint32_t> windowBase; ///< 2 per block: first particle of window 0, 1
+    /// Per block, lane → window: nibble l (bits 4l..4l+3) for end a of lane l, nibble 8 + l
+    /// for end b; a nibble is the window (bit 3) and the position in it (bits 0-2).
+    std::vector<std::uint64_t> windowLanes;
+    /// Per block, window → lane: nibble q for position q of window 0, nibble 8 + q for window
+    /// 1; a nibble is the end (bit 3 set: b) and the lane (bits 0-2).
+    std::vector<std::uint64_t> windowSlots;
+
     /// Set by buildXpbdBatches: α̃, γ are not filled in until refreshXpbdBatches runs.
     bool needsRefresh = true;
 
     std::size_t slotCount() const { return a.size(); }
 };
+
+/// The link of slot k as every kernel sees it: d = span + (x_a - x_b) and |d| in double (the
+/// difference of two offsets is exact in double, and C = |d| - L, a small difference of
+/// numbers near L, keeps its digits), and w_a + w_b.
+struct SlotLink {
+    float wSum = 0.f; ///< 1/kg
+    double dx = 0.0, dy = 0.0, dz = 0.0; ///< m
+    double len = 0.0; ///< m
+};
+
+/// Fills `link` for slot k; false when the slot moves nothing (w_a + w_b = 0, |d| < 1e-9 m).
+inline bool slotLink(const XpbdBatches &s, std::uint32_t k, const Vec3 *x, const float *w, SlotLink &link)
+{
+    const std::uint32_t a = s.a[k];
+    const std::uint32_t b = s.b[k];
+    link.wSum = w[a] + w[b];
+    if (link.wSum == 0.f)
+        return false;
+    link.dx = double(s.spanX[k]) + (double(x[a].x) - double(x[b].x));
+    link.dy = double(s.spanY[k]) + (double(x[a].y) - double(x[b].y));
+    link.dz = double(s.spanZ[k]) + (double(x[a].z) - double(x[b].z));
+    link.len = std::sqrt(link.dx * link.dx + link.dy * link.dy + link.dz * link.dz);
+    return link.len >= 1e-9;
+}
 
 /// Lays out the streams from a colouring: `order` lists constraint indices colour by colour,
 /// colour c being order[batchStart[c] .. batchStart[c+1]); colour `catchAllColour` (if
@@ -78,5 +127,21 @@ void xpbdConstraintTensions(const XpbdBatches &batches, float dt, std::vector<fl
 /// and previous positions while the spans are zero).
 void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree, Vec3 *x,
     const Vec3 *xPrev, const float *invMass);
+
+// The same streams drive the Verlet relaxation (verletbatch.cpp): rest length, α/dt² in
+// alphaTilde, and per slot the force its corrections add up to in a step in lambda.
+
+/// Copies rest length and α̃ = α/dt² (Verlet's link stiffness) from the cloth's constraints.
+void refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches);
+
+/// One relaxation pass over slots [begin, end) of one colour (Jakobsen 2001 with compliant
+/// links, solververlet.cpp): x are the frame-local offsets, invDt2 = 1/dt² (1/s²); each
+/// slot's lambda adds the pass's correction as a force (tension.cpp). `conflictFree` false
+/// visits the slots one after the other.
+void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
+    Vec3 *x, const float *invMass, float invDt2);
+
+/// out[source] = λ of the slot (the Verlet force sum) for every slot holding a constraint.
+void verletConstraintTensions(const XpbdBatches &batches, std::vector<float> &out);
 
 } // namespace drape::detail

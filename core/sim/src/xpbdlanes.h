@@ -1,0 +1,345 @@
+// AVX2 building blocks shared by the constraint kernels (xpbdkernelavx2.cpp,
+// verletkernelavx2.cpp): 8 constraints ("a block", XpbdBatches::kLanes slots) at a time,
+// their particles fetched by gathers or, for blocks whose ends fill two runs of 8 particles,
+// by plain loads of those two windows (XpbdBatches::blockFetch), and written back the same
+// way. Every function is compiled for AVX2 alone and inlined into its caller, which is too.
+// Internal to the core; include only from sources whose functions are target("avx2").
+#pragma once
+
+#include "xpbdbatch.h"
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace drape::detail::avx2 {
+
+static_assert(sizeof(Vec3) == 3 * sizeof(float), "the gathers index Vec3 arrays as floats");
+
+#define DRAPE_AVX2_INLINE __attribute__((target("avx2"), always_inline)) inline
+
+DRAPE_AVX2_INLINE __m256d lowToDouble(__m256 v)
+{
+    return _mm256_cvtps_pd(_mm256_castps256_ps128(v));
+}
+
+DRAPE_AVX2_INLINE __m256d highToDouble(__m256 v)
+{
+    return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
+}
+
+DRAPE_AVX2_INLINE __m256 toFloat(__m256d lo, __m256d hi)
+{
+    return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+}
+
+// One half (4 lanes) of the double part: d = span + (x_a - x_b), |d|, and the lanes whose
+// length is usable (|d| >= 1e-9, as in the portable kernel).
+struct HalfGeometry {
+    __m256d dx, dy, dz, len;
+};
+
+DRAPE_AVX2_INLINE HalfGeometry halfGeometry(__m256d sx, __m256d sy, __m256d sz, __m256d ax, __m256d ay,
+    __m256d az, __m256d bx, __m256d by, __m256d bz)
+{
+    HalfGeometry g;
+    g.dx = _mm256_add_pd(sx, _mm256_sub_pd(ax, bx));
+    g.dy = _mm256_add_pd(sy, _mm256_sub_pd(ay, by));
+    g.dz = _mm256_add_pd(sz, _mm256_sub_pd(az, bz));
+    const __m256d len2 = _mm256_add_pd(
+        _mm256_add_pd(_mm256_mul_pd(g.dx, g.dx), _mm256_mul_pd(g.dy, g.dy)), _mm256_mul_pd(g.dz, g.dz));
+    g.len = _mm256_sqrt_pd(len2);
+    return g;
+}
+
+// Eight lanes of x, y, z.
+struct Lanes {
+    __m256 x, y, z;
+};
+
+// What a block's arithmetic needs of its particles, and what it gives back.
+struct BlockIn {
+    Lanes xa, xb; ///< offsets of both ends
+    Lanes v; ///< (x_a - x_a,prev) - (x_b - x_b,prev), for the damping (when fetched)
+    __m256 wa, wb; ///< inverse masses
+};
+
+struct BlockOut {
+    __m256 okF; ///< lanes that move their particles
+    Lanes xa, xb; ///< corrected offsets (meaningful in the ok lanes)
+};
+
+// 64-bit lane masks of the low and high four lanes of a 32-bit lane mask.
+DRAPE_AVX2_INLINE __m256d lowMask(__m256 m)
+{
+    return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(_mm256_castps_si256(m))));
+}
+
+DRAPE_AVX2_INLINE __m256d highMask(__m256 m)
+{
+    return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(_mm256_castps_si256(m), 1)));
+}
+
+// The 32-bit lane mask of two 64-bit lane masks (each lane all ones or all zeros).
+DRAPE_AVX2_INLINE __m256 packMasks(__m256d lo, __m256d hi)
+{
+    const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    return _mm256_blend_ps(_mm256_permutevar8x32_ps(_mm256_castpd_ps(lo), even),
+        _mm256_permutevar8x32_ps(_mm256_castpd_ps(hi), even), 0xf0);
+}
+
+// The first steps every constraint kernel shares, for U blocks side by side: the link
+// d = span + (x_a - x_b) and |d| in double (two halves of 4 lanes), w_a + w_b, and the lanes
+// that can move (w_a + w_b != 0 and |d| >= 1e-9) as 64-bit masks per half and as out.okF.
+template <int U> struct BlockGeometry {
+    HalfGeometry lo[U], hi[U];
+    __m256 wSum[U];
+    __m256d okLo[U], okHi[U];
+};
+
+template <int U>
+DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (&k0)[U],
+    const BlockIn (&in)[U], BlockGeometry<U> &g, BlockOut (&out)[U])
+{
+    const __m256d minLen = _mm256_set1_pd(1e-9);
+    const __m256 zeroF = _mm256_setzero_ps();
+    for (int u = 0; u < U; ++u) {
+        const BlockIn &b = in[u];
+        const __m256 sx = _mm256_loadu_ps(s.spanX.data() + k0[u]);
+        const __m256 sy = _mm256_loadu_ps(s.spanY.data() + k0[u]);
+        const __m256 sz = _mm256_loadu_ps(s.spanZ.data() + k0[u]);
+        g.lo[u] = halfGeometry(lowToDouble(sx), lowToDouble(sy), lowToDouble(sz), lowToDouble(b.xa.x),
+            lowToDouble(b.xa.y), lowToDouble(b.xa.z), lowToDouble(b.xb.x), lowToDouble(b.xb.y),
+            lowToDouble(b.xb.z));
+        g.hi[u] = halfGeometry(highToDouble(sx), highToDouble(sy), highToDouble(sz), highToDouble(b.xa.x),
+            highToDouble(b.xa.y), highToDouble(b.xa.z), highToDouble(b.xb.x), highToDouble(b.xb.y),
+            highToDouble(b.xb.z));
+        g.wSum[u] = _mm256_add_ps(b.wa, b.wb);
+    }
+    for (int u = 0; u < U; ++u) {
+        const __m256 movable = _mm256_cmp_ps(g.wSum[u], zeroF, _CMP_NEQ_UQ);
+        g.okLo[u] = _mm256_and_pd(_mm256_cmp_pd(g.lo[u].len, minLen, _CMP_GE_OQ), lowMask(movable));
+        g.okHi[u] = _mm256_and_pd(_mm256_cmp_pd(g.hi[u].len, minLen, _CMP_GE_OQ), highMask(movable));
+        out[u].okF = packMasks(g.okLo[u], g.okHi[u]);
+    }
+}
+
+// A window: 8 consecutive Vec3 (24 floats, registers v0 v1 v2) as 8 lanes of x, y, z.
+// Float 3p + c of the window is component c of particle p; it sits in register (3p + c) / 8
+// at position (3p + c) % 8. The positions of one component in v0, v1, v2 are disjoint and
+// cover 0..7 (x: {0,3,6} of v0, {1,4,7} of v1, {2,5} of v2), so two blends collect a
+// component into one register and one permute puts particle p in lane p: lane p reads
+// position (3p + c) mod 8 (the permute vectors of loadWindow); storeWindow applies the
+// inverse permutations and the same blends.
+constexpr int kMask036 = 0x49, kMask147 = 0x92, kMask25 = 0x24; // blend masks, bit j = position j
+
+DRAPE_AVX2_INLINE Lanes loadWindow(const float *f, std::uint32_t base)
+{
+    const float *p = f + 3 * std::size_t(base);
+    const __m256 v0 = _mm256_loadu_ps(p), v1 = _mm256_loadu_ps(p + 8), v2 = _mm256_loadu_ps(p + 16);
+    const __m256 tx = _mm256_blend_ps(_mm256_blend_ps(v0, v1, kMask147), v2, kMask25);
+    const __m256 ty = _mm256_blend_ps(_mm256_blend_ps(v0, v1, kMask25), v2, kMask036);
+    const __m256 tz = _mm256_blend_ps(_mm256_blend_ps(v0, v1, kMask036), v2, kMask147);
+    return { _mm256_permutevar8x32_ps(tx, _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5)),
+        _mm256_permutevar8x32_ps(ty, _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6)),
+        _mm256_permutevar8x32_ps(tz, _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)) };
+}
+
+DRAPE_AVX2_INLINE void storeWindow(float *f, std::uint32_t base, const Lanes &w)
+{
+    // The inverse permutations: position j holds the lane p with (3p + c) mod 8 = j, that is
+    // p = 3 (j - c) mod 8 (3 is its own inverse mod 8).
+    const __m256 tx = _mm256_permutevar8x32_ps(w.x, _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    const __m256 ty = _mm256_permutevar8x32_ps(w.y, _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2));
+    const __m256 tz = _mm256_permutevar8x32_ps(w.z, _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+    float *p = f + 3 * std::size_t(base);
+    _mm256_storeu_ps(p, _mm256_blend_ps(_mm256_blend_ps(tx, ty, kMask147), tz, kMask25));
+    _mm256_storeu_ps(p + 8, _mm256_blend_ps(_mm256_blend_ps(tz, tx, kMask147), ty, kMask25));
+    _mm256_storeu_ps(p + 16, _mm256_blend_ps(_mm256_blend_ps(ty, tz, kMask147), tx, kMask25));
+}
+
+// Eight 4-bit fields of `packed` as lanes.
+DRAPE_AVX2_INLINE __m256i nibbles(std::uint32_t packed)
+{
+    const __m256i shifts = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    return _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32(int(packed)), shifts), _mm256_set1_epi32(15));
+}
+
+// Lane l takes position nib[l] & 7 of `from1` when bit 3 of nib[l] is set, else of `from0`.
+DRAPE_AVX2_INLINE __m256 pick(__m256 from0, __m256 from1, __m256i nib)
+{
+    return _mm256_blendv_ps(_mm256_permutevar8x32_ps(from0, nib), _mm256_permutevar8x32_ps(from1, nib),
+        _mm256_castsi256_ps(_mm256_slli_epi32(nib, 28)));
+}
+
+DRAPE_AVX2_INLINE Lanes pick(const Lanes &from0, const Lanes &from1, __m256i nib)
+{
+    return { pick(from0.x, from1.x, nib), pick(from0.y, from1.y, nib), pick(from0.z, from1.z, nib) };
+}
+
+DRAPE_AVX2_INLINE Lanes sub(const Lanes &p, const Lanes &q)
+{
+    return { _mm256_sub_ps(p.x, q.x), _mm256_sub_ps(p.y, q.y), _mm256_sub_ps(p.z, q.z) };
+}
+
+DRAPE_AVX2_INLINE Lanes select(const Lanes &keep, const Lanes &moved, __m256 mask)
+{
+    return { _mm256_blendv_ps(keep.x, moved.x, mask), _mm256_blendv_ps(keep.y, moved.y, mask),
+        _mm256_blendv_ps(keep.z, moved.z, mask) };
+}
+
+// A block of particles scattered in memory: gathers.
+template <bool Motion>
+DRAPE_AVX2_INLINE void gatherBlock(
+    const XpbdBatches &s, std::uint32_t k0, const Vec3 *x, const Vec3 *xPrev, const float *w, BlockIn &in)
+{
+    const float *xf = &x[0].x;
+    const __m256i one = _mm256_set1_epi32(1);
+    const __m256i three = _mm256_set1_epi32(3);
+    const __m256i ia = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s.a.data() + k0));
+    const __m256i ib = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s.b.data() + k0));
+    const __m256i ax = _mm256_mullo_epi32(ia, three);
+    const __m256i ay = _mm256_add_epi32(ax, one);
+    const __m256i az = _mm256_add_epi32(ay, one);
+    const __m256i bx = _mm256_mullo_epi32(ib, three);
+    const __m256i by = _mm256_add_epi32(bx, one);
+    const __m256i bz = _mm256_add_epi32(by, one);
+    in.xa
+        = { _mm256_i32gather_ps(xf, ax, 4), _mm256_i32gather_ps(xf, ay, 4), _mm256_i32gather_ps(xf, az, 4) };
+    in.xb
+        = { _mm256_i32gather_ps(xf, bx, 4), _mm256_i32gather_ps(xf, by, 4), _mm256_i32gather_ps(xf, bz, 4) };
+    in.wa = _mm256_i32gather_ps(w, ia, 4);
+    in.wb = _mm256_i32gather_ps(w, ib, 4);
+    if constexpr (Motion) {
+        const float *pf = &xPrev[0].x;
+        const Lanes pa { _mm256_i32gather_ps(pf, ax, 4), _mm256_i32gather_ps(pf, ay, 4),
+            _mm256_i32gather_ps(pf, az, 4) };
+        const Lanes pb { _mm256_i32gather_ps(pf, bx, 4), _mm256_i32gather_ps(pf, by, 4),
+            _mm256_i32gather_ps(pf, bz, 4) };
+        in.v = sub(sub(in.xa, pa), sub(in.xb, pb));
+    }
+}
+
+// Scalar stores of the lanes that move anything: padding lanes point at particle 0, which a
+// real lane of the same block may have just corrected.
+DRAPE_AVX2_INLINE void scatterBlock(const XpbdBatches &s, std::uint32_t k0, Vec3 *x, const BlockOut &out)
+{
+    const int ok = _mm256_movemask_ps(out.okF);
+    if (ok == 0)
+        return;
+    alignas(32) float o[6][XpbdBatches::kLanes];
+    _mm256_store_ps(o[0], out.xa.x);
+    _mm256_store_ps(o[1], out.xa.y);
+    _mm256_store_ps(o[2], out.xa.z);
+    _mm256_store_ps(o[3], out.xb.x);
+    _mm256_store_ps(o[4], out.xb.y);
+    _mm256_store_ps(o[5], out.xb.z);
+    for (int bits = ok; bits != 0; bits &= bits - 1) {
+        const int l = __builtin_ctz(unsigned(bits));
+        x[s.a[k0 + l]] = Vec3 { o[0][l], o[1][l], o[2][l] };
+        x[s.b[k0 + l]] = Vec3 { o[3][l], o[4][l], o[5][l] };
+    }
+}
+
+// A block whose particles fill two windows (XpbdBatches::blockFetch): plain loads, the
+// lanes' ends picked by permutes (none for Runs). Motion: also the relative motion in.v.
+template <bool Motion>
+DRAPE_AVX2_INLINE void loadWindows(const XpbdBatches &s, std::uint32_t k0, bool runs, const Vec3 *x,
+    const Vec3 *xPrev, const float *w, BlockIn &in)
+{
+    const float *xf = &x[0].x;
+    const std::size_t block = k0 / XpbdBatches::kLanes;
+    const std::uint32_t base0 = s.windowBase[2 * block];
+    const std::uint32_t base1 = s.windowBase[2 * block + 1];
+    const Lanes x0 = loadWindow(xf, base0), x1 = loadWindow(xf, base1);
+    const __m256 w0 = _mm256_loadu_ps(w + base0), w1 = _mm256_loadu_ps(w + base1);
+    Lanes d0 {}, d1 {};
+    if constexpr (Motion) {
+        // x - x_prev per particle: the same subtraction the gather path does per lane end.
+        const float *pf = &xPrev[0].x;
+        d0 = sub(x0, loadWindow(pf, base0));
+        d1 = sub(x1, loadWindow(pf, base1));
+    }
+    if (runs) {
+        in.xa = x0;
+        in.xb = x1;
+        if constexpr (Motion)
+            in.v = sub(d0, d1);
+        in.wa = w0;
+        in.wb = w1;
+        return;
+    }
+    const std::uint64_t lanes = s.windowLanes[block];
+    const __m256i na = nibbles(std::uint32_t(lanes)), nb = nibbles(std::uint32_t(lanes >> 32));
+    in.xa = pick(x0, x1, na);
+    in.xb = pick(x0, x1, nb);
+    if constexpr (Motion)
+        in.v = sub(pick(d0, d1, na), pick(d0, d1, nb));
+    in.wa = pick(w0, w1, na);
+    in.wb = pick(w0, w1, nb);
+}
+
+// Writes the two windows back whole, lanes that move nothing with the values they were read
+// with (every particle of a window belongs to the block).
+DRAPE_AVX2_INLINE void storeWindows(
+    const XpbdBatches &s, std::uint32_t k0, bool runs, Vec3 *x, const BlockIn &in, const BlockOut &out)
+{
+    float *xf = &x[0].x;
+    const std::size_t block = k0 / XpbdBatches::kLanes;
+    const std::uint32_t base0 = s.windowBase[2 * block];
+    const std::uint32_t base1 = s.windowBase[2 * block + 1];
+    const Lanes ya = select(in.xa, out.xa, out.okF), yb = select(in.xb, out.xb, out.okF);
+    if (runs) {
+        storeWindow(xf, base0, ya);
+        storeWindow(xf, base1, yb);
+        return;
+    }
+    const std::uint64_t slots = s.windowSlots[block];
+    storeWindow(xf, base0, pick(ya, yb, nibbles(std::uint32_t(slots))));
+    storeWindow(xf, base1, pick(ya, yb, nibbles(std::uint32_t(slots >> 32))));
+}
+
+// U consecutive blocks from `first`: fetch, solve interleaved, store in block order (blocks of
+// one colour share no particle, so the order of their stores does not matter). Arith is the
+// constraint's arithmetic: Arith::kMotion says whether it needs in.v, and
+// arith.template solve<U>(s, k0, in, out) computes the corrected positions.
+template <int U, class Arith>
+DRAPE_AVX2_INLINE void solveRange(
+    XpbdBatches &s, std::uint32_t first, Vec3 *x, const Vec3 *xPrev, const float *w, const Arith &arith)
+{
+    std::uint32_t k0[U];
+    std::uint8_t fetch[U];
+    BlockIn in[U];
+    BlockOut out[U];
+    for (int u = 0; u < U; ++u) {
+        k0[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
+        fetch[u] = s.blockFetch[k0[u] / XpbdBatches::kLanes];
+        if (fetch[u] == XpbdBatches::Gather)
+            gatherBlock<Arith::kMotion>(s, k0[u], x, xPrev, w, in[u]);
+        else
+            loadWindows<Arith::kMotion>(s, k0[u], fetch[u] == XpbdBatches::Runs, x, xPrev, w, in[u]);
+    }
+    arith.template solve<U>(s, k0, in, out);
+    for (int u = 0; u < U; ++u) {
+        if (fetch[u] == XpbdBatches::Gather)
+            scatterBlock(s, k0[u], x, out[u]);
+        else
+            storeWindows(s, k0[u], fetch[u] == XpbdBatches::Runs, x, in[u], out[u]);
+    }
+}
+
+// Every block of slots [begin, end) of a conflict-free colour, two at a time.
+template <class Arith>
+DRAPE_AVX2_INLINE void solveColourRange(XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x,
+    const Vec3 *xPrev, const float *w, const Arith &arith)
+{
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
+    std::uint32_t k0 = begin;
+    for (; k0 + 2 * L <= end; k0 += 2 * L)
+        solveRange<2>(s, k0, x, xPrev, w, arith);
+    if (k0 < end)
+        solveRange<1>(s, k0, x, xPrev, w, arith);
+}
+
+} // namespace drape::detail::avx2
