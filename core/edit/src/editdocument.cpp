@@ -722,6 +722,7 @@ bool EditDocument::endGroup(std::string text)
     }
     m_groupRedo.clear();
     m_steps[start].text = std::move(text);
+    m_steps[start].after = snapshot(); // the gesture ends here (its frames played included)
     return true;
 }
 
