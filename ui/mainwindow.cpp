@@ -17,6 +17,7 @@
 #include "document/simulationcontroller.h"
 #include "render/screenshot.h"
 #include "render/viewport.h"
+#include "timeline/timelinebar.h"
 #include "tools/tool.h"
 #include "tools/toolmanager.h"
 #include "tools/viewportmenu.h"
@@ -39,6 +40,7 @@
 #include <QToolBar>
 #include <QUndoGroup>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace drape {
 
@@ -49,9 +51,16 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     setDockNestingEnabled(true);
 
     m_viewport = new Viewport(this);
-    setCentralWidget(m_viewport);
-    m_banner = new MessageBanner(m_viewport);
     m_controller = new SimulationController(this);
+    m_timelineBar = new TimelineBar(m_controller, this);
+    auto *central = new QWidget(this);
+    auto *column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_viewport, 1);
+    column->addWidget(m_timelineBar);
+    setCentralWidget(central);
+    m_banner = new MessageBanner(m_viewport);
     m_undoGroup = new QUndoGroup(this);
 
     m_fileActions = new FileActions(this);
@@ -78,6 +87,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
                 .arg(message));
     });
     connect(m_status, &StatusWidgets::resetRequested, m_simulationActions->resetAction(), &QAction::trigger);
+    connect(m_timelineBar, &TimelineBar::statusMessage, m_status, [this](const QString &text) { m_status->showMessage(text); });
     connect(m_simulationActions, &SimulationActions::statusMessage, m_status,
             [this](const QString &text) { m_status->showMessage(text); });
     // After a reset the stopped simulation's messages are stale.
@@ -108,17 +118,20 @@ MainWindow::~MainWindow()
     emit documentChanged(nullptr);
     m_viewport->setDocument(nullptr);
     m_controller->setDocument(nullptr);
+    m_timelineBar->setDocument(nullptr);
     // Components made after the viewport (tools, recorder, docks) may talk to it while they
     // are destroyed: delete them newest first, and the viewport last, instead of Qt's
     // oldest-first order of children.
+    QWidget *central = centralWidget(); // holds the viewport and the timeline
     QList<QPointer<QObject>> components;
     for (QObject *child : children()) {
-        if (child != m_viewport && !qobject_cast<QLayout *>(child))
+        if (child != central && !qobject_cast<QLayout *>(child))
             components.append(child);
     }
     for (auto it = components.crbegin(); it != components.crend(); ++it)
         delete it->data();
     delete m_viewport;
+    delete central;
 }
 
 void MainWindow::createMenus()
@@ -311,6 +324,7 @@ void MainWindow::setDocument(std::unique_ptr<Document> document)
     }
     m_viewport->setDocument(doc);
     m_controller->setDocument(doc);
+    m_timelineBar->setDocument(doc);
     emit documentChanged(doc);
     // Everything is rebound: the old document can go (its stack leaves the group by itself).
     old.reset();

@@ -20,6 +20,7 @@ class HistoryDock;
 class MessageBanner;
 class ParametersDock;
 class SceneDock;
+class TimelineBar;
 class SimulationActions;
 class SimulationController;
 class StatusWidgets;
@@ -33,6 +34,7 @@ public:
     ~MainWindow() override;
 
     Viewport *viewport() const { return m_viewport; }
+    TimelineBar *timelineBar() const { return m_timelineBar; }
     Document *document() const { return m_document.get(); }
     SimulationController *controller() const { return m_controller; }
 
@@ -89,6 +91,7 @@ private:
 
     std::unique_ptr<Document> m_document;
     Viewport *m_viewport = nullptr;
+    TimelineBar *m_timelineBar = nullptr;
     SimulationController *m_controller = nullptr;
     QUndoGroup *m_undoGroup = nullptr;
     FileActions *m_fileActions = nullptr;

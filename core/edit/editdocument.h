@@ -42,6 +42,8 @@ public:
     explicit EditDocument(Scene scene, Take take = {});
 
     const Scene &scene() const { return *m_scene; }
+    /// The scene as the shared immutable value the document holds (a timeline's source keeps it).
+    std::shared_ptr<const Scene> sharedScene() const { return m_scene; }
     /// The scene with the parameter and material events up to the playhead applied: the
     /// values in force in the frame shown.
     const Scene &settings() const { return *m_state.settings; }

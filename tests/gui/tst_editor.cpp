@@ -14,6 +14,8 @@
 #include "presetdocument.h"
 #include "render/resources.h"
 #include "render/viewport.h"
+#include "timeline/timelinebar.h"
+#include "timeline/timelinewidget.h"
 #include "widgets/statuswidgets.h"
 
 #include <QAction>
@@ -45,6 +47,7 @@ private slots:
     void blowUpShowsBadgeAndResets();
     void replacingDocumentRebindsDocks();
     void constraintDockShowsPinReactions();
+    void timelineScrubsAndDeletesEvents();
 };
 
 void TestEditor::initTestCase()
@@ -168,6 +171,47 @@ void TestEditor::constraintDockShowsPinReactions()
     window.document()->step(5);
     const QString text = dock->reactionsLabel()->text();
     QVERIFY2(text.contains(QStringLiteral("pins hold")) && text.contains(QStringLiteral("particle ")), qPrintable(text));
+}
+
+void TestEditor::timelineScrubsAndDeletesEvents()
+{
+    // The timeline under the viewport: a marker per event of the take, scrubbing shows the
+    // replay of the document at the requested frame (backwards from the cache), deleting a
+    // marker's event is one undo step, and the paused worker fills the cache.
+    MainWindow window;
+    window.setDocument(preset(QStringLiteral("curtain")));
+    window.resize(800, 600);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    Document *doc = window.document();
+    TimelineWidget *ruler = window.timelineBar()->ruler();
+    QVERIFY(ruler->isVisible());
+    window.controller()->stepFrames(30);
+    QVERIFY(doc->setKind(0, {10, 11, 12}, false).isEmpty()); // unhook three hooks at 30
+    window.controller()->stepFrames(15);
+    QCOMPARE(ruler->markers().size(), qsizetype(1));
+    QCOMPARE(ruler->markers().front().frame, quint64(30));
+    QCOMPARE(ruler->playhead(), quint64(45));
+
+    for (quint64 f : {12u, 40u, 31u, 0u, 44u}) {
+        emit ruler->playheadRequested(f);
+        QCOMPARE(doc->frame(), std::uint64_t(f));
+        QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), f).stateHash());
+        QCOMPARE(ruler->playhead(), f);
+    }
+    // The paused worker fills the cache from the playhead on.
+    QTRY_VERIFY_WITH_TIMEOUT(doc->timeline().cachedFrame(60) != nullptr, 20000);
+    window.timelineBar()->refresh();
+
+    const int steps = doc->undoStack()->count();
+    emit ruler->markerDeleteRequested(0);
+    QVERIFY(doc->take().empty());
+    QCOMPARE(doc->undoStack()->count(), steps + 1);
+    QCOMPARE(ruler->markers().size(), qsizetype(0));
+    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), Take{}, 44).stateHash());
+    doc->undoStack()->undo();
+    QCOMPARE(doc->take().events.size(), std::size_t(1));
+    QCOMPARE(ruler->markers().size(), qsizetype(1));
 }
 
 int main(int argc, char **argv)

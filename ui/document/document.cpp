@@ -4,12 +4,14 @@
 
 #include "scene/params.h"
 #include "scene/scenefile.h"
+#include "timeline/takesource.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QUndoCommand>
 
 #include <algorithm>
+#include <limits>
 
 namespace drape {
 
@@ -18,11 +20,15 @@ Document::Document(Scene scene, QString filePath, QObject *parent, Take take)
 {
     m_camera = m_edit.scene().camera;
     m_grids = grids();
+    m_timelineScene = m_edit.sharedScene();
+    m_timelineTake = m_edit.take();
+    m_timeline = std::make_unique<Timeline>(std::make_shared<TakeSource>(m_timelineScene, m_timelineTake));
     connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
 Document::~Document()
 {
+    m_timeline->stopWorker();
     // Clearing the stack on the way out must not look like an undo to its listeners.
     m_undo.blockSignals(true);
 }
@@ -74,8 +80,48 @@ std::vector<std::optional<GridDesc>> Document::grids() const
     return out;
 }
 
+void Document::updateTimeline()
+{
+    if (m_edit.dragging())
+        return; // the drag is committed (and the cache refilled) on release
+    const std::shared_ptr<const Scene> scene = m_edit.sharedScene();
+    if (scene == m_timelineScene && m_edit.take() == m_timelineTake)
+        return;
+    const std::uint64_t from = firstChangedFrame(*m_timelineScene, m_timelineTake, *scene, m_edit.take());
+    m_timelineScene = scene;
+    m_timelineTake = m_edit.take();
+    if (from != std::numeric_limits<std::uint64_t>::max())
+        m_timeline->setSource(std::make_shared<TakeSource>(m_timelineScene, m_timelineTake), from);
+}
+
+void Document::seek(std::uint64_t target)
+{
+    const std::uint64_t before = frame();
+    if (target == before)
+        return;
+    updateTimeline();
+    if (target > before && target - before <= 2) {
+        m_edit.seek(target); // a step or two: simulate them
+    } else if (target == 0) {
+        m_edit.reset();
+    } else {
+        std::unique_ptr<SourceState> state = m_timeline->stateAt(target - 1);
+        m_edit.seekFrom(static_cast<TakeState &>(*state).state, target);
+    }
+    m_timeline->setPlayhead(frame());
+    announce(Change::Pins | Change::Topology | Change::Parameters, before);
+}
+
+QString Document::removeEvent(std::size_t index)
+{
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    return finishEdit(m_edit.removeEvent(index), steps, before, Change::All);
+}
+
 void Document::announce(Change what, std::uint64_t frameBefore)
 {
+    updateTimeline();
     std::vector<std::optional<GridDesc>> now = grids();
     if (now.size() == m_grids.size())
         for (std::size_t i = 0; i < now.size(); ++i)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "edit/editdocument.h"
+#include "timeline/timeline.h"
 #include "scene/scene.h"
 #include "scene/scenebudget.h"
 #include "sim/simulation.h"
@@ -80,6 +81,13 @@ public:
     int step(int frames = 1);
     /// Returns to the scene's start (frame 0).
     void reset();
+    /// Shows `frame` (the timeline's playhead): from the timeline's cache when it holds a
+    /// state before it, else by replaying. Not an edit.
+    void seek(std::uint64_t frame);
+
+    /// The document's timeline: a cache of its frames kept by a worker thread (started by
+    /// the window that shows the document), re-filled from the frame each edit changes.
+    Timeline &timeline() { return *m_timeline; }
 
     // ---- edits: one undo step each; an error (returned) changes nothing ---------------------
     QString setKinds(const std::vector<std::vector<std::uint32_t>> &particlesPerCloth, bool pin, const QString &text);
@@ -97,6 +105,8 @@ public:
     /// Name, camera, view and recording settings: an undo step that replays nothing.
     QString setPresentation(const Scene &next, const QString &text, const QString &mergeKey = {}, Change what = Change::View);
     QString setStartHere();
+    /// Deletes event `index` of the take (a timeline marker's menu).
+    QString removeEvent(std::size_t index);
     QString push(const Vec3 &centre, float radius, const Vec3 &delta, float factor);
     /// The next change starts a new undo step even if it could merge (a slider released).
     void closeMerging() { ++m_mergeSerial; }
@@ -146,6 +156,8 @@ private:
     /// After the core's undo or redo.
     void afterHistoryMove(std::uint64_t frameBefore);
     void announce(Change what, std::uint64_t frameBefore);
+    /// Gives the timeline the document as it is now, invalidating from the first frame that changed.
+    void updateTimeline();
     /// The grids of the scene now (nullopt for cloths that are not grids).
     std::vector<std::optional<GridDesc>> grids() const;
 
@@ -155,6 +167,9 @@ private:
     SceneBudget m_budget;
     CameraDesc m_camera;
     std::vector<std::optional<GridDesc>> m_grids; ///< each cloth's grid as last announced
+    std::unique_ptr<Timeline> m_timeline;
+    std::shared_ptr<const Scene> m_timelineScene; ///< what the timeline's source replays
+    Take m_timelineTake;
     std::size_t m_gestureSteps = 0; ///< core undo index at beginGesture()
     std::uint64_t m_gestureFrame = 0;
     int m_gestureDepth = 0;
