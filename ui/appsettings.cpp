@@ -54,11 +54,11 @@ void AppSettings::setLastDirectory(const QString &dir) { QSettings().setValue(kL
 
 int AppSettings::cacheBudgetMiB()
 {
-    return std::max(0, QSettings().value(kCacheBudgetKey, 1024).toInt());
+    return std::max(kMinCacheBudgetMiB, QSettings().value(kCacheBudgetKey, 1024).toInt());
 }
 void AppSettings::setCacheBudgetMiB(int mib)
 {
-    QSettings().setValue(kCacheBudgetKey, std::max(0, mib));
+    QSettings().setValue(kCacheBudgetKey, std::max(kMinCacheBudgetMiB, mib));
 }
 
 QString AppSettings::exportFolder()

@@ -26,8 +26,9 @@ public:
     /// Returns false when nothing was saved (first run): the caller keeps its default layout.
     static bool restoreWindow(QMainWindow *window);
 
-    /// How much memory (MiB) cached frames may take (the replay cache); 0 = no limit.
+    /// How much memory (MiB) the timeline's cached frames may take (never unlimited).
     static int cacheBudgetMiB();
+    static constexpr int kMinCacheBudgetMiB = 64;
     static void setCacheBudgetMiB(int mib);
     /// Where screenshots and recordings go by default (empty: Pictures / Videos).
     static QString exportFolder();

@@ -143,7 +143,8 @@ void MainWindow::createMenus()
     m_editMenu->addSeparator();
     QAction *preferences = m_editMenu->addAction(tr("&Preferences…"), this, [this] {
         PreferencesDialog dialog(this);
-        dialog.exec();
+        if (dialog.exec() == QDialog::Accepted)
+            m_timelineBar->applyPreferences();
     });
     const QList<QKeySequence> preferenceKeys = QKeySequence::keyBindings(QKeySequence::Preferences);
     preferences->setShortcuts(preferenceKeys.isEmpty()

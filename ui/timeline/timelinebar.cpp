@@ -1,5 +1,6 @@
 #include "timeline/timelinebar.h"
 
+#include "appsettings.h"
 #include "document/document.h"
 #include "document/simulationcontroller.h"
 #include "timeline/timelinewidget.h"
@@ -83,10 +84,20 @@ void TimelineBar::setDocument(Document *document)
         });
         connect(document, &Document::changed, this, [this] { refreshMarkers(); });
         m_ruler->setFrameRate(document->settings().solver.frameRate);
+        applyPreferences();
         onPlayingChanged(m_controller->isPlaying());
     }
     refreshMarkers();
     refresh();
+}
+
+void TimelineBar::applyPreferences()
+{
+    if (!m_document)
+        return;
+    CacheSettings settings = m_document->timeline().settings();
+    settings.budgetBytes = std::size_t(AppSettings::cacheBudgetMiB()) << 20;
+    m_document->timeline().setSettings(settings);
 }
 
 void TimelineBar::onPlayingChanged(bool playing)
@@ -130,7 +141,10 @@ void TimelineBar::refresh()
     m_ruler->setPlayhead(m_document->frame());
     m_ruler->setCache(status.cached, status.stale);
     const QLocale locale;
-    m_info->setText(tr("%1 frames · %2").arg(status.frames).arg(locale.formattedDataSize(qint64(status.bytes))));
+    m_info->setText(tr("%1 frames · %2 of %3")
+                        .arg(status.frames)
+                        .arg(locale.formattedDataSize(qint64(status.bytes)))
+                        .arg(locale.formattedDataSize(qint64(status.budgetBytes))));
 }
 
 } // namespace drape

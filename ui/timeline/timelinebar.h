@@ -29,6 +29,8 @@ public:
     TimelineWidget *ruler() const { return m_ruler; }
     /// Re-reads the cache status, the span and the markers (also every 250 ms).
     void refresh();
+    /// Gives the document's timeline the cache budget of the preferences.
+    void applyPreferences();
 
 signals:
     void statusMessage(const QString &text);

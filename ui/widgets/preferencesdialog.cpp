@@ -21,11 +21,11 @@ PreferencesDialog::PreferencesDialog(QWidget *parent)
     setWindowTitle(tr("Preferences"));
 
     m_cache = new QSpinBox(this);
-    m_cache->setRange(0, 1 << 20);
+    m_cache->setRange(AppSettings::kMinCacheBudgetMiB, 1 << 20);
     m_cache->setSingleStep(256);
     m_cache->setSuffix(tr(" MiB"));
-    m_cache->setSpecialValueText(tr("No limit"));
-    m_cache->setToolTip(tr("Memory the cached frames of a take may use before the oldest are dropped"));
+    m_cache->setToolTip(tr("Memory the timeline's cached frames may use; past it, frames far from the playhead are "
+                           "dropped to snapshots and simulated again when shown"));
     m_cache->setValue(AppSettings::cacheBudgetMiB());
 
     m_folder = new QLineEdit(AppSettings::exportFolder(), this);
@@ -62,7 +62,7 @@ PreferencesDialog::PreferencesDialog(QWidget *parent)
         tr("Used when OpenGL runs on the processor (Mesa llvmpipe); takes effect in new windows"));
 
     auto *form = new QFormLayout(this);
-    form->addRow(tr("Replay cache budget:"), m_cache);
+    form->addRow(tr("Timeline cache budget:"), m_cache);
     form->addRow(tr("Default export folder:"), folderRow);
     form->addRow(tr("Units:"), m_units);
     form->addRow(tr("Software renderer quality:"), m_quality);
