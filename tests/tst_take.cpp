@@ -43,6 +43,7 @@ private slots:
     void badTakeIsRefusedNamingThePlace();
     void randomEditsUndoAndRedoExactly_data();
     void randomEditsUndoAndRedoExactly();
+    void collidersAddAndRemoveWithTheirEvents();
 };
 
 void TestTake::takeOrdersEventsByFrame()
@@ -466,6 +467,45 @@ void TestTake::randomEditsUndoAndRedoExactly()
 {
     QFETCH(QString, id);
     testing::checkRandomSession(id.toStdString().c_str(), std::uint32_t(qHash(id)), 8);
+}
+
+// Adding and removing colliders are structural edits: the playhead returns to the start, the
+// removed collider's parameter events go and those of later colliders follow their new
+// index; undo restores all of it.
+void TestTake::collidersAddAndRemoveWithTheirEvents()
+{
+    Scene scene = preset("tablecloth");
+    const std::size_t colliders = scene.colliders.size();
+    QVERIFY(colliders >= 1);
+    EditDocument doc(scene);
+    Collider box;
+    box.name = "box";
+    box.kind = ColliderKind::Box;
+    box.center = box.baseCenter = { 0.6f, 0.3f, 0.f };
+    box.halfExtents = { 0.2f, 0.2f, 0.2f };
+    QVERIFY(doc.addCollider(box).empty());
+    QCOMPARE(doc.scene().colliders.size(), colliders + 1);
+    QCOMPARE(doc.simulation().colliders.size(), colliders + 1);
+    doc.run(10);
+    // Friction of the first collider and of the box, recorded at frame 10.
+    QVERIFY(doc.setParameter("collider.friction", 0, 0.9).empty());
+    QVERIFY(doc.setParameter("collider.friction", int(colliders), 0.7).empty());
+    QCOMPARE(doc.take().events.size(), std::size_t(2));
+    const Take before = doc.take();
+    doc.run(5);
+    const std::uint64_t shown = doc.simulation().stateHash();
+    QVERIFY(doc.removeCollider(0).empty());
+    QCOMPARE(doc.playhead(), std::uint64_t(0));
+    QCOMPARE(doc.scene().colliders.size(), colliders);
+    QCOMPARE(doc.take().events.size(), std::size_t(1)); // the first collider's event went
+    const auto &moved = std::get<ParameterEvent>(doc.take().events[0].data);
+    QCOMPARE(moved.index, int(colliders) - 1); // the box's event follows it
+    QCOMPARE(doc.message(), std::string("1 event no longer applies and was removed"));
+    QVERIFY(!doc.removeCollider(int(colliders)).empty()); // out of range: nothing changes
+    doc.undo();
+    QVERIFY(doc.take() == before);
+    QCOMPARE(doc.playhead(), std::uint64_t(15));
+    QCOMPARE(doc.simulation().stateHash(), shown);
 }
 
 QTEST_GUILESS_MAIN(TestTake)

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "actions/addactions.h"
 #include "actions/editactions.h"
 #include "actions/fileactions.h"
 #include "actions/helpactions.h"
@@ -67,6 +68,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_editActions = new EditActions(m_undoGroup, this);
     m_simulationActions = new SimulationActions(m_controller, this);
     m_viewActions = new ViewActions(this);
+    m_addActions = new AddActions(m_viewport, [this] { return m_document.get(); }, this);
     m_helpActions = new HelpActions(this);
     m_status = new StatusWidgets(statusBar());
 
@@ -87,6 +89,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
                 .arg(message));
     });
     connect(m_status, &StatusWidgets::resetRequested, m_simulationActions->resetAction(), &QAction::trigger);
+    connect(m_addActions, &AddActions::statusMessage, m_status, [this](const QString &text) { m_status->showMessage(text); });
     connect(m_timelineBar, &TimelineBar::statusMessage, m_status, [this](const QString &text) { m_status->showMessage(text); });
     connect(m_simulationActions, &SimulationActions::statusMessage, m_status,
             [this](const QString &text) { m_status->showMessage(text); });
@@ -151,6 +154,9 @@ void MainWindow::createMenus()
             ? QList<QKeySequence> { QKeySequence(QStringLiteral("Ctrl+,")) }
             : preferenceKeys);
     preferences->setMenuRole(QAction::PreferencesRole);
+    m_addMenu = menuBar()->addMenu(tr("&Add"));
+    m_addMenu->setObjectName(QStringLiteral("AddMenu"));
+    m_addActions->populate(m_addMenu);
     m_simulationMenu = menuBar()->addMenu(tr("&Simulation"));
     m_simulationActions->populate(m_simulationMenu);
     m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
@@ -169,6 +175,7 @@ void MainWindow::createMenus()
 void MainWindow::createDocks()
 {
     m_sceneDock = new SceneDock(this);
+    connect(m_sceneDock, &SceneDock::statusMessage, this, [this](const QString &text) { m_status->showMessage(text); });
     m_parametersDock = new ParametersDock(this);
     m_historyDock = new HistoryDock(m_undoGroup, this);
     m_toolsMenu->setEnabled(true);

@@ -13,6 +13,7 @@ class QUndoGroup;
 namespace drape {
 
 class Document;
+class AddActions;
 class EditActions;
 class FileActions;
 class HelpActions;
@@ -35,6 +36,7 @@ public:
 
     Viewport *viewport() const { return m_viewport; }
     TimelineBar *timelineBar() const { return m_timelineBar; }
+    AddActions *objectActions() const { return m_addActions; }
     Document *document() const { return m_document.get(); }
     SimulationController *controller() const { return m_controller; }
 
@@ -98,6 +100,7 @@ private:
     EditActions *m_editActions = nullptr;
     SimulationActions *m_simulationActions = nullptr;
     ViewActions *m_viewActions = nullptr;
+    AddActions *m_addActions = nullptr;
     HelpActions *m_helpActions = nullptr;
     ParametersDock *m_parametersDock = nullptr;
     SceneDock *m_sceneDock = nullptr;
@@ -108,6 +111,7 @@ private:
     QMenu *m_simulationMenu = nullptr;
     QMenu *m_toolsMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
+    QMenu *m_addMenu = nullptr;
     QMenu *m_helpMenu = nullptr;
     QToolBar *m_toolBar = nullptr;
     MessageBanner *m_banner = nullptr;

@@ -88,6 +88,9 @@ public:
     std::string setGrid(int cloth, const GridDesc &grid);
     std::string addCloth(const ClothDesc &cloth);
     std::string removeCloth(int cloth);
+    std::string addCollider(const Collider &collider);
+    /// Removes collider `index`; parameter events of later colliders follow their new index.
+    std::string removeCollider(int index);
     /// Deletes event `index` of the take (the timeline's marker menu). The playhead stays;
     /// what it shows is replayed without the event.
     std::string removeEvent(std::size_t index);
@@ -179,7 +182,8 @@ private:
     std::string editScene(const EventData &data, Scene &scene) const;
     /// Scene change that applies whatever the frame: playhead to 0, events of `cloth` dropped
     /// (`removedCloth`: later cloths renumbered).
-    void structural(std::string text, Scene next, int cloth, bool removedCloth);
+    void structural(std::string text, Scene next, int cloth, bool removedCloth, const Take *takeBefore = nullptr,
+        std::size_t droppedBefore = 0);
 
     std::shared_ptr<const Scene> m_scene;
     Take m_take;

@@ -14,6 +14,8 @@
 #include "presetdocument.h"
 #include "render/resources.h"
 #include "render/viewport.h"
+#include "actions/addactions.h"
+#include "docks/scenedock.h"
 #include "timeline/timelinebar.h"
 #include "timeline/timelinewidget.h"
 #include "widgets/statuswidgets.h"
@@ -25,6 +27,7 @@
 #include <QStandardPaths>
 #include <QSurfaceFormat>
 #include <QTest>
+#include <QTreeWidget>
 
 using namespace drape;
 
@@ -48,6 +51,7 @@ private slots:
     void replacingDocumentRebindsDocks();
     void constraintDockShowsPinReactions();
     void timelineScrubsAndDeletesEvents();
+    void addMenuAndDeleteObjects();
 };
 
 void TestEditor::initTestCase()
@@ -212,6 +216,54 @@ void TestEditor::timelineScrubsAndDeletesEvents()
     doc->undoStack()->undo();
     QCOMPARE(doc->take().events.size(), std::size_t(1));
     QCOMPARE(ruler->markers().size(), qsizetype(1));
+}
+
+void TestEditor::addMenuAndDeleteObjects()
+{
+    // Add ▸ Sphere puts a ball at the viewport's focus point; Add ▸ Hanging Sheet a pinned
+    // sheet centred there; the Scene dock's Delete removes the selected one; each is one
+    // undo step and the playhead returns to the start.
+    MainWindow window;
+    window.setDocument(preset(QStringLiteral("curtain")));
+    Document *doc = window.document();
+    const std::size_t colliders = doc->scene().colliders.size();
+    const std::size_t cloths = doc->scene().cloths.size();
+    window.controller()->stepFrames(10);
+    const Vec3 focus = window.viewport()->camera().desc().target;
+    QVERIFY(window.objectActions()->add(AddActions::Object::Sphere));
+    QCOMPARE(doc->frame(), std::uint64_t(0));
+    QCOMPARE(doc->scene().colliders.size(), colliders + 1);
+    const Collider &ball = doc->scene().colliders.back();
+    QCOMPARE(ball.kind, ColliderKind::Sphere);
+    QVERIFY(ball.baseCenter == focus);
+    QCOMPARE(ball.name, std::string("Sphere 1"));
+    QVERIFY(window.objectActions()->add(AddActions::Object::VerticalGrid));
+    QCOMPARE(doc->scene().cloths.size(), cloths + 1);
+    const Cloth &sheet = doc->simulation().cloths.back();
+    QCOMPARE(sheet.particles.size(), std::size_t(24 * 24));
+    std::size_t pins = 0;
+    for (ParticleKind k : sheet.particles.kind)
+        pins += k == ParticleKind::Static;
+    QCOMPARE(pins, std::size_t(24));
+    QCOMPARE(doc->undoStack()->count(), 2);
+
+    // Delete the new sheet from the Scene dock's list.
+    auto *tree = window.findChild<QTreeWidget *>(QStringLiteral("SceneContents"));
+    QVERIFY(tree);
+    QTreeWidgetItem *clothsItem = tree->topLevelItem(0);
+    QCOMPARE(clothsItem->childCount(), int(cloths + 1));
+    tree->setCurrentItem(clothsItem->child(int(cloths)));
+    auto *remove = tree->findChild<QAction *>(QStringLiteral("DeleteObject"));
+    QVERIFY(remove);
+    remove->trigger();
+    QCOMPARE(doc->scene().cloths.size(), cloths);
+    QCOMPARE(doc->undoStack()->count(), 3);
+    doc->undoStack()->undo();
+    QCOMPARE(doc->scene().cloths.size(), cloths + 1);
+    doc->undoStack()->undo();
+    doc->undoStack()->undo();
+    QCOMPARE(doc->scene().colliders.size(), colliders);
+    QCOMPARE(doc->frame(), std::uint64_t(10)); // back where the first addition was made
 }
 
 int main(int argc, char **argv)

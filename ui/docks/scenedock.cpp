@@ -147,6 +147,15 @@ SceneDock::SceneDock(MainWindow *window) : QDockWidget(tr("Scene"), window), m_w
     m_contents->setHeaderLabels({tr("Object"), tr("Details")});
     m_contents->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_contents->setRootIsDecorated(true);
+    m_contents->setObjectName(QStringLiteral("SceneContents"));
+    auto *remove = new QAction(tr("Delete"), m_contents);
+    remove->setObjectName(QStringLiteral("DeleteObject"));
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    remove->setToolTip(tr("Delete the selected cloth or collider (undoable; the playhead returns to the start)"));
+    connect(remove, &QAction::triggered, this, &SceneDock::deleteCurrentObject);
+    m_contents->addAction(remove);
+    m_contents->setContextMenuPolicy(Qt::ActionsContextMenu);
     splitter->addWidget(titled(tr("In this scene"), m_contents, splitter));
     splitter->setSizes({220, 90, 160});
     layout->addWidget(splitter, 1);
@@ -225,12 +234,36 @@ void SceneDock::refreshContents()
                           .arg(pins)
                           .arg(QString::fromStdString(c.material.name));
         }
-        new QTreeWidgetItem(cloths, {QString::fromStdString(c.name), details});
+        auto *item = new QTreeWidgetItem(cloths, {QString::fromStdString(c.name), details});
+        item->setData(0, Qt::UserRole, QStringLiteral("cloth"));
+        item->setData(0, Qt::UserRole + 1, int(i));
     }
     auto *colliders = new QTreeWidgetItem(m_contents, {tr("Colliders"), QString::number(scene.colliders.size())});
-    for (const Collider &c : scene.colliders)
-        new QTreeWidgetItem(colliders, {QString::fromStdString(c.name), colliderKindName(c.kind)});
+    for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
+        const Collider &c = scene.colliders[i];
+        auto *item = new QTreeWidgetItem(colliders, {QString::fromStdString(c.name), colliderKindName(c.kind)});
+        item->setData(0, Qt::UserRole, QStringLiteral("collider"));
+        item->setData(0, Qt::UserRole + 1, int(i));
+    }
     m_contents->expandAll();
+}
+
+void SceneDock::deleteCurrentObject()
+{
+    QTreeWidgetItem *item = m_contents->currentItem();
+    if (!m_document || !item)
+        return;
+    const QString kind = item->data(0, Qt::UserRole).toString();
+    const int index = item->data(0, Qt::UserRole + 1).toInt();
+    QString error;
+    if (kind == QStringLiteral("cloth"))
+        error = m_document->removeCloth(index);
+    else if (kind == QStringLiteral("collider"))
+        error = m_document->removeCollider(index);
+    else
+        return;
+    if (!error.isEmpty())
+        emit statusMessage(error);
 }
 
 } // namespace drape

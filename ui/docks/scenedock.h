@@ -26,6 +26,11 @@ public:
 
 public slots:
     void refreshRecent();
+    /// Deletes the cloth or collider selected in the "In this scene" list (an undo step).
+    void deleteCurrentObject();
+
+signals:
+    void statusMessage(const QString &text);
 
 private:
     void setDocument(Document *document);

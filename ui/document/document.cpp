@@ -11,6 +11,7 @@
 #include <QUndoCommand>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 namespace drape {
@@ -112,11 +113,56 @@ void Document::seek(std::uint64_t target)
     announce(Change::Pins | Change::Topology | Change::Parameters, before);
 }
 
-QString Document::removeEvent(std::size_t index)
+namespace {
+
+QString quotedName(const std::string &name, const QString &fallback)
+{
+    return name.empty() ? fallback : QStringLiteral("“%1”").arg(QString::fromStdString(name));
+}
+
+} // namespace
+
+QString Document::run(const std::function<std::string()> &edit, const QString &text, Change what,
+                      const QString &mergeKey)
 {
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
-    return finishEdit(m_edit.removeEvent(index), steps, before, Change::All);
+    const std::string error = edit();
+    if (error.empty() && !text.isEmpty() && m_edit.undoIndex() > steps)
+        m_edit.renameLast(text.toStdString());
+    return finishEdit(error, steps, before, what, mergeKey);
+}
+
+QString Document::addCloth(const ClothDesc &cloth)
+{
+    return run([&] { return m_edit.addCloth(cloth); }, tr("Add Cloth %1").arg(quotedName(cloth.name, {})).trimmed(),
+               Change::All);
+}
+
+QString Document::removeCloth(int cloth)
+{
+    const bool ok = cloth >= 0 && std::size_t(cloth) < scene().cloths.size();
+    const QString name = quotedName(ok ? scene().cloths[std::size_t(cloth)].name : "", {});
+    return run([&] { return m_edit.removeCloth(cloth); }, tr("Delete Cloth %1").arg(name).trimmed(), Change::All);
+}
+
+QString Document::addCollider(const Collider &collider)
+{
+    return run([&] { return m_edit.addCollider(collider); },
+               tr("Add Collider %1").arg(quotedName(collider.name, {})).trimmed(), Change::All);
+}
+
+QString Document::removeCollider(int collider)
+{
+    const bool ok = collider >= 0 && std::size_t(collider) < scene().colliders.size();
+    const QString name = quotedName(ok ? scene().colliders[std::size_t(collider)].name : "", {});
+    return run([&] { return m_edit.removeCollider(collider); }, tr("Delete Collider %1").arg(name).trimmed(),
+               Change::All);
+}
+
+QString Document::removeEvent(std::size_t index)
+{
+    return run([&] { return m_edit.removeEvent(index); }, {}, Change::All);
 }
 
 void Document::announce(Change what, std::uint64_t frameBefore)
@@ -225,9 +271,7 @@ QString Document::setKind(int cloth, const std::vector<std::uint32_t> &particles
 
 QString Document::movePins(int cloth, const std::vector<std::uint32_t> &particles, const std::vector<Vec3> &positions)
 {
-    const std::size_t steps = m_edit.undoIndex();
-    const std::uint64_t before = frame();
-    return finishEdit(m_edit.movePins(cloth, particles, positions), steps, before, Change::Pins);
+    return run([&] { return m_edit.movePins(cloth, particles, positions); }, tr("Move Pins"), Change::Pins);
 }
 
 QString Document::sew(int cloth, std::uint32_t a, std::uint32_t b, const NewConstraintDef &def, const QString &text)
@@ -287,38 +331,23 @@ QString Document::setParameter(const std::string &key, int index, double value, 
 
 QString Document::setMaterial(int cloth, const Material &material)
 {
-    const std::size_t steps = m_edit.undoIndex();
-    const std::uint64_t before = frame();
-    std::string error = m_edit.setMaterial(cloth, material);
-    if (error.empty() && m_edit.undoIndex() > steps) {
-        m_edit.renameLast(tr("Material: %1").arg(QString::fromStdString(material.name)).toStdString());
-    }
-    return finishEdit(error, steps, before, Change::Parameters);
+    return run([&] { return m_edit.setMaterial(cloth, material); },
+               tr("Material: %1").arg(QString::fromStdString(material.name)), Change::Parameters);
 }
 
 QString Document::setPresentation(const Scene &next, const QString &text, const QString &mergeKey, Change what)
 {
-    const std::size_t steps = m_edit.undoIndex();
-    const std::uint64_t before = frame();
-    return finishEdit(m_edit.setPresentation(text.toStdString(), next), steps, before, what, mergeKey);
+    return run([&] { return m_edit.setPresentation(text.toStdString(), next); }, {}, what, mergeKey);
 }
 
 QString Document::setStartHere()
 {
-    const std::size_t steps = m_edit.undoIndex();
-    const std::uint64_t before = frame();
-    std::string error = m_edit.setStartHere();
-    if (error.empty() && m_edit.undoIndex() > steps) {
-        m_edit.renameLast(tr("Set Start Here").toStdString());
-    }
-    return finishEdit(error, steps, before, Change::All);
+    return run([&] { return m_edit.setStartHere(); }, tr("Set Start Here"), Change::All);
 }
 
 QString Document::push(const Vec3 &centre, float radius, const Vec3 &delta, float factor)
 {
-    const std::size_t steps = m_edit.undoIndex();
-    const std::uint64_t before = frame();
-    return finishEdit(m_edit.push(centre, radius, delta, factor), steps, before, Change::None);
+    return run([&] { return m_edit.push(centre, radius, delta, factor); }, {}, Change::None);
 }
 
 void Document::beginGesture()

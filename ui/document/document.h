@@ -15,6 +15,7 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -105,6 +106,12 @@ public:
     /// Name, camera, view and recording settings: an undo step that replays nothing.
     QString setPresentation(const Scene &next, const QString &text, const QString &mergeKey = {}, Change what = Change::View);
     QString setStartHere();
+    /// Objects: structural edits (the playhead returns to the start; events that no longer
+    /// apply are dropped, with a message saying how many).
+    QString addCloth(const ClothDesc &cloth);
+    QString removeCloth(int cloth);
+    QString addCollider(const Collider &collider);
+    QString removeCollider(int collider);
     /// Deletes event `index` of the take (a timeline marker's menu).
     QString removeEvent(std::size_t index);
     QString push(const Vec3 &centre, float radius, const Vec3 &delta, float factor);
@@ -153,6 +160,9 @@ private:
     /// Wraps the step the core just made (if it made one) in a command and announces it.
     QString finishEdit(const std::string &error, std::size_t stepsBefore, std::uint64_t frameBefore, Change what,
                        const QString &mergeKey = {});
+    /// Runs one edit of the core and finishes it (renamed `text` when not empty).
+    QString run(const std::function<std::string()> &edit, const QString &text, Change what,
+                const QString &mergeKey = {});
     /// After the core's undo or redo.
     void afterHistoryMove(std::uint64_t frameBefore);
     void announce(Change what, std::uint64_t frameBefore);

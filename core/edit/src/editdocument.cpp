@@ -553,14 +553,65 @@ std::string EditDocument::removeCloth(int cloth)
     return {};
 }
 
-void EditDocument::structural(std::string text, Scene next, int cloth, bool removedCloth)
+std::string EditDocument::addCollider(const Collider &collider)
+{
+    if (m_drag)
+        return "finish the drag first";
+    if (!isFinite(collider.center) || !isFinite(collider.baseCenter))
+        return "the collider's centre is not finite";
+    Scene next = *m_scene;
+    next.colliders.push_back(collider);
+    if (next.state)
+        next.state->colliderCenters.push_back(collider.baseCenter);
+    structural("Add collider", std::move(next), -1, false);
+    return {};
+}
+
+std::string EditDocument::removeCollider(int index)
+{
+    if (m_drag)
+        return "finish the drag first";
+    if (index < 0 || std::size_t(index) >= m_scene->colliders.size())
+        return "collider " + std::to_string(index) + " out of range";
+    Scene next = *m_scene;
+    next.colliders.erase(next.colliders.begin() + index);
+    if (next.state && std::size_t(index) < next.state->colliderCenters.size())
+        next.state->colliderCenters.erase(next.state->colliderCenters.begin() + index);
+    // Parameter events of the removed collider go; those of later colliders follow them.
+    const Take was = m_take;
+    Take kept;
+    for (const Event &e : m_take.events) {
+        const auto *p = std::get_if<ParameterEvent>(&e.data);
+        const ParamDesc *param = p ? findParam(p->key) : nullptr;
+        if (param && param->group == ParamGroup::Collider) {
+            if (p->index == index)
+                continue;
+            if (p->index > index) {
+                Event moved = e;
+                std::get<ParameterEvent>(moved.data).index -= 1;
+                kept.events.push_back(std::move(moved));
+                continue;
+            }
+        }
+        kept.events.push_back(e);
+    }
+    const std::size_t dropped = m_take.events.size() - kept.events.size();
+    m_take = std::move(kept);
+    structural("Remove collider", std::move(next), -1, false, &was, dropped);
+    return {};
+}
+
+void EditDocument::structural(
+    std::string text, Scene next, int cloth, bool removedCloth, const Take *takeBefore, std::size_t droppedBefore)
 {
     Snapshot before = snapshot();
+    if (takeBefore)
+        before.take = *takeBefore;
     // The state saved for a changed cloth no longer fits it: it restarts at rest.
     if (next.state && cloth >= 0 && !removedCloth && std::size_t(cloth) < next.state->cloths.size())
         next.state->cloths[std::size_t(cloth)] = restState(next.cloths[std::size_t(cloth)]);
     Take kept;
-    std::size_t dropped = 0;
+    std::size_t dropped = droppedBefore;
     for (Event &e : m_take.events) {
         const int c = clothOfEvent(e.data);
         if (cloth >= 0 && c == cloth) {
