@@ -15,6 +15,7 @@
 #include "render/resources.h"
 #include "render/viewport.h"
 #include "actions/addactions.h"
+#include "actions/importmeshdialog.h"
 #include "docks/scenedock.h"
 #include "timeline/timelinebar.h"
 #include "timeline/timelinewidget.h"
@@ -26,7 +27,10 @@
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QSurfaceFormat>
+#include <QComboBox>
 #include <QTest>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTreeWidget>
 
 using namespace drape;
@@ -52,6 +56,7 @@ private slots:
     void constraintDockShowsPinReactions();
     void timelineScrubsAndDeletesEvents();
     void addMenuAndDeleteObjects();
+    void importMeshAsClothAndCollider();
 };
 
 void TestEditor::initTestCase()
@@ -264,6 +269,63 @@ void TestEditor::addMenuAndDeleteObjects()
     doc->undoStack()->undo();
     QCOMPARE(doc->scene().colliders.size(), colliders);
     QCOMPARE(doc->frame(), std::uint64_t(10)); // back where the first addition was made
+}
+
+void TestEditor::importMeshAsClothAndCollider()
+{
+    // A 2 × 2 quad patch in centimetres, Z up: the dialog shows its size in metres before it
+    // is added; as a cloth it has a particle per vertex, as a collider it keeps its triangles.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("patch.obj"));
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int j = 0; j < 3; ++j)
+            for (int i = 0; i < 3; ++i)
+                f.write(QStringLiteral("v %1 %2 100\n").arg(i * 50).arg(j * 50).toLatin1());
+        for (int j = 0; j < 2; ++j)
+            for (int i = 0; i < 2; ++i) {
+                const int a = j * 3 + i + 1;
+                f.write(QStringLiteral("f %1 %2 %3\nf %1 %3 %4\n").arg(a).arg(a + 1).arg(a + 4).arg(a + 3).toLatin1());
+            }
+    }
+    Document doc(*loadPreset(QStringLiteral("curtain"), nullptr));
+    const std::size_t cloths = doc.scene().cloths.size();
+    ImportMeshDialog dialog(path);
+    QVERIFY2(dialog.readOk(), qPrintable(dialog.summary()));
+    dialog.unitsBox()->setCurrentIndex(1); // centimetres
+    dialog.upBox()->setCurrentIndex(1);    // Z up
+    // 100 cm across, lying in the plane 1 m up once Z is turned to Y.
+    QVERIFY2(dialog.summary().contains(QStringLiteral("9 particles")), qPrintable(dialog.summary()));
+    QVERIFY2(dialog.summary().contains(QStringLiteral("size 1 × 0 × 1 m")), qPrintable(dialog.summary()));
+    QVERIFY(dialog.addTo(doc).isEmpty());
+    QCOMPARE(doc.scene().cloths.size(), cloths + 1);
+    const Cloth &patch = doc.simulation().cloths.back();
+    QCOMPARE(patch.particles.size(), std::size_t(9));
+    float top = -1e9f;
+    for (const Vec3 &p : patch.particles.position)
+        top = std::max(top, p.y);
+    QVERIFY(std::abs(top - 1.f) < 1e-5f); // z = 100 cm is y = 1 m
+    dialog.roleBox()->setCurrentIndex(1);
+    QVERIFY(dialog.addTo(doc).isEmpty());
+    QCOMPARE(doc.scene().colliders.back().kind, ColliderKind::Mesh);
+    QCOMPARE(doc.undoStack()->count(), 2);
+    doc.undoStack()->undo();
+    doc.undoStack()->undo();
+    QCOMPARE(doc.scene().cloths.size(), cloths);
+
+    // A file that is not a mesh is refused with its name, and nothing is added.
+    const QString bad = dir.filePath(QStringLiteral("notes.obj"));
+    {
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("this is not a mesh\n");
+    }
+    ImportMeshDialog refused(bad);
+    QVERIFY(!refused.readOk());
+    QVERIFY2(refused.summary().contains(QStringLiteral("notes.obj")), qPrintable(refused.summary()));
+    QVERIFY(!refused.addTo(doc).isEmpty());
+    QCOMPARE(doc.scene().cloths.size(), cloths);
 }
 
 int main(int argc, char **argv)

@@ -1,4 +1,6 @@
 #include "actions/fileactions.h"
+
+#include "actions/importmeshdialog.h"
 #include "actions/openscene.h"
 
 #include "appsettings.h"
@@ -44,6 +46,12 @@ FileActions::FileActions(MainWindow *window) : QObject(window), m_window(window)
         tr("Save the scene with the cloth's current positions and velocities, so it reopens where it is now"));
     connect(m_saveWithState, &QAction::triggered, this, &FileActions::saveWithState);
 
+    m_importMesh = new QAction(tr("&Import Mesh…"), this);
+    m_importMesh->setObjectName(QStringLiteral("ImportMesh"));
+    m_importMesh->setStatusTip(tr("Add a mesh file (OBJ, PLY, STL, glTF, FBX, COLLADA) to the scene as a cloth or a "
+                                  "collider"));
+    connect(m_importMesh, &QAction::triggered, this, &FileActions::importMesh);
+
     m_revert = new QAction(tr("&Revert"), this);
     m_revert->setStatusTip(tr("Discard unsaved changes and reload the file"));
     connect(m_revert, &QAction::triggered, this, &FileActions::revert);
@@ -59,6 +67,23 @@ FileActions::FileActions(MainWindow *window) : QObject(window), m_window(window)
             connect(document, &Document::modifiedChanged, this, &FileActions::updateActions);
         updateActions();
     });
+}
+
+void FileActions::importMesh()
+{
+    Document *doc = m_window->document();
+    if (!doc)
+        return;
+    const QString path = QFileDialog::getOpenFileName(
+        m_window, tr("Import Mesh"), QString(),
+        tr("Meshes (*.obj *.ply *.stl *.gltf *.glb *.fbx *.dae);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    ImportMeshDialog dialog(path, m_window);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (const QString error = dialog.addTo(*doc); !error.isEmpty())
+        QMessageBox::warning(m_window, tr("Import Mesh"), error);
 }
 
 void FileActions::populate(QMenu *menu)
@@ -78,6 +103,7 @@ void FileActions::populate(QMenu *menu)
     m_recentMenu = menu->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &FileActions::updateRecentMenu);
     updateRecentMenu();
+    menu->addAction(m_importMesh);
     menu->addSeparator();
     menu->addAction(m_save);
     menu->addAction(m_saveAs);

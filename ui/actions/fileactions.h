@@ -42,6 +42,8 @@ public slots:
     /// scene reopens exactly where it is now instead of at its start.
     bool saveWithState();
     void revert();
+    /// File ▸ Import Mesh: asks for a file, then what to make of it (ImportMeshDialog).
+    void importMesh();
 
 signals:
     void recentFilesChanged();
@@ -58,6 +60,7 @@ private:
     QAction *m_saveAs = nullptr;
     QAction *m_saveWithState = nullptr;
     QAction *m_revert = nullptr;
+    QAction *m_importMesh = nullptr;
     QAction *m_quit = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_presetMenu = nullptr;
