@@ -24,10 +24,10 @@ constexpr int kFrames = 300;
 
 const std::map<std::string, std::uint64_t> kGolden = {
     // GOLDEN TABLE BEGIN
-    { "banner-tear", 0xc981a5fc385de5d1ull }, { "curtain", 0xd29406a99e15d098ull },
-    { "flag", 0x33a4e567d5ef7b68ull }, { "hammock", 0x291e37e22cda7c9cull },
-    { "spring-fabric", 0x314ddce351d738c6ull }, { "tablecloth", 0xc4b63ad96359e239ull },
-    { "tearable-net", 0x33d84f31d4d0b052ull }, { "threejs-cloth", 0x9f606af8e060d05aull },
+    { "banner-tear", 0xad79d144d93a2456ull }, { "curtain", 0x6b0ae8ae39716fbbull },
+    { "flag", 0xa16549004c18680full }, { "hammock", 0x41e01db530a4a53cull },
+    { "spring-fabric", 0x314ddce351d738c6ull }, { "tablecloth", 0x36954b0906b689abull },
+    { "tearable-net", 0x33d84f31d4d0b052ull }, { "threejs-cloth", 0x7a4fa1bde924438full },
     // GOLDEN TABLE END
 };
 

@@ -46,6 +46,8 @@ void ClothSolverCache::ensure(const Cloth &cloth)
         order[cursor[colour[c]]++] = std::uint32_t(c);
     buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
     springStiffness.clear(); // recomputed by the springs solver for the new topology
+    buildBendModel(cloth, bending); // from the current triangles: none refers to a removed one
+    bendLambda.assign(3 * bending.patches.size(), 0.f);
 
     // Adjacency (CSR) for self-collision exclusion and spring stability bounds.
     adjacencyStart.assign(n + 1, 0);
@@ -107,7 +109,7 @@ std::size_t ClothSolverCache::bytes() const
     const XpbdBatches &x = xpbd;
     return sizeof(*this)
         + capacityBytes(order, batchStart, adjacencyStart, adjacency, preVelocity, contactNormal,
-            contactCollider, springStiffness, stiffnessSum, dampingSum, origin, offset, offsetPrev,
+            contactCollider, springStiffness, bending.hinges, bending.patches, bendLambda, stiffnessSum, dampingSum, origin, offset, offsetPrev,
             endPosition, kinematic, kinematicStart, kinematicTarget, cellStart, cellEntries, cellOf,
             cellCursor, splitsThisFrame)
         + capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk, x.a, x.b,
