@@ -3,6 +3,7 @@
 // Euler–Bernoulli cantilever on every solver at three resolutions.
 #include "scene/scene.h"
 #include "scene/scenefile.h"
+#include "scene/take.h"
 #include "sim/bending.h"
 #include "sim/builders.h"
 #include "sim/simulation.h"
@@ -109,6 +110,7 @@ private slots:
     void cantileverMatchesEulerBernoulli();
     void gridsBendWithTheMaterialRigidity();
     void oldBendStiffnessLoadsAsRigidity();
+    void oldTakeEventsReplayAsRigidity();
 };
 
 void TestBending::gradientMatchesFiniteDifferences()
@@ -378,6 +380,27 @@ void TestBending::oldBendStiffnessLoadsAsRigidity()
     const SceneLoadResult both = parseScene(mixed, "both");
     QVERIFY(!both.ok());
     QVERIFY2(both.error.find("bendStiffness") != std::string::npos, both.error.c_str());
+}
+
+void TestBending::oldTakeEventsReplayAsRigidity()
+{
+    // A take recorded before bending was dihedral set the bend stiffness in N/m; it replays
+    // as the rigidity that converts to.
+    Scene scene;
+    scene.cloths.emplace_back();
+    Take take;
+    take.add({ 3, ParameterEvent { "material.bendRigidity", 0, 2.0 } });
+    std::string text = serializeScene(scene, SaveOptions { false, &take });
+    const std::size_t at = text.find("material.bendRigidity");
+    QVERIFY(at != std::string::npos);
+    text.replace(at, std::string("material.bendRigidity").size(), "material.bendStiffness");
+    const SceneLoadResult r = parseScene(text, "old take");
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(r.take.events.size(), std::size_t(1));
+    const auto *e = std::get_if<ParameterEvent>(&r.take.events.front().data);
+    QVERIFY(e);
+    QCOMPARE(e->key, std::string("material.bendRigidity"));
+    QVERIFY(std::fabs(e->value - 2.0 * double(kLegacyBendArea)) < 1e-15);
 }
 
 QTEST_GUILESS_MAIN(TestBending)

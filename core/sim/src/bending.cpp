@@ -152,8 +152,8 @@ bool bendAngle(const Vec3 &x0, const Vec3 &x1, const Vec3 &x2, const Vec3 &x3, f
     if (!(ee > 0.f) || !(aa > 1e-12f * ee * ee) || !(bb > 1e-12f * ee * ee))
         return false;
     const float le = std::sqrt(ee);
-    const Vec3 uA = nA / std::sqrt(aa), uB = nB / std::sqrt(bb);
-    angle = bendpatch::wrapAngle(std::atan2(dot(cross(uB, uA), e) / le, dot(uA, uB)));
+    // atan2 of sin and cos scaled alike by |nA| |nB|: no need to normalise the normals.
+    angle = bendpatch::wrapAngle(std::atan2(dot(cross(nB, nA), e) / le, dot(nA, nB)));
     // Lifting a wing tip x2 by δ along its normal turns that wing by δ/h₂ about the hinge:
     // ∂θ/∂x2 = n̂A / h₂ = nA |e| / |nA|². The hinge ends take the rest so that the gradient is
     // free of translation and rotation: x2's share goes to x0 and x1 in proportion to where
