@@ -24,10 +24,10 @@ constexpr int kFrames = 300;
 
 const std::map<std::string, std::uint64_t> kGolden = {
     // GOLDEN TABLE BEGIN
-    { "banner-tear", 0xc981a5fc385de5d1ull }, { "curtain", 0xd29406a99e15d098ull },
-    { "flag", 0x33a4e567d5ef7b68ull }, { "hammock", 0x291e37e22cda7c9cull },
-    { "spring-fabric", 0x314ddce351d738c6ull }, { "tablecloth", 0xc4b63ad96359e239ull },
-    { "tearable-net", 0x0497c945c0347b2aull }, { "threejs-cloth", 0x4a12f75a4d9849a1ull },
+    { "banner-tear", 0xfddc63ce972b17c7ull }, { "curtain", 0x7a4c73a61889af13ull },
+    { "flag", 0x7df3f82adc3044dfull }, { "hammock", 0x9611c918f86faff0ull },
+    { "spring-fabric", 0x314ddce351d738c6ull }, { "tablecloth", 0x77276842202b29f4ull },
+    { "tearable-net", 0x0497c945c0347b2aull }, { "threejs-cloth", 0xdf38f9fe7e6efb11ull },
     // GOLDEN TABLE END
 };
 

@@ -329,7 +329,7 @@ void TestSceneFile::version1FilesKeepTheirPhysics()
             const ClothDesc &desc = scene.cloths[c];
             QCOMPARE(desc.material.tearBy, TearCriterion::Strain);
             QCOMPARE(desc.material.warpStretchStiffness, 0.f);
-            QCOMPARE(desc.material.warpBendStiffness, 0.f);
+            QCOMPARE(desc.material.warpBendRigidity, 0.f);
             QCOMPARE(desc.tetherStretch, 0.f);
             QCOMPARE(sim.cloths[c].tetherStretch, 0.f);
             for (const DistanceConstraint &k : sim.cloths[c].constraints) {

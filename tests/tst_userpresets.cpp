@@ -79,7 +79,7 @@ void TestUserPresets::fabricPresetRoundTrips()
     felt.arealDensity = 0.35f; // 350 g/m²
     felt.stretchStiffness = 1234.5f;
     felt.shearStiffness = 98.f;
-    felt.bendStiffness = 7.25f;
+    felt.bendRigidity = 7.25f;
     felt.damping = 0.031f;
     felt.tearStrain = 0.42f;
     std::string error;

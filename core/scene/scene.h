@@ -31,15 +31,20 @@ struct Material {
     float arealDensity = 0.15f;     ///< kg/m²
     float stretchStiffness = 2000.f; ///< N/m, membrane stiffness along the weft (force per unit width per unit strain)
     float shearStiffness = 200.f;    ///< N/m, in-plane shear stiffness
-    float bendStiffness = 2.f;       ///< N/m, stiffness of the equivalent springs across a fold (weft)
+    /// N·m, bending rigidity per unit width B (Euler–Bernoulli plate: moment per unit width per
+    /// unit curvature) for curvature across the warp, i.e. bending the weft threads
+    float bendRigidity = 1e-5f;
     float damping = 0.02f;           ///< N·s/m per constraint, damping along the constraint
     float tearStrain = 0.5f;         ///< strain (stretch / rest length) at which the cloth tears
     float tearTension = 1000.f;      ///< N/m, tension per unit width at which the cloth tears (tearBy tension/either)
     TearCriterion tearBy = TearCriterion::Strain; ///< strain (default, as before), tension or either
-    /// Woven fabric: stiffness along the warp (the grid's down / depth axis), N/m like the
-    /// weft values above; 0 = the same as the weft (isotropic, as before).
+    /// Woven fabric: stiffness along the warp (the grid's down / depth axis), in the units of
+    /// the weft values above; 0 = the same as the weft (isotropic, as before).
     float warpStretchStiffness = 0.f;
-    float warpBendStiffness = 0.f; ///< N/m, bend springs along the warp; 0 = bendStiffness
+    float warpBendRigidity = 0.f; ///< N·m, B for curvature along the warp (bending the warp threads); 0 = bendRigidity
+    /// Read from a file that gave the bend stiffness in the old N/m units ("bendStiffness",
+    /// docs/scene-format.md); such a material is saved back in them, so the file keeps its bytes.
+    bool legacyBendUnits = false;
 
     bool operator==(const Material &) const = default;
 };
@@ -63,7 +68,8 @@ struct GridDesc {
     Vec3 origin{-0.5f, 1.5f, 0.f}; ///< m, top-left particle
     bool structural = true;
     bool shear = true;
-    bool bend = true;
+    bool bend = true;         ///< dihedral bending with the material's bend rigidity (off: none)
+    bool bendSprings = false; ///< legacy: also the distance constraints skipping one particle
 
     bool operator==(const GridDesc &) const = default;
 };
@@ -97,6 +103,7 @@ struct ExplicitDesc {
     float spacing = 0.f;
     /// The warp (thread) direction in rest space (a horizontal grid's is Z).
     Vec3 warp { 0.f, 1.f, 0.f };
+    bool bending = true; ///< dihedral bending with the material's rigidity (false: a limp cloth, e.g. a torn net)
 
     bool operator==(const ExplicitDesc &) const = default;
 };
@@ -192,6 +199,18 @@ struct Scene {
 
     bool operator==(const Scene &) const = default;
 };
+
+/// m², the area that converts between the bend rigidity B (N·m) and the N/m stiffness of the
+/// legacy bending springs (distance constraints of kind Bend) and of scene files written
+/// before bending was dihedral: K = B / kLegacyBendArea. Skip-one springs have no linear
+/// bending stiffness (a fold of θ changes their length by ∝ θ²), so no exact conversion
+/// exists; (2.24 mm)² maps the old built-in fabrics onto measured rigidities (cotton shirting
+/// 2 N/m → 1e-5 N·m, about 0.1 gf·cm²/cm in KES-FB2 terms). See docs/scene-format.md.
+constexpr float kLegacyBendArea = 5e-6f;
+
+/// The dihedral bending of a cloth described by `desc` (material rigidities, warp axis; none
+/// for a grid with bending switched off).
+BendingParams bendingOf(const ClothDesc &desc);
 
 /// Per-constraint numbers derived from a material for a constraint of `kind` and `restLength`,
 /// in a cloth whose particle spacing is `spacing` (m). `warpShare` = cos² of the angle between

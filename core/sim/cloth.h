@@ -26,7 +26,7 @@ enum class ParticleKind : std::uint8_t {
 enum class ConstraintKind : std::uint8_t {
     Structural = 0, ///< along a grid edge / rope link
     Shear = 1,      ///< across a quad's diagonal
-    Bend = 2,       ///< across a triangle pair / skipping one particle, resists folding
+    Bend = 2,       ///< legacy bending spring across a triangle pair / skipping one particle (see BendingParams)
     User = 3,       ///< added by hand (sewing); never rebuilt from triangles
 };
 
@@ -58,6 +58,17 @@ struct Triangle {
     std::uint32_t v[3] = {0, 0, 0}; ///< particle indices
 
     bool operator==(const Triangle &) const = default;
+};
+
+/// Dihedral-angle bending of a sheet (sim/bending.h): the flexural rigidity of the fabric as
+/// an Euler–Bernoulli plate. The solver turns it into one element per edge shared by two
+/// triangles, so any triangle mesh bends the same way whatever its resolution.
+struct BendingParams {
+    float rigidity = 0.f; ///< N·m, bending rigidity per unit width B (curvature across the warp); 0 = none
+    float warpRigidity = 0.f; ///< N·m, B for curvature along the warp; 0 = the same as `rigidity`
+    Vec3 warpAxis; ///< warp (thread) direction in rest space; zero = isotropic
+
+    bool operator==(const BendingParams &) const = default;
 };
 
 /// Particle attributes as parallel arrays, all of the same length.
@@ -97,6 +108,9 @@ struct Cloth {
     /// Long-range attachments (Kim, Chentanez, Müller 2012): a free particle stays within
     /// tetherStretch × its rest geodesic distance of the nearest pinned particle; 0 = off.
     float tetherStretch = 0.f;
+    /// Dihedral bending; its elements are derived from `triangles` and the rest positions by
+    /// the solver whenever the topology changes (tears, cuts and splits need no remapping).
+    BendingParams bending;
     /// N, tension of each constraint (positive when stretched) in the last substep, parallel
     /// to `constraints`: XPBD -λ/Δt², springs k (|d| - L), Verlet the relaxation's correction
     /// as a force. Motion state, written by the solvers; empty or a different size until the

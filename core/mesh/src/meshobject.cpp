@@ -1,9 +1,11 @@
 // Mesh → cloth and mesh → collider.
 //
 // A triangle mesh has no quads, so there are no shear diagonals: the triangle edges carry
-// both stretch and shear. Bending uses the distance between the two corners opposite an
-// interior edge, the same "across a triangle pair" springs the grid builder adds
-// (Provot 1995's flexion springs on a triangulation).
+// both stretch and shear. Bending is the dihedral bending every cloth gets from its
+// triangles (sim/bending.h, with the material's bend rigidity); the distance between the two
+// corners opposite an interior edge (Provot 1995's flexion springs on a triangulation) is
+// kept as a legacy bending spring of kind Bend, whose stiffness is the rigidity converted
+// through kLegacyBendArea, so imported cloths keep the constraint lists they always had.
 #include "mesh/meshobject.h"
 
 #include <algorithm>

@@ -33,14 +33,15 @@ SceneTotals clothTotals(const ClothDesc &desc)
     SceneTotals t;
     switch (desc.source) {
     case ClothSource::Grid: {
-        // Counts of makeGrid: structural (a−1)d + a(d−1), shear 2(a−1)(d−1), bend (a−2)d +
-        // a(d−2), two triangles per cell.
+        // Counts of makeGrid: structural (a−1)d + a(d−1), shear 2(a−1)(d−1), legacy bend
+        // springs (a−2)d + a(d−2), two triangles per cell; the dihedral hinges (one per
+        // interior edge, under 3 per cell) are budgeted like the springs they replace.
         const std::uint64_t a = std::uint64_t(std::max(desc.grid.across, 0));
         const std::uint64_t d = std::uint64_t(std::max(desc.grid.down, 0));
         t.particles = a * d;
         const std::uint64_t cells = a > 0 && d > 0 ? (a - 1) * (d - 1) : 0;
         t.constraints = (desc.grid.structural ? 2 * t.particles : 0) + (desc.grid.shear ? 2 * cells : 0)
-            + (desc.grid.bend ? 2 * t.particles : 0);
+            + (desc.grid.bend ? 2 * t.particles : 0) + (desc.grid.bendSprings ? 2 * t.particles : 0);
         t.triangles = 2 * cells;
         break;
     }

@@ -44,6 +44,23 @@ std::string at(const std::string &path, std::size_t i)
     return path + "/" + std::to_string(i);
 }
 
+// A material key of the files written before bending was dihedral: `legacyKey` in N/m loads
+// into `out` in N·m (scenemigrate.h) and marks the material as written in those units, so it
+// saves back as it was. A file giving both keys is ambiguous: an error.
+void readLegacyBend(const JsonReader::Json &j, const std::string &path, std::string_view legacyKey,
+    std::string_view key, float &out, bool &legacy)
+{
+    const JsonReader::Json *v = JsonReader::find(j, legacyKey);
+    if (!v)
+        return;
+    const std::string here = path + "/" + std::string(legacyKey);
+    if (JsonReader::find(j, key))
+        JsonReader::fail(here, "give either " + std::string(key) + " (N·m) or the older " + std::string(legacyKey)
+                + " (N/m), not both");
+    out = float(bendRigidityFromLegacy(JsonReader::toFloat(*v, here, { 1e-5, 1e8, "N/m" })));
+    legacy = true;
+}
+
 // Thrown when a valid scene is over the size budget (see scenebudget.h).
 struct OverBudget {
     SceneTotals totals;
@@ -220,7 +237,8 @@ ClothDesc SceneReader::readCloth(const Json &j, const std::string &path)
 void SceneReader::readGrid(const Json &j, const std::string &path, GridDesc &g)
 {
     expectObject(j, path,
-        { "across", "down", "width", "height", "orientation", "origin", "structural", "shear", "bend" });
+        { "across", "down", "width", "height", "orientation", "origin", "structural", "shear", "bend",
+            "bendSprings" });
     param(j, path, "across", "cloth.grid.across", g.across);
     param(j, path, "down", "cloth.grid.down", g.down);
     param(j, path, "width", "cloth.grid.width", g.width);
@@ -230,6 +248,7 @@ void SceneReader::readGrid(const Json &j, const std::string &path, GridDesc &g)
     param(j, path, "structural", "cloth.grid.structural", g.structural);
     param(j, path, "shear", "cloth.grid.shear", g.shear);
     param(j, path, "bend", "cloth.grid.bend", g.bend);
+    param(j, path, "bendSprings", "cloth.grid.bendSprings", g.bendSprings);
 }
 
 void SceneReader::readRope(const Json &j, const std::string &path, RopeDesc &r)
@@ -264,18 +283,21 @@ void SceneReader::readMaterial(const Json &j, const std::string &path, Material 
     if (j.is_string())
         return;
     expectObject(j, path,
-        { "name", "arealDensity", "stretchStiffness", "shearStiffness", "bendStiffness", "damping",
-            "tearStrain", "tearTension", "tearBy", "warpStretchStiffness", "warpBendStiffness" });
+        { "name", "arealDensity", "stretchStiffness", "shearStiffness", "bendRigidity", "bendStiffness",
+            "damping", "tearStrain", "tearTension", "tearBy", "warpStretchStiffness", "warpBendRigidity",
+            "warpBendStiffness" });
     param(j, path, "arealDensity", "material.arealDensity", m.arealDensity);
     param(j, path, "stretchStiffness", "material.stretchStiffness", m.stretchStiffness);
     param(j, path, "shearStiffness", "material.shearStiffness", m.shearStiffness);
-    param(j, path, "bendStiffness", "material.bendStiffness", m.bendStiffness);
+    readLegacyBend(j, path, "bendStiffness", "bendRigidity", m.bendRigidity, m.legacyBendUnits);
+    param(j, path, "bendRigidity", "material.bendRigidity", m.bendRigidity);
     param(j, path, "damping", "material.damping", m.damping);
     param(j, path, "tearStrain", "material.tearStrain", m.tearStrain);
     param(j, path, "tearTension", "material.tearTension", m.tearTension);
     param(j, path, "tearBy", "material.tearBy", m.tearBy);
     param(j, path, "warpStretchStiffness", "material.warpStretchStiffness", m.warpStretchStiffness);
-    param(j, path, "warpBendStiffness", "material.warpBendStiffness", m.warpBendStiffness);
+    readLegacyBend(j, path, "warpBendStiffness", "warpBendRigidity", m.warpBendRigidity, m.legacyBendUnits);
+    param(j, path, "warpBendRigidity", "material.warpBendRigidity", m.warpBendRigidity);
 }
 
 std::uint32_t particleIndex(const Json &v, const std::string &path, std::size_t particles)
@@ -331,7 +353,8 @@ void SceneReader::readPins(
 
 void SceneReader::readExplicit(const Json &j, const std::string &path, ExplicitDesc &e)
 {
-    expectObject(j, path, { "rest", "mass", "kinds", "constraints", "triangles", "uv", "own", "spacing", "warp" });
+    expectObject(j, path, { "rest", "mass", "kinds", "constraints", "triangles", "uv", "own", "spacing", "warp", "bending" });
+    optBool(j, path, "bending", e.bending);
     const Json &rest = require(j, path, "rest");
     expectArray(rest, path + "/rest");
     if (rest.empty())

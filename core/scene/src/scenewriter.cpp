@@ -88,7 +88,13 @@ Json writeMaterialJson(const Material &m)
     j["arealDensity"] = num(m.arealDensity);
     j["stretchStiffness"] = num(m.stretchStiffness);
     j["shearStiffness"] = num(m.shearStiffness);
-    j["bendStiffness"] = num(m.bendStiffness);
+    // A material read from a file in the old N/m units saves back in them (scenemigrate.h), so
+    // such a file keeps its bytes; everything else is written in N·m.
+    const auto legacy = [](float rigidity) { return float(double(rigidity) / double(kLegacyBendArea)); };
+    if (m.legacyBendUnits)
+        j["bendStiffness"] = num(legacy(m.bendRigidity));
+    else
+        j["bendRigidity"] = num(m.bendRigidity);
     j["damping"] = num(m.damping);
     j["tearStrain"] = num(m.tearStrain);
     // Keys added after the first files were written are left out at their defaults, so a
@@ -100,8 +106,9 @@ Json writeMaterialJson(const Material &m)
         j["tearBy"] = enumParam("material.tearBy", int(m.tearBy));
     if (m.warpStretchStiffness != plain.warpStretchStiffness)
         j["warpStretchStiffness"] = num(m.warpStretchStiffness);
-    if (m.warpBendStiffness != plain.warpBendStiffness)
-        j["warpBendStiffness"] = num(m.warpBendStiffness);
+    if (m.warpBendRigidity != plain.warpBendRigidity)
+        j[m.legacyBendUnits ? "warpBendStiffness" : "warpBendRigidity"]
+            = num(m.legacyBendUnits ? legacy(m.warpBendRigidity) : m.warpBendRigidity);
     return j;
 }
 
@@ -146,6 +153,8 @@ Json writeExplicit(const ExplicitDesc &e)
             uv.push_back(Json::array({ num(t[0]), num(t[1]) }));
         j["uv"] = std::move(uv);
     }
+    if (!e.bending)
+        j["bending"] = false; // optional key, written only when off
     return j;
 }
 
@@ -166,6 +175,8 @@ Json writeCloth(const ClothDesc &c)
         g["structural"] = c.grid.structural;
         g["shear"] = c.grid.shear;
         g["bend"] = c.grid.bend;
+        if (c.grid.bendSprings)
+            g["bendSprings"] = true; // optional key, written only when set
         j["grid"] = std::move(g);
         break;
     }

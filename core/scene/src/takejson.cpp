@@ -3,6 +3,8 @@
 // document with a take is byte-identical.
 #include "takejson.h"
 
+#include "scenemigrate.h"
+
 #include <cmath>
 
 namespace drape {
@@ -262,10 +264,17 @@ struct Reader {
         case 6: {
             r.expectObject(j, path, { "frame", "event", "key", "index", "value" });
             ParameterEvent e { JsonReader::string(need("key"), here("key")), 0, 0.0 };
-            if (!findParam(e.key))
+            // A bend stiffness in N/m recorded before bending was dihedral replays as the
+            // bend rigidity it converts to (scenemigrate.h).
+            const std::string renamed = bendRigidityKeyFor(e.key);
+            if (!findParam(renamed.empty() ? e.key : renamed))
                 JsonReader::fail(here("key"), "unknown parameter \"" + e.key + "\"");
             r.optInteger(j, path, "index", kIndexLimits, e.index);
             e.value = JsonReader::number(need("value"), here("value"));
+            if (!renamed.empty()) {
+                e.key = renamed;
+                e.value = bendRigidityFromLegacy(e.value);
+            }
             return e;
         }
         case 7: {

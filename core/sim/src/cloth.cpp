@@ -124,6 +124,12 @@ std::string Cloth::validate() const
     }
     if (!(tetherStretch >= 0.f) || !std::isfinite(tetherStretch))
         return "tether stretch " + std::to_string(tetherStretch) + " is out of range, allowed >= 0 (0 = off)";
+    if (!(bending.rigidity >= 0.f) || !std::isfinite(bending.rigidity))
+        return "bend rigidity " + std::to_string(bending.rigidity) + " N·m is out of range, allowed >= 0";
+    if (!(bending.warpRigidity >= 0.f) || !std::isfinite(bending.warpRigidity))
+        return "warp bend rigidity " + std::to_string(bending.warpRigidity) + " N·m is out of range, allowed >= 0";
+    if (!isFinite(bending.warpAxis))
+        return "warp axis " + vecText(bending.warpAxis) + " is not finite";
     if (!(thickness >= 0.f) || !std::isfinite(thickness))
         return "thickness " + std::to_string(thickness) + " m is out of range, allowed >= 0";
     return {};

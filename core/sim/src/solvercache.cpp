@@ -48,6 +48,8 @@ void ClothSolverCache::ensure(const Cloth &cloth)
         order[cursor[colour[c]]++] = std::uint32_t(c);
     buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
     springStiffness.clear(); // recomputed by the springs solver for the new topology
+    buildBendModel(cloth, bending); // from the current triangles: none refers to a removed one
+    bendLambda.assign(3 * bending.patches.size(), 0.f);
 
     minRestLength = 0.f;
     tearable = false;
@@ -117,9 +119,9 @@ std::size_t ClothSolverCache::bytes() const
     const XpbdBatches &x = xpbd;
     return sizeof(*this)
         + capacityBytes(adjacencyStart, adjacency, preVelocity, contactNormal, contactCollider, meshHint,
-            springStiffness, stiffnessSum, dampingSum, origin, offset, offsetPrev, endPosition, kinematic,
-            kinematicStart, kinematicTarget, cellStart, cellEntries, cellOf, cellCursor, selfPairs,
-            selfPairsAnchor, splitsThisFrame)
+            springStiffness, bending.hinges, bending.patches, bendLambda, stiffnessSum, dampingSum, origin, offset,
+            offsetPrev, endPosition, kinematic, kinematicStart, kinematicTarget, cellStart, cellEntries, cellOf,
+            cellCursor, selfPairs, selfPairsAnchor, splitsThisFrame)
         + capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk, x.a, x.b,
             x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX, x.spanY, x.spanZ)
         + capacityBytes(x.blockFetch, x.windowBase, x.windowLanes, x.windowSlots);

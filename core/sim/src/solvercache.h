@@ -4,6 +4,7 @@
 // Internal to the core (used by simulation.cpp and the solver sources).
 #pragma once
 
+#include "sim/bending.h"
 #include "sim/cloth.h"
 #include "sim/collider.h"
 #include "sim/tethers.h"
@@ -49,6 +50,11 @@ struct ClothSolverCache {
     /// left in `xpbd` are from a substep of this length (Simulation::constraintTensions).
     float xpbdDt = 0.f;
     XpbdWorkerSlot xpbdWorker; ///< second thread for large cloths, started on first use
+
+    /// Bending hinges and patches from the triangles (sim/bending.h), rebuilt with the
+    /// topology, and the patches' XPBD multipliers (three per patch, zeroed each substep).
+    BendModel bending;
+    std::vector<float> bendLambda;
 
     // Particle adjacency through constraints (CSR, neighbours sorted), and degree. Built on
     // demand (ensureAdjacency) by the users that need it, self-collision and the springs

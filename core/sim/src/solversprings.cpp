@@ -5,7 +5,9 @@
 // Every distance constraint is a spring of stiffness k = 1/compliance (N/m) with damping c
 // (N·s/m) along it:
 //   f_a = k (|d| - L) n + c ((v_b - v_a)·n) n,   f_b = -f_a,   d = x_b - x_a, n = d/|d|,
-// plus gravity, wind and fluid (air) damping -c_air m v. Substeps are sub-frames of dt.
+// plus gravity, wind and fluid (air) damping -c_air m v, and the force of the bending energy
+// E = ½ A_T Σ_k B_k C_k² of every triangle patch (sim/bending.h), f_j = −A_T Σ_k B_k C_k ∇_j C_k
+// (bendingsolve.h; the stability bound below counts its stiffness too). Substeps are sub-frames of dt.
 // Integrators (solver.integrator):
 //   semi-implicit Euler  v += dt f/m;  x += dt v      (symplectic; stable for ω dt < 2)
 //   explicit Euler       x += dt v;    v += dt f/m    (textbook; grows without damping)
@@ -20,6 +22,7 @@
 // limit, naming the particle and the substeps that fix it; whatever the bound cannot foresee
 // (explicit Euler's slow growth, large rotations) is caught after the frame by the maxSpeed
 // / finiteness check in Simulation and rolled back.
+#include "bendingsolve.h"
 #include "collision.h"
 #include "forces.h"
 #include "solver.h"
@@ -66,6 +69,7 @@ std::string checkSpringStability(const Cloth &cloth, ClothSolverCache &cache, co
         cache.dampingSum[k.a] += k.damping;
         cache.dampingSum[k.b] += k.damping;
     }
+    addBendingStiffnessBound(cache.bending, cloth.bending, p.rest, cache.stiffnessSum);
     // Gershgorin: every eigenfrequency of M⁻¹K satisfies ω² <= max_i 2 w_i Σ_j k_ij, and
     // every damping rate is <= max_i 2 w_i Σ_j c_ij. Below 2/dt for both, semi-implicit
     // Euler cannot blow up from stiffness. The bound is tight for chains (the alternating
@@ -157,6 +161,7 @@ void stepSprings(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx,
         if (cache.springStiffness.size() != cloth.constraints.size())
             computeSpringStiffness(cloth, cache, ctx.dt); // topology changed inside the frame
         stats.projections += addSpringForces(cloth, cache);
+        stats.projections += addBendingForces(cache.bending, cloth.bending, p.position.data(), p.force.data());
 
         for (std::size_t i = 0; i < n; ++i) {
             if (p.kind[i] == ParticleKind::Kinematic)

@@ -15,6 +15,9 @@
 // passes a compliant constraint gets stiffer (no multiplier is accumulated). Constraint
 // damping is not used by this solver; air damping is.
 //
+// Bending (sim/bending.h) is relaxed after the distance constraints in each pass, the same
+// way: the first XPBD iteration of each per-triangle patch constraint (bendingsolve.h).
+//
 // Velocity is implicit in x - x_prev. The recurrence is evaluated in the algebraically
 // identical form u = (x - x_prev)/dt, u' = u (1 - drag) + a dt, x' = x + u' dt, with u kept
 // in Particles::velocity and updated by the relaxation's displacement (u += Δx/dt). Taking
@@ -26,6 +29,7 @@
 // x_prev = x - v0 dt + ½ a dt²), so free fall follows x0 + v0 t + ½ a t² exactly. Since every
 // solver leaves v = (x - x_prev)/dt of its last substep, switching into or out of Verlet
 // keeps the motion as it was (no energy injected).
+#include "bendingsolve.h"
 #include "collision.h"
 #include "forces.h"
 #include "solver.h"
@@ -91,8 +95,11 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
             setXpbdSpans(cache.xpbd, cache.origin.data());
         }
         std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
-        for (int it = 0; it < ctx.solver.iterations; ++it)
+        for (int it = 0; it < ctx.solver.iterations; ++it) {
             stats.projections += relax(cloth, cache, invDt2);
+            stats.projections += solveBending(cache.bending, cloth.bending, cloth.particles.invMass.data(),
+                cache.origin.data(), cache.offset.data(), dt, nullptr);
+        }
         writePositionsFromOffsets(cloth, cache);
         // The passes' corrections as forces (tension.cpp). Only tearing reads them within a
         // frame; without it only the last substep's record survives, so only that one is made.

@@ -25,6 +25,10 @@
 // converge better than many iterations of one large step, and with α̃ = α/dt² the static
 // stretch of a compliant constraint tends to the physical m g α regardless of iterations.
 //
+// Bending (sim/bending.h) follows the distance constraints in every iteration: one
+// Gauss-Seidel pass over the per-triangle patches, C = the triangle's shape operator from its
+// hinges' dihedral angles, compliance 1/(B A_T) per component (bendingsolve.h).
+//
 // Order and layout: constraints are visited in the greedy colouring order kept in the
 // solver cache (colour by colour, ascending index inside a colour). The order is fixed by
 // the topology alone, so runs are bit-identical. Constraints of one colour share no particle,
@@ -37,6 +41,7 @@
 // origin as its `span`), so a substep's displacement is never rounded to the float spacing
 // of a position far from the world origin. No allocation happens inside a step
 // once the cache is built.
+#include "bendingsolve.h"
 #include "collision.h"
 #include "forces.h"
 #include "solver.h"
@@ -109,8 +114,12 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
             setXpbdSpans(cache.xpbd, cache.origin.data());
         }
         std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
-        for (int it = 0; it < ctx.solver.iterations; ++it)
+        std::fill(cache.bendLambda.begin(), cache.bendLambda.end(), 0.f);
+        for (int it = 0; it < ctx.solver.iterations; ++it) {
             stats.projections += solveDistanceConstraints(cloth, cache);
+            stats.projections += solveBending(cache.bending, cloth.bending, p.invMass.data(), cache.origin.data(),
+                cache.offset.data(), dt, cache.bendLambda.data());
+        }
         writePositionsFromOffsets(cloth, cache);
         // -λ/Δt² of this substep (tension.cpp). Only tearing reads it within a frame; without
         // it each substep's record would overwrite the last, so only the final one is made.
