@@ -36,6 +36,7 @@ private slots:
     void curtainFinerGridKeepsWholeTopRowPinned();
     void gridRemapKeepsCorners();
     void structuralEditDropsEventsOfTheCloth();
+    void messageSpeaksOfTheLastEditOnly();
     void setStartHereKeepsTheState();
     void modeText();
     void everyEventKindRoundTripsByteIdentical();
@@ -351,6 +352,42 @@ void TestTake::structuralEditDropsEventsOfTheCloth()
     QCOMPARE(doc.take().events.size(), std::size_t(2));
     QCOMPARE(doc.playhead(), std::uint64_t(15));
     QVERIFY(doc.scene() == scene);
+}
+
+void TestTake::messageSpeaksOfTheLastEditOnly()
+{
+    // The editor shows message() after every edit: a message left over from an earlier edit
+    // would be shown again after a change of name or a drag that dropped nothing.
+    EditDocument doc(preset("curtain"));
+    doc.run(10);
+    QVERIFY(doc.setKind(0, { 800 }, ParticleKind::Static).empty());
+    GridDesc g = doc.scene().cloths[0].grid;
+    g.down = 30;
+    QVERIFY(doc.setGrid(0, g).empty());
+    const std::string removed = doc.message();
+    QVERIFY(!removed.empty());
+    Scene renamed = doc.scene();
+    renamed.name = "renamed";
+    QVERIFY(doc.setPresentation("Rename", renamed).empty());
+    QCOMPARE(doc.message(), std::string());
+    doc.undo();
+    QCOMPARE(doc.message(), std::string());
+    doc.undo();
+    QCOMPARE(doc.message(), std::string());
+    doc.redo();
+    QCOMPARE(doc.message(), std::string());
+    // A drag at a frame with later events drops them and says so; one that drops none says nothing.
+    QVERIFY(doc.setParameter("world.gravity.y", 0, -5.0).empty()); // frame 0: scene edit
+    doc.run(10);
+    QVERIFY(doc.setKind(0, { 700 }, ParticleKind::Static).empty());
+    doc.seek(5);
+    QVERIFY(doc.beginDrag(0, { 100 }, doc.simulation().cloths[0].particles.position[100]).empty());
+    QCOMPARE(doc.message(), std::string("1 later event was dropped"));
+    doc.endDrag();
+    doc.run(3);
+    QVERIFY(doc.beginDrag(0, { 100 }, doc.simulation().cloths[0].particles.position[100]).empty());
+    QCOMPARE(doc.message(), std::string());
+    doc.endDrag();
 }
 
 void TestTake::setStartHereKeepsTheState()

@@ -56,7 +56,8 @@ public:
     const std::vector<EventReport> &reports() const { return m_reports; }
     /// "Editing the scene" at frame 0, "Recording at frame 183" otherwise.
     std::string modeText() const;
-    /// The message of the last edit that dropped events ("2 events no longer apply and were removed").
+    /// What the last edit did to the take when it dropped events ("2 events no longer apply and
+    /// were removed"); empty after an edit that dropped none, and after undo or redo.
     const std::string &message() const { return m_message; }
 
     // ---- time ------------------------------------------------------------------------------

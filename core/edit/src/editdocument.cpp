@@ -180,6 +180,12 @@ std::string plural(std::size_t n, const char *one, const char *many)
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+/// What an edit at the playhead says when it cut the take short (empty when it did not).
+std::string droppedMessage(std::size_t dropped)
+{
+    return dropped ? plural(dropped, "later event was", "later events were") + " dropped" : std::string();
+}
+
 } // namespace
 
 EditDocument::EditDocument(Scene scene, Take take)
@@ -293,6 +299,8 @@ void EditDocument::restore(const Snapshot &s)
     // re-applies that frame's events, without simulating again from the start.
     const bool sameStart = s.scene == m_scene || withoutPresentation(*s.scene) == withoutPresentation(*m_scene);
     const bool keepArrival = sameStart && s.playhead == m_state.frame && sameArrival(s.take, m_take, s.playhead);
+    // The message spoke of the edit being undone or redone, not of the document now shown.
+    m_message.clear();
     m_scene = s.scene;
     m_take = s.take;
     if (keepArrival)
@@ -392,8 +400,7 @@ std::string EditDocument::record(std::string text, EventData data)
         m_scene = std::make_shared<const Scene>(std::move(next));
         const std::size_t dropped = m_take.dropAfter(0);
         // Events at frame 0 referred to the old start; they are replayed and kept if they fit.
-        m_message
-            = dropped ? plural(dropped, "later event was", "later events were") + " dropped" : std::string();
+        m_message = droppedMessage(dropped);
         replayTo(0);
         push(std::move(text), std::move(before));
         return {};
@@ -409,8 +416,7 @@ std::string EditDocument::record(std::string text, EventData data)
     std::size_t dropped = 0;
     if (std::string error = addAtPlayhead(std::move(data), before, &dropped, nullptr); !error.empty())
         return error;
-    m_message
-        = dropped ? plural(dropped, "later event was", "later events were") + " dropped" : std::string();
+    m_message = droppedMessage(dropped);
     push(std::move(text), std::move(before));
     return {};
 }
@@ -710,6 +716,7 @@ std::string EditDocument::setPresentation(std::string text, Scene next)
     Snapshot before = snapshot();
     next.state = m_scene->state;
     m_scene = std::make_shared<const Scene>(std::move(next));
+    m_message.clear();
     push(std::move(text), std::move(before));
     return {};
 }
@@ -725,8 +732,7 @@ std::string EditDocument::push(const Vec3 &centre, float radius, const Vec3 &del
     if (std::string error = addAtPlayhead(PushEvent { centre, radius, delta, factor }, before, &dropped, nullptr);
         !error.empty())
         return error;
-    m_message
-        = dropped ? plural(dropped, "later event was", "later events were") + " dropped" : std::string();
+    m_message = droppedMessage(dropped);
     push("Push", std::move(before));
     return {};
 }
@@ -799,9 +805,11 @@ std::string EditDocument::beginDrag(
     std::sort(held.begin(), held.end());
     held.erase(std::unique(held.begin(), held.end()), held.end());
     std::size_t index = 0;
+    std::size_t dropped = 0;
     DragEvent drag { cloth, std::move(held), centre, { centre }, true };
-    if (std::string error = addAtPlayhead(std::move(drag), before, nullptr, &index); !error.empty())
+    if (std::string error = addAtPlayhead(std::move(drag), before, &dropped, &index); !error.empty())
         return error;
+    m_message = droppedMessage(dropped);
     m_drag = OpenDrag { std::move(before), index };
     return {};
 }
