@@ -27,7 +27,7 @@ struct ParamDesc {
     /// kind); the strings are also what the scene file writes. Empty for plain numbers.
     std::vector<std::string> enumNames;
     bool toggle = false;       ///< on/off (0 or 1): a check box
-    bool needsRebuild = false; ///< takes effect on Reset only (grid resolution, rope count)
+    bool needsRebuild = false; ///< rebuilds the cloth: a structural scene edit at any frame (grid resolution, rope count)
     std::string help;      ///< one-line tooltip
     /// Reads/writes the value. `index` selects the cloth (Material, Cloth groups) or the
     /// collider (Collider group); ignored otherwise.

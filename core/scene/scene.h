@@ -1,6 +1,7 @@
-// The scene: what a user authors, saves, undoes and reloads. A Simulation is built from it
-// (buildSimulation) on open and on Reset; the running state never feeds back into the scene
-// except through explicit editing operations (which keep both in step) or a save with state.
+// The scene: what a user authors, saves, undoes and reloads: the start of the document. A
+// Simulation is built from it (buildSimulation) and played forward with the take (take.h,
+// edit/player.h); the running state never feeds back into the scene, except when the user
+// makes it the new start ("Set start here", a save with state).
 #pragma once
 
 #include "sim/builders.h"

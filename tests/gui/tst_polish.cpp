@@ -289,9 +289,9 @@ private slots:
         // A rebuild parameter says so in its row.
         ParamRow *across = dock->row("cloth.grid.across");
         QVERIFY(across);
-        QVERIFY(across->label()->text().contains(QLatin1String("applies on reset")));
+        QVERIFY(across->label()->text().contains(QLatin1String("restarts from frame 0")));
         QVERIFY(!dock->row("solver.substeps")
-            || !dock->row("solver.substeps")->label()->text().contains(QLatin1String("reset")));
+            || !dock->row("solver.substeps")->label()->text().contains(QLatin1String("restarts")));
         // The spring integrator shows only for the springs solver; iterations only for the others.
         ParamRow *integrator = dock->row("solver.integrator");
         ParamRow *iterations = dock->row("solver.iterations");

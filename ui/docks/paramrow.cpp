@@ -136,11 +136,12 @@ ParamRow::ParamRow(const ParamDesc &param, QGridLayout *grid, int row, QWidget *
     tip += (tip.isEmpty() ? QString() : QStringLiteral("\n"))
         + tr("Range %1 … %2").arg(param.min, 0, 'g', 4).arg(param.max, 0, 'g', 4);
     if (param.needsRebuild) {
-        // Said in the row, not only in the tooltip: typing a value changes nothing visible
-        // until Reset.
-        label
-            = QStringLiteral("%1<br><small>↻ %2</small>").arg(label.toHtmlEscaped(), tr("applies on reset"));
-        tip += QStringLiteral("\n") + tr("Takes effect when the simulation is reset.");
+        // Said in the row, not only in the tooltip: the value rebuilds the cloth, so it changes
+        // the scene's start whatever the frame and the playhead goes back to frame 0.
+        label = QStringLiteral("%1<br><small>↻ %2</small>").arg(label.toHtmlEscaped(), tr("restarts from frame 0"));
+        tip += QStringLiteral("\n")
+            + tr("Rebuilds the cloth: changes the scene's start and returns to frame 0; events of the take that no "
+                 "longer apply are removed.");
     } else {
         label = label.toHtmlEscaped();
     }
