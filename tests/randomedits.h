@@ -57,7 +57,7 @@ inline bool randomEdit(std::mt19937 &rng, EditDocument &doc)
     const int cloth = std::uniform_int_distribution<int>(0, int(sim.cloths.size()) - 1)(rng);
     const Cloth &c = sim.cloths[std::size_t(cloth)];
     const std::size_t before = doc.undoIndex();
-    switch (std::uniform_int_distribution<int>(0, 11)(rng)) {
+    switch (std::uniform_int_distribution<int>(0, 14)(rng)) {
     case 0:
         doc.setKind(cloth, randomParticles(rng, c, 3), ParticleKind::Static);
         break;
@@ -137,6 +137,31 @@ inline bool randomEdit(std::mt19937 &rng, EditDocument &doc)
         doc.setParameter("world.airDamping", 0, std::uniform_real_distribution<double>(0.0, 0.5)(rng));
         if (doc.undoIndex() == before + 2)
             doc.mergeLast("Set air damping");
+        break;
+    }
+    case 12: {
+        // Pins dragged to new places (curtain hooks); refused unless the particles are pinned.
+        const auto p = randomParticles(rng, c, 2);
+        std::vector<Vec3> to;
+        for (std::uint32_t i : p)
+            to.push_back(c.particles.position[i] + Vec3 { 0.04f, -0.02f, 0.01f });
+        doc.beginGroup(); // pin and move: one step, as the Pin tool's drag of a new pin
+        doc.setKind(cloth, p, ParticleKind::Static);
+        doc.movePins(cloth, p, to);
+        doc.endGroup("Move pins");
+        break;
+    }
+    case 13:
+        // The timeline marker menu's Delete.
+        if (!doc.take().events.empty())
+            doc.removeEvent(std::uniform_int_distribution<std::size_t>(0, doc.take().events.size() - 1)(rng));
+        break;
+    case 14: {
+        // A change that does not touch the simulation (the scene's name and camera).
+        Scene next = doc.scene();
+        next.name += "*";
+        next.camera.yaw += 10.f;
+        doc.setPresentation("Rename", next);
         break;
     }
     }

@@ -57,6 +57,7 @@ private slots:
     void timelineScrubsAndDeletesEvents();
     void addMenuAndDeleteObjects();
     void importMeshAsClothAndCollider();
+    void statusSaysWhatAnEditDoesAndStartHereKeepsTheState();
 };
 
 void TestEditor::initTestCase()
@@ -326,6 +327,44 @@ void TestEditor::importMeshAsClothAndCollider()
     QVERIFY2(refused.summary().contains(QStringLiteral("notes.obj")), qPrintable(refused.summary()));
     QVERIFY(!refused.addTo(doc).isEmpty());
     QCOMPARE(doc.scene().cloths.size(), cloths);
+}
+
+void TestEditor::statusSaysWhatAnEditDoesAndStartHereKeepsTheState()
+{
+    MainWindow window;
+    window.setDocument(preset(QStringLiteral("curtain")));
+    window.resize(960, 640);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    Document *doc = window.document();
+    StatusWidgets *status = window.statusWidgets();
+    QTRY_COMPARE(status->modeText(), QStringLiteral("Editing the scene"));
+    // At frame 0 an edit changes the scene; later it is recorded in the take at the playhead.
+    QVERIFY(doc->setParameter("world.airDamping", 0, 0.3).isEmpty());
+    QVERIFY(doc->take().events.empty());
+    window.controller()->stepFrames(12);
+    QTRY_COMPARE(status->modeText(), QStringLiteral("Recording at frame 12"));
+    QVERIFY(doc->setParameter("world.airDamping", 0, 0.2).isEmpty());
+    QCOMPARE(doc->take().events.size(), std::size_t(1));
+    QCOMPARE(doc->take().events[0].frame, std::uint64_t(12));
+
+    // Set Start Here: what the viewport shows becomes the start, the take is cleared.
+    const std::vector<Vec3> shown = doc->simulation().cloths[0].particles.position;
+    const std::size_t steps = std::size_t(doc->undoStack()->count());
+    window.simulationActions()->startHereAction()->trigger();
+    QCOMPARE(doc->frame(), std::uint64_t(0));
+    QVERIFY(doc->take().events.empty());
+    QVERIFY(doc->scene().state.has_value());
+    QVERIFY(doc->simulation().cloths[0].particles.position == shown);
+    QCOMPARE(std::size_t(doc->undoStack()->count()), steps + 1);
+    QTRY_COMPARE(status->modeText(), QStringLiteral("Editing the scene"));
+    // One undo step: back to frame 12 with the take and the same cloth.
+    doc->undoStack()->undo();
+    QCOMPARE(doc->frame(), std::uint64_t(12));
+    QCOMPARE(doc->take().events.size(), std::size_t(1));
+    QVERIFY(!doc->scene().state.has_value());
+    QVERIFY(doc->simulation().cloths[0].particles.position == shown);
+    QTRY_COMPARE(status->modeText(), QStringLiteral("Recording at frame 12"));
 }
 
 int main(int argc, char **argv)

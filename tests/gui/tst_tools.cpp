@@ -15,6 +15,7 @@
 #include "tools/toolmanager.h"
 #include "docks/toolsdock.h"
 #include "render/viewport.h"
+#include "../cli/drapeprocess.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -107,6 +108,7 @@ private slots:
     void sewingAddsConstraint();
     void selectAndDeleteConstraints();
     void dragIsOneUndoStep();
+    void dragThatTearsIsOneUndoStep();
     void escapeAbortsDrag();
     void draggingPinMovesIt();
     void pinActions();
@@ -115,6 +117,7 @@ private slots:
     void editedSceneSavesAndReopens();
     void constraintDockEditsSelection();
     void undoRestoresWhatWasShown();
+    void sessionReplaysHeadlessToWhatWasShown();
     void clickOnPinDotUnpinsThatPin();
     void sewSecondClickOnEdgeSewsItsEnd();
     void selectionFollowsGridResolution();
@@ -420,6 +423,45 @@ void TestTools::dragIsOneUndoStep()
     QVERIFY(m_doc->take().empty());
 }
 
+void TestTools::dragThatTearsIsOneUndoStep()
+{
+    // A drag that tears the cloth while frames play is still one undo step: the tears are
+    // consequences of the drag, replayed, never edits of their own.
+    QVERIFY(m_doc->setParameter("cloth.tearMode", 0, double(int(TearMode::RemoveConstraint))).isEmpty());
+    QVERIFY(m_doc->setParameter("material.tearStrain", 0, 0.3).isEmpty());
+    const int stepsBefore = m_doc->undoStack()->count();
+    const Scene before = m_doc->scene();
+    m_doc->step(5);
+    const std::uint64_t pressed = m_doc->simulation().stateHash();
+    const std::size_t constraints = cloth().constraints.size();
+    m_tools->setActiveTool(m_tools->dragTool());
+    m_tools->setRadius(0.05f);
+    const std::uint32_t p = idx(5, kDown - 1);
+    const QPointF from = at(p);
+    mouse(QEvent::MouseMove, from, Qt::NoButton);
+    mouse(QEvent::MouseButtonPress, from, Qt::LeftButton);
+    // Pull the bottom edge 1.2 m down (300 px at 250 px/m), playing a frame at each move.
+    for (int s = 1; s <= 30; ++s) {
+        mouse(QEvent::MouseMove, from + QPointF(0, 10.0 * s), Qt::LeftButton);
+        m_doc->step(1);
+    }
+    mouse(QEvent::MouseButtonRelease, from + QPointF(0, 300), Qt::LeftButton);
+    QVERIFY2(cloth().constraints.size() < constraints, "the pull tore nothing");
+    const std::uint64_t released = m_doc->simulation().stateHash();
+    const std::uint64_t frame = m_doc->frame();
+    QCOMPARE(m_doc->undoStack()->count(), stepsBefore + 1);
+    QVERIFY(m_doc->scene() == before);
+    QCOMPARE(m_doc->take().events.size(), std::size_t(1));
+    QVERIFY(std::holds_alternative<DragEvent>(m_doc->take().events[0].data));
+    m_doc->undoStack()->undo();
+    QCOMPARE(m_doc->frame(), std::uint64_t(5));
+    QCOMPARE(m_doc->simulation().stateHash(), pressed);
+    QCOMPARE(cloth().constraints.size(), constraints);
+    m_doc->undoStack()->redo();
+    QCOMPARE(m_doc->frame(), frame);
+    QCOMPARE(m_doc->simulation().stateHash(), released);
+}
+
 void TestTools::escapeAbortsDrag()
 {
     m_tools->setActiveTool(m_tools->dragTool());
@@ -641,6 +683,47 @@ void TestTools::undoRestoresWhatWasShown()
     QCOMPARE(componentCount(cloth()), std::size_t(2));
     m_doc->step(25);
     QCOMPARE(m_doc->simulation().stateHash(), after);
+}
+
+void TestTools::sessionReplaysHeadlessToWhatWasShown()
+{
+    // A session made with the mouse while the cloth moves (a pin, a cut, a drag), saved by the
+    // editor: `drape simulate` replays the take to the state the viewport showed.
+    m_doc->step(8);
+    m_tools->setActiveTool(m_tools->pinTool());
+    click(at(idx(0, kDown - 1)));
+    m_doc->step(6);
+    m_tools->setActiveTool(m_tools->cutTool());
+    const double y = (at(idx(0, 3)).y() + at(idx(0, 4)).y()) / 2;
+    drag(QPointF(at(idx(0, 3)).x() - 40, y), QPointF(at(idx(4, 3)).x(), y));
+    m_doc->step(4);
+    m_tools->setActiveTool(m_tools->dragTool());
+    m_tools->setRadius(0.05f);
+    const QPointF from = at(idx(7, kDown - 1));
+    mouse(QEvent::MouseMove, from, Qt::NoButton);
+    mouse(QEvent::MouseButtonPress, from, Qt::LeftButton);
+    for (int s = 1; s <= 8; ++s) {
+        mouse(QEvent::MouseMove, from + QPointF(6.0 * s, 4.0 * s), Qt::LeftButton);
+        m_doc->step(1);
+    }
+    mouse(QEvent::MouseButtonRelease, from + QPointF(48, 32), Qt::LeftButton);
+    m_doc->step(10);
+    const std::uint64_t frame = m_doc->frame();
+    QCOMPARE(frame, std::uint64_t(36));
+    QCOMPARE(m_doc->undoStack()->count(), 3); // three gestures, three undo steps
+    QVERIFY(m_doc->take().events.size() >= 3); // a cut stroke is an event per segment
+    QVERIFY(m_doc->scene() == makeScene()); // all of them are events, the start is untouched
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("session.json"));
+    QString error;
+    QVERIFY2(m_doc->save(path, false, &error), qPrintable(error));
+    const DrapeRun r = runDrape({ "simulate", path, "--frames", QString::number(frame) }, dir.path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QString expected = QStringLiteral("state hash %1 at frame %2")
+                                 .arg(qulonglong(m_doc->simulation().stateHash()), 16, 16, QLatin1Char('0'))
+                                 .arg(frame);
+    QVERIFY2(r.out.contains(expected), qPrintable(r.out + "\nexpected: " + expected));
 }
 
 void TestTools::clickOnPinDotUnpinsThatPin()

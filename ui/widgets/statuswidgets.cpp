@@ -124,6 +124,11 @@ QString StatusWidgets::shownText() const
     return m_hint->text();
 }
 
+QString StatusWidgets::modeText() const
+{
+    return m_mode->text();
+}
+
 bool StatusWidgets::isBlowUpShown() const { return !m_badge->isHidden(); }
 
 void StatusWidgets::setStats(const SimulationStats &s)

@@ -29,6 +29,8 @@ public:
     /// What the hint label shows now, wrapped over as many lines as it needs.
     QString shownText() const;
     QLabel *hintLabel() const { return m_hint; }
+    /// What an edit made now will do: "Editing the scene" or "Recording at frame N".
+    QString modeText() const;
 
     QPushButton *blowUpBadge() const { return m_badge; }
     bool isBlowUpShown() const;
