@@ -113,11 +113,13 @@ private slots:
     void pinReactionsCarryTheWeight_data();
     void pinReactionsCarryTheWeight();
     void reportTotalsOfAHangingChain();
+    void tethersHoldTheStretchLimit_data();
     void tethersHoldTheStretchLimit();
     void frictionOnASlope_data();
     void frictionOnASlope();
     void restsAtItsThickness_data();
     void restsAtItsThickness();
+    void stackedSheetsStaySeparate_data();
     void stackedSheetsStaySeparate();
     void wovenFabricStretchesByThread_data();
     void wovenFabricStretchesByThread();
@@ -235,14 +237,30 @@ void TestPhysics::reportTotalsOfAHangingChain()
 // Tethers at 1.05 on a heavy soft sheet, 1 substep × 1 iteration: no particle is ever farther
 // than 1.05 × its rest distance along the cloth from the pin above it; without tethers the
 // same sheet stretches well past that.
+void TestPhysics::tethersHoldTheStretchLimit_data()
+{
+    QTest::addColumn<int>("solver");
+    QTest::addColumn<int>("substeps");
+    QTest::addColumn<float>("compliance"); // m/N, structural; shear and bend 10× and 100× softer
+    // One substep of one iteration leaves the position-based solvers far softer than their
+    // constraints. The springs are explicit: 4 substeps keep ω dt < 2 for springs 10× softer,
+    // which stretch the sheet as much under its weight.
+    QTest::newRow("xpbd") << int(SolverKind::Xpbd) << 1 << 1e-3f;
+    QTest::newRow("verlet") << int(SolverKind::Verlet) << 1 << 1e-3f;
+    QTest::newRow("springs") << int(SolverKind::Springs) << 4 << 1e-2f;
+}
+
 void TestPhysics::tethersHoldTheStretchLimit()
 {
+    QFETCH(int, solver);
+    QFETCH(int, substeps);
+    QFETCH(float, compliance);
     constexpr int n = 16;
     const float h = 1.f / float(n - 1);
     // Strain of every attachment path: distance to the pin straight above over the rest
     // length of the path (the sum of the float rest lengths of its edges, which differ from
     // j·h by float rounding of the grid positions, ~1e-6 relative).
-    const Tethers paths = computeTethers(hangingSheet(n, 5.f, 1e-3f));
+    const Tethers paths = computeTethers(hangingSheet(n, 5.f, compliance));
     const auto maxStrain = [&](const Cloth &c) {
         double worst = 0.0;
         for (std::size_t k = 0; k < paths.particle.size(); ++k) {
@@ -252,8 +270,8 @@ void TestPhysics::tethersHoldTheStretchLimit()
         return worst;
     };
     for (const float stretch : { 0.f, 1.05f }) {
-        Simulation sim = makeSim(SolverKind::Xpbd, 1, 1, 9.81f, 0.f);
-        sim.cloths.push_back(hangingSheet(n, 5.f, 1e-3f));
+        Simulation sim = makeSim(SolverKind(solver), substeps, 1, 9.81f, 0.f);
+        sim.cloths.push_back(hangingSheet(n, 5.f, compliance));
         sim.cloths[0].tetherStretch = stretch;
         if (stretch > 0.f) {
             const Tethers t = computeTethers(sim.cloths[0]);
@@ -366,13 +384,24 @@ void TestPhysics::restsAtItsThickness()
     }
 }
 
+void TestPhysics::stackedSheetsStaySeparate_data()
+{
+    QTest::addColumn<int>("solver");
+    QTest::addColumn<int>("substeps");
+    QTest::newRow("xpbd") << int(SolverKind::Xpbd) << 10;
+    QTest::newRow("verlet") << int(SolverKind::Verlet) << 10;
+    QTest::newRow("springs") << int(SolverKind::Springs) << 40; // ω dt < 2 for flatSheet()
+}
+
 // A small sheet dropped onto a larger one lying on the ground stays on top of it, one
 // thickness of each apart, with solver.clothCollision; without it, it falls through.
 void TestPhysics::stackedSheetsStaySeparate()
 {
+    QFETCH(int, solver);
+    QFETCH(int, substeps);
     constexpr float t = 0.01f;
     for (const bool enabled : { true, false }) {
-        Simulation sim = makeSim(SolverKind::Xpbd, 10, 1, 9.81f, 0.05f);
+        Simulation sim = makeSim(SolverKind(solver), substeps, 1, 9.81f, 0.05f);
         sim.solver.clothCollision = enabled;
         sim.colliders.push_back(plane({ 0.f, 1.f, 0.f }, 0.f, 0.3f, -1.f));
         sim.cloths.push_back(flatSheet(9, 0.4f, { 0.f, t, 0.f }, t));
