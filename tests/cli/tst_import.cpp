@@ -47,7 +47,7 @@ void TestImport::gridAsClothIntoNewScene()
     const Run r = run({ "import", mesh("grid_uv.obj"), "--as", "cloth", "-o", out });
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(
-                 "cloth \"grid_uv\": 25 particles, 32 triangles, 56 structural + 40 bending constraints"),
+                 "cloth \"grid_uv\": 25 particles, 32 triangles, 56 edge constraints, 40 bending hinges"),
         qPrintable(r.out));
     QVERIFY2(r.out.contains("bounds [-0.5, 0, -0.5] .. [0.5, 0, 0.5] m"), qPrintable(r.out));
     QVERIFY(r.err.isEmpty());
