@@ -462,6 +462,9 @@ void TestPhysics::wovenFabricStretchesByThread_data()
     // (Macklin et al. 2016, §5), a bias that shrinks with Δt²: 100 substeps keep it below 0.5 %.
     QTest::newRow("xpbd") << int(SolverKind::Xpbd) << 100;
     QTest::newRow("springs") << int(SolverKind::Springs) << 20;
+    // Verlet's one relaxation pass per substep is XPBD's first iteration (solververlet.cpp),
+    // so it honours each constraint's compliance, and the threads', the same way.
+    QTest::newRow("verlet") << int(SolverKind::Verlet) << 100;
 }
 
 // Woven fabric: a square sheet with warp 10× stiffer than weft, hanging once along its warp
