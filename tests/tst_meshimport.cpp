@@ -6,6 +6,7 @@
 #include "mesh/meshobject.h"
 #include "mesh/meshshapes.h"
 #include "scene/scenefile.h"
+#include "uvsquare.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -60,6 +61,7 @@ private slots:
     void weldMergesWithinTolerance();
     void insideOutMeshIsTurned();
     void meshObjectsRoundTripByteIdentically();
+    void uvsGiveTheThreadDirections();
 };
 
 void TestMeshImport::everyFormatGivesTheSameSphere_data()
@@ -103,9 +105,13 @@ void TestMeshImport::gridBecomesCloth()
     const ClothDesc c = meshToCloth(m.mesh, fabric, "grid", &counts);
     // Edges of a 4 × 4-cell grid with one diagonal per cell: 2 · 4 · 5 sides + 16 diagonals.
     QCOMPARE(counts.structural, std::size_t(56));
-    // Every edge not on the border (56 − 16) has two triangles and so one bending pair.
-    QCOMPARE(counts.bend, std::size_t(40));
-    QCOMPARE(c.explicitData.constraints.size(), std::size_t(96));
+    // Every edge not on the border (56 − 16) has two triangles and so one bending hinge; no
+    // distance constraint stands for bending.
+    QCOMPARE(counts.hinges, std::size_t(40));
+    QCOMPARE(c.explicitData.constraints.size(), std::size_t(56));
+    QVERIFY(c.explicitData.bending);
+    // v = 0.5 − z: the warp runs along Z (as a horizontal grid's does).
+    QVERIFY2(std::fabs(std::fabs(c.explicitData.warp.z) - 1.f) < 1e-5f, qPrintable(QString::number(c.explicitData.warp.z)));
     double total = 0.0;
     for (float mass : c.explicitData.mass)
         total += mass;
@@ -134,14 +140,15 @@ void TestMeshImport::sphereClothMassIsAreaTimesDensity()
     for (float mass : c.explicitData.mass)
         total += mass;
     QVERIFY(std::fabs(total - meshArea(m.mesh) * fabric.arealDensity) < 1e-6);
-    // A closed mesh: every edge is interior, so there are as many bending pairs as edges
-    // (E = 3T/2 = 336) unless two edges share opposite corners (none on a UV sphere's bands
-    // except at the poles, where neighbouring fan edges do not).
-    std::size_t bend = 0;
+    // A closed mesh: every edge has two triangles, E = 3T/2 edge constraints, each edge a hinge.
+    MeshClothCounts counts;
+    meshToCloth(m.mesh, fabric, "ball", &counts);
+    const std::size_t edges = 3 * m.mesh.triangles.size() / 2;
+    QCOMPARE(c.explicitData.constraints.size(), edges);
+    QCOMPARE(counts.structural, edges);
+    QCOMPARE(counts.hinges, edges);
     for (const DistanceConstraint &k : c.explicitData.constraints)
-        bend += k.kind == ConstraintKind::Bend ? 1 : 0;
-    QCOMPARE(c.explicitData.constraints.size() - bend, std::size_t(336));
-    QVERIFY(bend > 300 && bend <= 336);
+        QCOMPARE(k.kind, ConstraintKind::Structural);
 }
 
 void TestMeshImport::unitsAndUpAxis()
@@ -197,11 +204,11 @@ void TestMeshImport::nonManifoldIsWarnedAndKept()
     const auto w = m.report.warnings();
     QCOMPARE(w.size(), std::size_t(1));
     QVERIFY(w[0].starts_with("1 non-manifold edges"));
-    // No bending pair across the fin's edge (three triangles share it).
+    // No hinge across the fin's edge (three triangles share it); the others are borders.
     MeshClothCounts counts;
     meshToCloth(m.mesh, Material {}, "fin", &counts);
     QCOMPARE(counts.structural, std::size_t(7));
-    QCOMPARE(counts.bend, std::size_t(0));
+    QCOMPARE(counts.hinges, std::size_t(0));
 }
 
 void TestMeshImport::degenerateAndDuplicateTrianglesAreRemoved()
@@ -319,4 +326,39 @@ void TestMeshImport::meshObjectsRoundTripByteIdentically()
 }
 
 QTEST_APPLESS_MAIN(TestMeshImport)
+// The warp runs along v: turning the UVs a quarter turns which edges take the warp's
+// stiffness; a mesh without UVs is isotropic.
+void TestMeshImport::uvsGiveTheThreadDirections()
+{
+    Material fabric;
+    fabric.stretchStiffness = 100.f;
+    fabric.warpStretchStiffness = 1000.f;
+    for (const bool turned : { false, true }) {
+        const MeshGeometry mesh = testing::uvSquare(5, 1.f, turned);
+        const ClothDesc c = meshToCloth(mesh, fabric, "square");
+        const Vec3 warp = c.explicitData.warp;
+        const Vec3 expected = turned ? Vec3 { 1.f, 0.f, 0.f } : Vec3 { 0.f, 1.f, 0.f };
+        QVERIFY2(std::fabs(std::fabs(dot(warp, expected)) - 1.f) < 1e-5f,
+            qPrintable(QString("%1 %2 %3").arg(warp.x).arg(warp.y).arg(warp.z)));
+        const float spacing = c.explicitData.spacing;
+        int along = 0, across = 0;
+        for (const DistanceConstraint &k : c.explicitData.constraints) {
+            const Vec3 d = c.explicitData.rest[k.b] - c.explicitData.rest[k.a];
+            const bool vertical = std::fabs(d.x) < 1e-6f, horizontal = std::fabs(d.y) < 1e-6f;
+            if (!vertical && !horizontal)
+                continue; // a diagonal: half of each
+            const bool isWarp = vertical != turned;
+            const float share = isWarp ? 1.f : 0.f;
+            QCOMPARE(k.compliance,
+                materialParams(fabric, ConstraintKind::Structural, k.restLength, spacing, share).compliance);
+            (isWarp ? along : across) += 1;
+        }
+        QCOMPARE(along, 20);
+        QCOMPARE(across, 20);
+    }
+    MeshGeometry bare = testing::uvSquare(3, 1.f, false);
+    bare.uv.clear();
+    QCOMPARE(meshToCloth(bare, fabric, "bare").explicitData.warp, Vec3 {});
+}
+
 #include "tst_meshimport.moc"

@@ -108,6 +108,8 @@ void TestPanel::edgesAreAboutTheChosenLength()
     const double mean = sum / double(counts.structural);
     QVERIFY2(mean > 0.07 && mean < 0.11, qPrintable(QString::number(mean)));
     QVERIFY2(longest < 0.16f && shortest > 0.03f, qPrintable(QString("%1 .. %2").arg(shortest).arg(longest)));
+    // The outline's y is the warp (its UVs' v): Z on a panel lying in the XZ plane.
+    QVERIFY2(std::fabs(std::fabs(c.explicitData.warp.z) - 1.f) < 1e-5f, qPrintable(QString::number(c.explicitData.warp.z)));
 }
 
 void TestPanel::badOutlinesAreRefused()

@@ -1,15 +1,18 @@
 // Physics a designer can check by hand (issue "physics that designers can trust"): constraint
 // tension and tearing by it, pin reactions, tethers, Coulomb friction on a slope, thickness at
 // rest and collisions between cloths, each against its closed-form answer.
+#include "mesh/meshobject.h"
 #include "scene/scene.h"
 #include "scene/simreport.h"
 #include "sim/builders.h"
 #include "sim/simulation.h"
 #include "sim/tension.h"
 #include "sim/tethers.h"
+#include "uvsquare.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -94,6 +97,31 @@ Collider plane(const Vec3 &normal, float thickness, float kinetic, float staticM
     return k;
 }
 
+// The mean elongation (m) of the threads of `desc`, a 1 m square of n × n particles row by row
+// (row 0 at the top, column 0 on the left), hanging from its top row under g along −y
+// (down) or from its right column under g along −x; 600 frames with air damping 1/s settle it.
+double threadElongation(ClothDesc desc, int n, SolverKind solver, int substeps, float g, bool down)
+{
+    desc.pins.clear();
+    for (int k = 0; k < n; ++k)
+        desc.pins.push_back(down ? std::uint32_t(k) : std::uint32_t(k * n + n - 1));
+    Simulation sim = makeSim(solver, substeps, 1, g, 1.f);
+    sim.world.gravity = down ? Vec3 { 0.f, -g, 0.f } : Vec3 { -g, 0.f, 0.f };
+    sim.cloths.push_back(buildCloth(desc));
+    sim.run(600);
+    if (sim.status().blownUp) {
+        qWarning("%s", sim.status().message.c_str());
+        return std::nan("");
+    }
+    const std::vector<Vec3> &x = sim.cloths[0].particles.position;
+    double span = 0.0;
+    for (int k = 0; k < n; ++k) {
+        span += down ? double(x[std::size_t(k)].y - x[std::size_t((n - 1) * n + k)].y)
+                     : double(x[std::size_t(k * n + n - 1)].x - x[std::size_t(k * n)].x);
+    }
+    return span / n - 1.0;
+}
+
 double freeWeight(const Cloth &c, double g)
 {
     double w = 0.0;
@@ -113,14 +141,17 @@ private slots:
     void pinReactionsCarryTheWeight_data();
     void pinReactionsCarryTheWeight();
     void reportTotalsOfAHangingChain();
+    void tethersHoldTheStretchLimit_data();
     void tethersHoldTheStretchLimit();
     void frictionOnASlope_data();
     void frictionOnASlope();
     void restsAtItsThickness_data();
     void restsAtItsThickness();
+    void stackedSheetsStaySeparate_data();
     void stackedSheetsStaySeparate();
     void wovenFabricStretchesByThread_data();
     void wovenFabricStretchesByThread();
+    void threadsFromUvsStretchByTheirStiffness();
 };
 
 void TestPhysics::chainTensionTears_data()
@@ -235,14 +266,30 @@ void TestPhysics::reportTotalsOfAHangingChain()
 // Tethers at 1.05 on a heavy soft sheet, 1 substep × 1 iteration: no particle is ever farther
 // than 1.05 × its rest distance along the cloth from the pin above it; without tethers the
 // same sheet stretches well past that.
+void TestPhysics::tethersHoldTheStretchLimit_data()
+{
+    QTest::addColumn<int>("solver");
+    QTest::addColumn<int>("substeps");
+    QTest::addColumn<float>("compliance"); // m/N, structural; shear and bend 10× and 100× softer
+    // One substep of one iteration leaves the position-based solvers far softer than their
+    // constraints. The springs are explicit: 4 substeps keep ω dt < 2 for springs 10× softer,
+    // which stretch the sheet as much under its weight.
+    QTest::newRow("xpbd") << int(SolverKind::Xpbd) << 1 << 1e-3f;
+    QTest::newRow("verlet") << int(SolverKind::Verlet) << 1 << 1e-3f;
+    QTest::newRow("springs") << int(SolverKind::Springs) << 4 << 1e-2f;
+}
+
 void TestPhysics::tethersHoldTheStretchLimit()
 {
+    QFETCH(int, solver);
+    QFETCH(int, substeps);
+    QFETCH(float, compliance);
     constexpr int n = 16;
     const float h = 1.f / float(n - 1);
     // Strain of every attachment path: distance to the pin straight above over the rest
     // length of the path (the sum of the float rest lengths of its edges, which differ from
     // j·h by float rounding of the grid positions, ~1e-6 relative).
-    const Tethers paths = computeTethers(hangingSheet(n, 5.f, 1e-3f));
+    const Tethers paths = computeTethers(hangingSheet(n, 5.f, compliance));
     const auto maxStrain = [&](const Cloth &c) {
         double worst = 0.0;
         for (std::size_t k = 0; k < paths.particle.size(); ++k) {
@@ -252,8 +299,8 @@ void TestPhysics::tethersHoldTheStretchLimit()
         return worst;
     };
     for (const float stretch : { 0.f, 1.05f }) {
-        Simulation sim = makeSim(SolverKind::Xpbd, 1, 1, 9.81f, 0.f);
-        sim.cloths.push_back(hangingSheet(n, 5.f, 1e-3f));
+        Simulation sim = makeSim(SolverKind(solver), substeps, 1, 9.81f, 0.f);
+        sim.cloths.push_back(hangingSheet(n, 5.f, compliance));
         sim.cloths[0].tetherStretch = stretch;
         if (stretch > 0.f) {
             const Tethers t = computeTethers(sim.cloths[0]);
@@ -366,13 +413,24 @@ void TestPhysics::restsAtItsThickness()
     }
 }
 
+void TestPhysics::stackedSheetsStaySeparate_data()
+{
+    QTest::addColumn<int>("solver");
+    QTest::addColumn<int>("substeps");
+    QTest::newRow("xpbd") << int(SolverKind::Xpbd) << 10;
+    QTest::newRow("verlet") << int(SolverKind::Verlet) << 10;
+    QTest::newRow("springs") << int(SolverKind::Springs) << 40; // ω dt < 2 for flatSheet()
+}
+
 // A small sheet dropped onto a larger one lying on the ground stays on top of it, one
 // thickness of each apart, with solver.clothCollision; without it, it falls through.
 void TestPhysics::stackedSheetsStaySeparate()
 {
+    QFETCH(int, solver);
+    QFETCH(int, substeps);
     constexpr float t = 0.01f;
     for (const bool enabled : { true, false }) {
-        Simulation sim = makeSim(SolverKind::Xpbd, 10, 1, 9.81f, 0.05f);
+        Simulation sim = makeSim(SolverKind(solver), substeps, 1, 9.81f, 0.05f);
         sim.solver.clothCollision = enabled;
         sim.colliders.push_back(plane({ 0.f, 1.f, 0.f }, 0.f, 0.3f, -1.f));
         sim.cloths.push_back(flatSheet(9, 0.4f, { 0.f, t, 0.f }, t));
@@ -404,6 +462,9 @@ void TestPhysics::wovenFabricStretchesByThread_data()
     // (Macklin et al. 2016, §5), a bias that shrinks with Δt²: 100 substeps keep it below 0.5 %.
     QTest::newRow("xpbd") << int(SolverKind::Xpbd) << 100;
     QTest::newRow("springs") << int(SolverKind::Springs) << 20;
+    // Verlet's one relaxation pass per substep is XPBD's first iteration (solververlet.cpp),
+    // so it honours each constraint's compliance, and the threads', the same way.
+    QTest::newRow("verlet") << int(SolverKind::Verlet) << 100;
 }
 
 // Woven fabric: a square sheet with warp 10× stiffer than weft, hanging once along its warp
@@ -425,23 +486,8 @@ void TestPhysics::wovenFabricStretchesByThread()
     desc.material.stretchStiffness = 100.f; // weft
     desc.material.warpStretchStiffness = 1000.f;
     double elongation[2] = {}; // along the warp (down), along the weft (across)
-    for (int along = 0; along < 2; ++along) {
-        desc.pins.clear();
-        for (int k = 0; k < n; ++k) // top row for the warp, right column for the weft
-            desc.pins.push_back(along == 0 ? std::uint32_t(k) : std::uint32_t(k * n + n - 1));
-        Simulation sim = makeSim(SolverKind(solver), substeps, 1, g, 1.f);
-        sim.world.gravity = along == 0 ? Vec3 { 0.f, -g, 0.f } : Vec3 { -g, 0.f, 0.f };
-        sim.cloths.push_back(buildCloth(desc));
-        sim.run(600);
-        QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
-        const std::vector<Vec3> &x = sim.cloths[0].particles.position;
-        double span = 0.0;
-        for (int k = 0; k < n; ++k) {
-            span += along == 0 ? double(x[std::size_t(k)].y - x[std::size_t((n - 1) * n + k)].y)
-                               : double(x[std::size_t(k * n + n - 1)].x - x[std::size_t(k * n)].x);
-        }
-        elongation[along] = span / n - 1.0;
-    }
+    for (int along = 0; along < 2; ++along) // top row pinned for the warp, right column for the weft
+        elongation[along] = threadElongation(desc, n, SolverKind(solver), substeps, g, along == 0);
     // A column stretches by Σ over its links of the weight below, over k = K: g Σ_i m_i i / K,
     // Σ_i m_i i = 0.25 kg for an inner column, 0.125 kg for the two edge columns (half mass).
     const double expected = 2.5 / double(n) * g / 1000.0;
@@ -450,6 +496,60 @@ void TestPhysics::wovenFabricStretchesByThread()
     QVERIFY2(std::abs(ratio / 10.0 - 1.0) < 0.05,
         qPrintable(
             QString("weft %1 m, warp %2 m, ratio %3").arg(elongation[1]).arg(elongation[0]).arg(ratio)));
+}
+
+// Woven fabric from an imported mesh: the warp runs along the UVs' v. A square whose warp is
+// 10× stiffer than its weft stretches 10× less along the warp (±5 %); with its UVs turned a
+// quarter, the other axis is the stiff one.
+void TestPhysics::threadsFromUvsStretchByTheirStiffness()
+{
+    constexpr int n = 11;
+    constexpr float g = 9.81f, weft = 100.f, warp = 1000.f; // N/m
+    Material fabric;
+    fabric.arealDensity = 0.5f;
+    fabric.stretchStiffness = weft;
+    fabric.warpStretchStiffness = warp;
+    for (const bool turned : { false, true }) {
+        ClothDesc desc = meshToCloth(testing::uvSquare(n, 1.f, turned), fabric, "square");
+        // The threads only, as the grid test has them: the cells' diagonals, which would share
+        // the load between the threads, are dropped, and the sheet is limp.
+        std::vector<DistanceConstraint> &k = desc.explicitData.constraints;
+        const std::vector<Vec3> &rest = desc.explicitData.rest;
+        k.erase(std::remove_if(k.begin(), k.end(),
+                    [&](const DistanceConstraint &c) {
+                        const Vec3 d = rest[c.b] - rest[c.a];
+                        return std::abs(d.x) > 1e-6f && std::abs(d.y) > 1e-6f;
+                    }),
+            k.end());
+        QCOMPARE(k.size(), std::size_t(2 * n * (n - 1)));
+        desc.explicitData.bending = false;
+        const std::vector<float> &mass = buildCloth(desc).particles.mass;
+        double elongation[2] = {}; // down the square, across it
+        for (int along = 0; along < 2; ++along) {
+            const bool down = along == 0;
+            elongation[along] = threadElongation(desc, n, SolverKind::Springs, 20, g, down);
+            // A thread's links stand for a strip as wide as the mesh's mean edge length (which
+            // counts the diagonals), so k = K · spacing / h; each link carries the weight
+            // beyond it: the thread stretches by g Σ_j m_j d_j / k, d_j the links between
+            // particle j and the pin, and the mean over the n threads is taken.
+            const bool alongWarp = down != turned;
+            const double h = 1.0 / (n - 1);
+            const double stiffness = (alongWarp ? warp : weft) * desc.explicitData.spacing / h;
+            double moment = 0.0;
+            for (int row = 0; row < n; ++row)
+                for (int col = 0; col < n; ++col)
+                    moment += double(mass[std::size_t(row * n + col)]) * (down ? row : n - 1 - col);
+            const double expected = g * moment / (n * stiffness);
+            QVERIFY2(std::abs(elongation[along] / expected - 1.0) < 0.05,
+                qPrintable(QString("turned %1, %2: %3 m, expected %4 m")
+                        .arg(turned)
+                        .arg(down ? "down" : "across")
+                        .arg(elongation[along])
+                        .arg(expected)));
+        }
+        const double ratio = turned ? elongation[0] / elongation[1] : elongation[1] / elongation[0];
+        QVERIFY2(std::abs(ratio / 10.0 - 1.0) < 0.05, qPrintable(QString("turned %1: ratio %2").arg(turned).arg(ratio)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestPhysics)

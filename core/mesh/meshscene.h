@@ -19,7 +19,7 @@ struct MeshAddition {
     std::size_t vertices = 0; ///< particles (cloth) or mesh vertices (collider)
     std::size_t triangles = 0;
     std::size_t structural = 0; ///< cloth: edge constraints
-    std::size_t bend = 0; ///< cloth: bending constraints
+    std::size_t hinges = 0; ///< cloth: bending hinges (interior edges)
     Aabb bounds; ///< m, in the scene
 };
 
@@ -31,7 +31,7 @@ MeshAddition addMeshToScene(Scene &scene, const MeshGeometry &mesh, MeshRole rol
 /// A scene to import into when there is none: default settings and a ground plane at y = 0.
 Scene emptySceneWithGround();
 
-/// "cloth \"shirt\": 1,024 vertices, 1,984 triangles, 3,007 structural + 2,912 bending constraints,
+/// "cloth \"shirt\": 1,024 vertices, 1,984 triangles, 3,007 edge constraints, 2,912 bending hinges,
 /// bounds [-0.5, 0, -0.5] .. [0.5, 1.2, 0.5] m (1 × 1.2 × 1 m)".
 std::string describe(const MeshAddition &a);
 

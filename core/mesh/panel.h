@@ -29,7 +29,8 @@ std::vector<Point2> discOutline(float radius, int segments);
 /// the edges), and all points are joined by a Delaunay triangulation (Bowyer 1981, Watson
 /// 1981: points inserted one by one, the triangles whose circumcircle holds the new point
 /// replaced by a fan around it), from which the triangles outside the outline are removed.
-/// UVs are the outline coordinates scaled to [0, 1]. On failure (fewer than 3 corners,
+/// UVs are the outline coordinates scaled to [0, 1], so the outline's y is the warp (grain
+/// line) of a cloth made from it (meshToCloth). On failure (fewer than 3 corners,
 /// zero area, crossing edges, an edge length that is not positive or would make more than
 /// 20,000 points, or an outline whose narrow parts the lattice cannot follow), returns an empty
 /// mesh and sets `error`.

@@ -77,14 +77,6 @@ public:
     void clearBlowUp() { m_status = {}; }
     const StepStats &lastStepStats() const { return m_stats; }
 
-    /// XPBD only: the tension (N, positive when stretched) each distance constraint of cloth
-    /// `cloth` carried in the last substep of the last frame, indexed like Cloth::constraints:
-    /// -λ / dt², λ being the constraint's XPBD multiplier after that substep's iterations
-    /// (Macklin et al. 2016, eq. 9: the constraint force is ∇C λ / dt²). It costs nothing in
-    /// the solve (λ is kept per slot anyway); this call scatters it, O(constraints). Zeros when
-    /// the last frame was not stepped by XPBD or its last substep changed the topology.
-    void constraintTensions(std::size_t cloth, std::vector<float> &out) const;
-
     /// Bytes the simulation holds for cloth `cloth`: its particle, constraint and triangle
     /// arrays, the solver's streams and caches, and the rollback snapshot (array capacities).
     std::size_t stateBytes(std::size_t cloth) const;

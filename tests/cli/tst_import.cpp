@@ -47,7 +47,7 @@ void TestImport::gridAsClothIntoNewScene()
     const Run r = run({ "import", mesh("grid_uv.obj"), "--as", "cloth", "-o", out });
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(
-                 "cloth \"grid_uv\": 25 particles, 32 triangles, 56 structural + 40 bending constraints"),
+                 "cloth \"grid_uv\": 25 particles, 32 triangles, 56 edge constraints, 40 bending hinges"),
         qPrintable(r.out));
     QVERIFY2(r.out.contains("bounds [-0.5, 0, -0.5] .. [0.5, 0, 0.5] m"), qPrintable(r.out));
     QVERIFY(r.err.isEmpty());
@@ -60,7 +60,7 @@ void TestImport::gridAsClothIntoNewScene()
     QCOMPARE(s.cloths[0].source, ClothSource::Explicit);
     QCOMPARE(s.cloths[0].explicitData.rest.size(), std::size_t(25));
     QCOMPARE(s.cloths[0].explicitData.uv.size(), std::size_t(25));
-    QCOMPARE(s.cloths[0].explicitData.constraints.size(), std::size_t(96));
+    QCOMPARE(s.cloths[0].explicitData.constraints.size(), std::size_t(56)); // one per edge
     Simulation sim = buildSimulation(s);
     sim.run(10);
     QVERIFY(!sim.status().blownUp);

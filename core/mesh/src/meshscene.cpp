@@ -48,7 +48,7 @@ MeshAddition addMeshToScene(
         MeshClothCounts counts;
         ClothDesc cloth = meshToCloth(mesh, fabric, uniqueName(scene.cloths, name), &counts);
         a.structural = counts.structural;
-        a.bend = counts.bend;
+        a.hinges = counts.hinges;
         a.name = cloth.name;
         a.index = scene.cloths.size();
         scene.cloths.push_back(std::move(cloth));
@@ -78,8 +78,8 @@ std::string describe(const MeshAddition &a)
         + "\": " + std::to_string(a.vertices) + (a.role == MeshRole::Cloth ? " particles, " : " vertices, ")
         + std::to_string(a.triangles) + " triangles";
     if (a.role == MeshRole::Cloth)
-        s += ", " + std::to_string(a.structural) + " structural + " + std::to_string(a.bend)
-            + " bending constraints";
+        s += ", " + std::to_string(a.structural) + " edge constraints, " + std::to_string(a.hinges)
+            + " bending hinges";
     const Vec3 size = a.bounds.hi - a.bounds.lo;
     s += ", bounds " + vec(a.bounds.lo) + " .. " + vec(a.bounds.hi) + " m (size " + number(size.x) + " × "
         + number(size.y) + " × " + number(size.z) + " m)";

@@ -282,7 +282,6 @@ void Simulation::stepCloth(std::size_t index)
         detail::stepSprings(cloth, cache, ctx, m_stats);
         break;
     }
-    cache.xpbdDt = solver.kind == SolverKind::Xpbd ? float(ctx.dt) : 0.f;
     cache.endPosition.assign(cloth.particles.position.begin(), cloth.particles.position.end());
     cache.endValid = true;
     cache.started = true;
@@ -388,16 +387,6 @@ std::size_t Simulation::memoryBytes() const
     for (const Collider &k : colliders)
         total += k.name.capacity();
     return total;
-}
-
-void Simulation::constraintTensions(std::size_t cloth, std::vector<float> &out) const
-{
-    out.assign(cloth < cloths.size() ? cloths[cloth].constraints.size() : 0, 0.f);
-    if (cloth >= m_in->caches.size())
-        return;
-    const detail::ClothSolverCache &cache = m_in->caches[cloth];
-    if (cache.xpbdDt > 0.f && cache.constraintCount == out.size())
-        detail::xpbdConstraintTensions(cache.xpbd, cache.xpbdDt, out);
 }
 
 std::uint64_t Simulation::stateHash() const

@@ -46,9 +46,6 @@ struct ClothSolverCache {
     /// ascending constraint index, so XpbdBatches::source is the solve order (padding aside).
     /// The multipliers λ live there too, one per slot.
     XpbdBatches xpbd;
-    /// s, substep of the last frame XPBD stepped (0 when another solver stepped it): the λ
-    /// left in `xpbd` are from a substep of this length (Simulation::constraintTensions).
-    float xpbdDt = 0.f;
     XpbdWorkerSlot xpbdWorker; ///< second thread for large cloths, started on first use
 
     /// Bending hinges and patches from the triangles (sim/bending.h), rebuilt with the

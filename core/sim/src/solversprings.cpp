@@ -22,7 +22,15 @@
 // limit, naming the particle and the substeps that fix it; whatever the bound cannot foresee
 // (explicit Euler's slow growth, large rotations) is caught after the frame by the maxSpeed
 // / finiteness check in Simulation and rolled back.
+//
+// Tethers (Kim, Chentanez, Müller 2012) and contacts with other cloths are position
+// projections, as in the position-based solvers; after each integration step they move the
+// particles they hold, and such a particle takes the velocity the move implies, v += Δx/dt
+// (so v = (x − x_prev)/dt after semi-implicit Euler): the motion that broke the limit stops
+// instead of being carried into the next step. They add no force, so the stability bound is
+// the springs' alone.
 #include "bendingsolve.h"
+#include "sim/clothcollision.h"
 #include "collision.h"
 #include "forces.h"
 #include "solver.h"
@@ -143,6 +151,26 @@ std::uint64_t addSpringForces(Cloth &cloth, const ClothSolverCache &cache)
     return cloth.constraints.size();
 }
 
+// Tethers and other cloths after an integration step, with the velocity their moves imply.
+// The springs keep no frame-local positions, so ClothSolverCache::offset holds the positions
+// before the projections here.
+void projectWithVelocity(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, float dt)
+{
+    if (!(cloth.tetherStretch > 0.f) && !ctx.surfaces)
+        return;
+    Particles &p = cloth.particles;
+    std::vector<Vec3> &before = cache.offset;
+    before.assign(p.position.begin(), p.position.end());
+    applyTethers(cloth, cache);
+    if (ctx.surfaces)
+        collideWithOtherCloths(cloth, ctx.clothIndex, *ctx.surfaces);
+    const float invDt = 1.f / dt;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (p.invMass[i] != 0.f && !(p.position[i] == before[i]))
+            p.velocity[i] += (p.position[i] - before[i]) * invDt;
+    }
+}
+
 } // namespace
 
 void stepSprings(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, StepStats &stats)
@@ -182,6 +210,7 @@ void stepSprings(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx,
             }
         }
 
+        projectWithVelocity(cloth, cache, ctx, dt);
         selfCollide(cloth, cache, ctx);
         projectColliders(cloth, cache, ctx.collidersAt(s), ctx.colliderCount, ctx.dt, false);
         if (ctx.colliderCount)

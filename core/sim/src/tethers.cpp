@@ -123,7 +123,13 @@ void projectTethers(Cloth &cloth, const Tethers &tethers, float stretch)
         const float l2 = lengthSquared(d);
         if (l2 <= limit * limit)
             continue;
-        x[i] = anchor + d * (limit / std::sqrt(l2));
+        // The new position is rounded to a float metres from the origin, which can leave it
+        // an ulp beyond the limit: a strain of ~1e-6 on a path one short edge long. Shrinking
+        // the pull by a growing margin (2^-22 of the length, doubled each try) puts it within.
+        Vec3 y = anchor + d * (limit / std::sqrt(l2));
+        for (int tries = 0; tries < 12 && lengthSquared(y - anchor) > limit * limit; ++tries)
+            y = anchor + d * (limit / std::sqrt(l2) * (1.f - std::ldexp(1.f, tries - 22)));
+        x[i] = y;
     }
 }
 
