@@ -18,6 +18,18 @@
 
 namespace drape {
 
+namespace {
+
+/// `look` in `view`; the older "checker" shading becomes plain smooth shading with it.
+void setFabricLook(ViewSettings &view, FabricLook look)
+{
+    if (view.shading == Shading::Checker)
+        view.shading = Shading::Smooth;
+    view.fabric = look;
+}
+
+} // namespace
+
 ViewActions::ViewActions(MainWindow *window)
     : QObject(window), m_window(window), m_shading(new QActionGroup(this)), m_fabric(new QActionGroup(this)),
       m_fullScreen(new QAction(tr("&Full Screen"), this)),
@@ -158,11 +170,8 @@ void ViewActions::addFabricLook()
             continue;
         }
         connect(action, &QAction::triggered, this, [this, look, action] {
-            edit(tr("Fabric Look: %1").arg(action->text().remove(QLatin1Char('&'))), [look](ViewSettings &v) {
-                if (v.shading == Shading::Checker)
-                    v.shading = Shading::Smooth;
-                v.fabric = look;
-            });
+            edit(tr("Fabric Look: %1").arg(action->text().remove(QLatin1Char('&'))),
+                [look](ViewSettings &v) { setFabricLook(v, look); });
         });
     }
     m_weaveDensity = new QAction(tr("Weave &Density…"), this);
@@ -202,11 +211,7 @@ bool ViewActions::useFabricImage(const QString &path, QString *error)
     m_fabricImagePath = path;
     m_fabricImageTried = true;
     m_window->viewport()->setFabricImage(image);
-    edit(tr("Fabric Look: Image"), [](ViewSettings &v) {
-        if (v.shading == Shading::Checker)
-            v.shading = Shading::Smooth;
-        v.fabric = FabricLook::Image;
-    });
+    edit(tr("Fabric Look: Image"), [](ViewSettings &v) { setFabricLook(v, FabricLook::Image); });
     refresh();
     return true;
 }

@@ -7,9 +7,10 @@
 //
 // Buffers: per cloth, positions/normals (and strain ratios when shown) are uploaded once per
 // frame (before the shadow pass, which draws the same buffers) with glBufferSubData into buffers sized for
-// the particle count (reallocated only when the count grows); triangle and edge index buffers are rebuilt
-// only when the cloth's topologyRevision (or its particle/triangle/constraint counts) change. Same inputs
-// give the same pixels: nothing depends on wall-clock time.
+// the particle count (reallocated only when the count grows); triangle and edge index buffers and the
+// texture coordinates of the fabric looks (renderdata.h, computeClothUvs) are rebuilt only when the
+// cloth's topologyRevision (or its particle/triangle/constraint counts) change. Same inputs give the
+// same pixels: nothing depends on wall-clock time.
 #pragma once
 
 #include "scene/camera.h"
