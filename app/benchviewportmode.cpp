@@ -18,6 +18,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 #include <vector>
 
 #include <sys/resource.h>
@@ -58,8 +60,15 @@ const char *benchViewportUsage()
 
 int runBenchViewport(int argc, char **argv)
 {
+    // --help needs no display (help2man runs it at build time to make the man page): only the
+    // benchmark itself opens a window.
+    const bool helpOnly = std::any_of(argv + 1, argv + argc,
+        [](const char *a) { return !std::strcmp(a, "--help") || !std::strcmp(a, "-h"); });
     QSurfaceFormat::setDefaultFormat(Viewport::surfaceFormat());
-    QApplication app(argc, argv);
+    std::unique_ptr<QCoreApplication> application = helpOnly
+        ? std::make_unique<QCoreApplication>(argc, argv)
+        : std::make_unique<QApplication>(argc, argv);
+    QCoreApplication &app = *application;
     QApplication::setApplicationName(QStringLiteral("Drape"));
     QApplication::setOrganizationName(QStringLiteral("Drape"));
     initResources();

@@ -33,7 +33,8 @@ with a ground plane, with the mesh added as a cloth or a collider. The mesh is e
 
 As a cloth: one particle per vertex (vertices at the same place are welded), masses from the
 triangle areas and the fabric's areal density, a structural constraint per edge, a bending
-constraint across each edge shared by two triangles, the file's UVs kept for the checker texture.
+constraint across each edge shared by two triangles, the file's UVs kept for the fabric looks
+(checker, weave, image).
 As a collider: a static triangle mesh centred on its bounding box.
 
 Broken meshes are repaired where that is safe (degenerate, duplicate and NaN triangles removed,

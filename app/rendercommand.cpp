@@ -6,6 +6,8 @@
 // sample count, read back, handed to the same sinks (ffmpeg pipe, PNG writer, OBJ writer),
 // with the simulation stepped to exact frame times by a RecordSession.
 #include "commands.h"
+
+#include "render/fabrictexture.h"
 #include "modeguards.h"
 #include "renderchecks.h"
 
@@ -127,9 +129,12 @@ int runRender(int argc, char **argv)
                                          QStringLiteral("No progress output."));
     const QCommandLineOption forceOption(QStringLiteral("force"),
                                          QStringLiteral("Render even when the estimated output does not fit on the disk."));
+    const QCommandLineOption fabricImageOption(QStringLiteral("fabric-image"),
+        QStringLiteral("The picture of the image fabric look (a scene names the look, never the file)."),
+        QStringLiteral("FILE"));
     parser.addOptions({outOption, framesOption, secondsOption, fpsOption, sizeOption, qualityOption, objOption,
                        patternOption, overlaysOption, transparentOption, quietOption, forceOption,
-                       maxParticlesOption()});
+                       fabricImageOption, maxParticlesOption()});
     if (!parser.parse(QCoreApplication::arguments()))
         return usageError(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -154,6 +159,17 @@ int runRender(int argc, char **argv)
         return 1;
     }
     Scene scene = std::move(*loaded);
+    QImage fabricImage;
+    if (parser.isSet(fabricImageOption)) {
+        fabricImage = loadFabricImage(parser.value(fabricImageOption), &error);
+        if (fabricImage.isNull()) {
+            printLine(stderr, QStringLiteral("drape render: %1").arg(error));
+            return 1;
+        }
+    } else if (fabricLookOf(scene.view) == FabricLook::Image) {
+        printLine(stderr, QStringLiteral("drape render: the scene's fabric look is an image, and none was given: "
+                                         "the cloth is drawn in its plain colours (--fabric-image FILE)."));
+    }
 
     // Options override the scene's record settings.
     RecordSettings settings = scene.record;
@@ -268,7 +284,8 @@ int runRender(int argc, char **argv)
         }
     }
     const Camera camera(scene.camera);
-    const RenderOptions options = recordRenderOptions(settings);
+    RenderOptions options = recordRenderOptions(settings);
+    options.fabricImage = fabricImage;
 
     RecordSession session(plan, std::move(sink));
     session.setStepper([&player] { player.advance(); });

@@ -31,19 +31,24 @@ else()
     message(WARNING "rsvg-convert not found (apt-get install librsvg2-bin): only the scalable icon is installed")
 endif()
 
-# Man pages: drape(1), drape-simulate(1), drape-render(1). help2man runs `drape --help`, and for
-# a mode `drape MODE --help` (its --help-option), so each page documents what that mode accepts.
+# Man pages: drape(1) and one per mode with its own --help (drape-simulate(1), drape-render(1),
+# drape-import(1), drape-bench-viewport(1)). help2man runs `drape --help`, and for a mode
+# `drape MODE --help` (its --help-option), so each page documents what that mode accepts.
 find_program(HELP2MAN help2man)
 if(HELP2MAN)
-    foreach(mode IN ITEMS drape simulate render)
+    set(summary_drape "cloth simulation editor")
+    set(summary_simulate "simulate a Drape cloth scene without a display")
+    set(summary_render "render a Drape cloth scene without a display")
+    set(summary_import "add a mesh file to a Drape scene as a cloth or a collider")
+    set(summary_bench-viewport "time the Drape viewport's drawing of each preset")
+    foreach(mode IN ITEMS drape simulate render import bench-viewport)
+        set(summary "${summary_${mode}}")
         if(mode STREQUAL "drape")
             set(page drape)
             set(help_option --help)
-            set(summary "cloth simulation editor")
         else()
             set(page drape-${mode})
             set(help_option "${mode} --help")
-            set(summary "${mode} a Drape cloth scene without a display")
         endif()
         set(man ${DRAPE_GENERATED_DIR}/man/${page}.1)
         add_custom_command(OUTPUT ${man}.gz

@@ -31,6 +31,8 @@ private slots:
     void refusesToSaveAnUnreadableScene();
     void version1FilesKeepLoading();
     void version1FilesKeepTheirPhysics();
+    void fabricLookRoundTrips();
+    void fabricLookRejectsBadValues();
 
 private:
     static Scene preset(const char *id);
@@ -342,6 +344,54 @@ void TestSceneFile::version1FilesKeepTheirPhysics()
             }
         }
     }
+}
+
+// The fabric look and weave density are optional view keys: written only when set, read back
+// to the same scene and bytes; a file without them (every version 1 file) draws no pattern.
+void TestSceneFile::fabricLookRoundTrips()
+{
+    Scene scene = preset("curtain");
+    const std::string plain = serializeScene(scene);
+    QVERIFY(plain.find("\"fabric\"") == std::string::npos);
+    QVERIFY(plain.find("\"weaveDensity\"") == std::string::npos);
+    QCOMPARE(parseScene(plain, "plain.json").scene->view.fabric, FabricLook::None);
+
+    for (const FabricLook look : { FabricLook::Checker, FabricLook::Weave, FabricLook::Image }) {
+        scene.view.fabric = look;
+        scene.view.weaveDensity = 250.f;
+        const std::string text = serializeScene(scene);
+        QVERIFY(text.find("\"weaveDensity\": 250") != std::string::npos);
+        const SceneLoadResult r = parseScene(text, "look.json");
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.scene->view.fabric, look);
+        QCOMPARE(r.scene->view.weaveDensity, 250.f);
+        QVERIFY(*r.scene == scene);
+        QCOMPARE(serializeScene(*r.scene), text);
+    }
+    // The older shading "checker" is the checker look.
+    ViewSettings legacy;
+    legacy.shading = Shading::Checker;
+    QCOMPARE(fabricLookOf(legacy), FabricLook::Checker);
+    legacy.shading = Shading::Flat;
+    QCOMPARE(fabricLookOf(legacy), FabricLook::None);
+}
+
+void TestSceneFile::fabricLookRejectsBadValues()
+{
+    Scene scene = preset("curtain");
+    scene.view.fabric = FabricLook::Weave;
+    const std::string text = serializeScene(scene);
+    std::string badName = text;
+    badName.replace(badName.find("\"weave\""), 7, "\"satin\"");
+    SceneLoadResult r = parseScene(badName, "bad.json");
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.find("view/fabric") != std::string::npos, r.error.c_str());
+    scene.view.weaveDensity = 200.f;
+    std::string badDensity = serializeScene(scene);
+    badDensity.replace(badDensity.find("\"weaveDensity\": 200"), 20, "\"weaveDensity\": -3");
+    r = parseScene(badDensity, "bad.json");
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.find("weaveDensity") != std::string::npos, r.error.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestSceneFile)

@@ -19,6 +19,7 @@ const char kCacheBudgetKey[] = "preferences/cacheBudgetMiB";
 const char kExportFolderKey[] = "preferences/exportFolder";
 const char kUnitsKey[] = "preferences/units";
 const char kSoftwareQualityKey[] = "preferences/softwareQuality";
+const char kFabricImageKey[] = "view/fabricImage";
 
 } // namespace
 
@@ -87,6 +88,10 @@ void AppSettings::setSoftwareQuality(SoftwareQuality quality)
 {
     QSettings().setValue(kSoftwareQualityKey, int(quality));
 }
+
+QString AppSettings::fabricImage() { return QSettings().value(kFabricImageKey).toString(); }
+
+void AppSettings::setFabricImage(const QString &path) { QSettings().setValue(kFabricImageKey, path); }
 
 void AppSettings::saveWindow(const QMainWindow *window)
 {

@@ -1,5 +1,6 @@
 // What the editor remembers between runs (QSettings): window geometry and dock layout,
-// recent files, the last directory used in file dialogs, and the Preferences dialog's choices.
+// recent files, the last directory used in file dialogs, the Preferences dialog's choices, and
+// the picture of the Image fabric look (a scene says which look, never which file).
 #pragma once
 
 #include <QStringList>
@@ -42,6 +43,10 @@ public:
     enum class SoftwareQuality { Fast = 0, Balanced = 1, Full = 2 };
     static SoftwareQuality softwareQuality();
     static void setSoftwareQuality(SoftwareQuality quality);
+
+    /// The image file the Image fabric look draws on cloths (empty: none chosen yet).
+    static QString fabricImage();
+    static void setFabricImage(const QString &path);
 
     static constexpr int kLayoutVersion = 2; // 2: every dock in one column at the right
 };

@@ -204,13 +204,15 @@ void MainWindow::createComponents()
     m_toolsMenu->addAction(tools->deleteConstraintsAction());
     // Right click in the viewport: pin/unpin, select or frame the cloth under the cursor.
     auto *viewportMenu = new ViewportMenu(tools, this);
-    connect(viewportMenu, &ViewportMenu::clothChosen, this, [this](int cloth) {
+    const auto chooseCloth = [this](int cloth) {
         m_parametersDock->setCurrentCloth(cloth);
         m_parametersDock->show();
         m_parametersDock->raise();
-    });
+    };
+    connect(viewportMenu, &ViewportMenu::clothChosen, this, chooseCloth);
     auto *toolsDock = new ToolsDock(tools, this);
     auto *constraintDock = new ConstraintDock(tools, this);
+    connect(constraintDock, &ConstraintDock::clothChosen, this, chooseCloth);
     addDockWidget(Qt::LeftDockWidgetArea, toolsDock);
     addDockWidget(Qt::LeftDockWidgetArea, constraintDock);
     connect(this, &MainWindow::documentChanged, tools, &ToolManager::setDocument);

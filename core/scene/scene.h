@@ -138,10 +138,25 @@ struct CameraDesc {
     bool operator==(const CameraDesc &) const = default;
 };
 
+/// How the cloth is lit. Checker is the older spelling of Smooth with the checker fabric look
+/// (files keep it; the editor writes the look as `fabric` instead).
 enum class Shading : std::uint8_t { Smooth = 0, Flat = 1, Checker = 2 };
+
+/// The pattern drawn on a cloth through its texture coordinates (imported UVs, or coordinates
+/// along the weft and the warp of its rest shape).
+enum class FabricLook : std::uint8_t {
+    None = 0,    ///< the cloth's plain colours
+    Checker = 1, ///< eight squares across the cloth's texture space
+    Weave = 2,   ///< a procedural plain weave, warp and weft threads passing over and under
+    Image = 3,   ///< a picture the user chose (kept in the editor's settings, never in the scene)
+};
 
 struct ViewSettings {
     Shading shading = Shading::Smooth;
+    FabricLook fabric = FabricLook::None;
+    /// threads per metre of the weave look, each way; real cloth has 2000–5000, finer than a
+    /// pixel at the distances a viewport shows, so the default draws them coarser to be seen
+    float weaveDensity = 60.f;
     bool wireframe = false;
     bool showParticles = false;
     bool showConstraints = false;
@@ -152,6 +167,9 @@ struct ViewSettings {
 
     bool operator==(const ViewSettings &) const = default;
 };
+
+/// The fabric look a view draws: `fabric`, or Checker for the older shading "checker".
+FabricLook fabricLookOf(const ViewSettings &view);
 
 enum class RecordFormat : std::uint8_t { Mp4 = 0, WebM = 1, Gif = 2, PngSequence = 3, ObjSequence = 4 };
 

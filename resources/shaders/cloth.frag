@@ -2,18 +2,21 @@
 // Two-sided cloth shading: a key light (shadowed through the shadow map), a fill from the
 // opposite side, hemispheric ambient and a soft rim (both darkened near contacts), tone mapped
 // in lighting.glsl, with distinct front and back colours (gl_FrontFacing). Shading modes:
-// 0 smooth (vertex normals), 1 flat (face normal from screen-space derivatives), 2 checker
-// (procedural squares from the rest position, so the pattern follows the cloth as it moves).
+// 0 smooth (vertex normals), 1 flat (face normal from screen-space derivatives). Fabric looks,
+// drawn through the texture coordinates so the pattern follows the cloth as it moves:
+// 0 none, 1 checker, 2 a procedural plain weave, 3 the user's image.
 in vec3 vWorld;
 in vec3 vNormal;
-in vec3 vRest;
+in vec2 vUv;
 in float vStrain;
 
 uniform vec3 uEye;
 uniform vec3 uFrontColor;
 uniform vec3 uBackColor;
 uniform int uShading;
-uniform float uCheckerSize;  // m
+uniform int uFabric;
+uniform float uWeaveThreads; // threads per unit of texture space, each way
+uniform sampler2D uFabricImage;
 uniform bool uShowStrain;
 
 out vec4 fragColor;
@@ -35,6 +38,38 @@ vec3 heat(float t)
     return mix(c2, c3, (t - 0.66) / 0.34);
 }
 
+// A plain weave: warp threads run along v, weft threads along u, and each passes over one
+// thread of the other and under the next, so the thread on top alternates from crossing to
+// crossing like a checkerboard. The visible thread is rounded across its width and bulges
+// over the crossing; the gaps between threads are dark. Where a thread gets narrower than
+// about two pixels the pattern fades to its mean brightness instead of shimmering.
+float weave(vec2 uv)
+{
+    vec2 t = uv * uWeaveThreads;
+    vec2 f = fract(t) - 0.5;
+    bool warpOnTop = mod(floor(t.x) + floor(t.y), 2.0) < 1.0;
+    float across = warpOnTop ? f.x : f.y;
+    float along = warpOnTop ? f.y : f.x;
+    float thread = 1.0 - smoothstep(0.36, 0.48, abs(across));
+    float lit = (0.62 + 0.38 * cos(across * 3.14159)) * (0.82 + 0.18 * cos(along * 3.14159));
+    float value = mix(0.3, lit * (warpOnTop ? 1.0 : 0.86), thread);
+    vec2 w = fwidth(t);
+    return mix(value, 0.7, smoothstep(0.3, 0.6, max(w.x, w.y)));
+}
+
+vec3 fabricAlbedo(vec3 albedo)
+{
+    if (uFabric == 1) {
+        vec2 cell = floor(vUv * 8.0);
+        return albedo * mix(1.0, 0.62, mod(cell.x + cell.y, 2.0));
+    }
+    if (uFabric == 2)
+        return albedo * weave(vUv);
+    if (uFabric == 3) // image rows top down; v grows upwards
+        return pow(texture(uFabricImage, vec2(vUv.x, 1.0 - vUv.y)).rgb, vec3(2.2));
+    return albedo;
+}
+
 void main()
 {
     vec3 n = normalize(vNormal);
@@ -42,12 +77,7 @@ void main()
         n = normalize(cross(dFdx(vWorld), dFdy(vWorld)));
     else if (!gl_FrontFacing)
         n = -n; // derivative normals already face the viewer
-    vec3 albedo = gl_FrontFacing ? uFrontColor : uBackColor;
-    if (uShading == 2) {
-        vec3 cell = floor(vRest / uCheckerSize + 0.5);
-        float parity = mod(cell.x + cell.y + cell.z, 2.0);
-        albedo *= mix(1.0, 0.62, parity);
-    }
+    vec3 albedo = fabricAlbedo(gl_FrontFacing ? uFrontColor : uBackColor);
     if (uShowStrain)
         albedo = heat(vStrain);
 

@@ -85,6 +85,7 @@ private slots:
     void videoPathIsAFolder();
     void badInput_data();
     void badInput();
+    void fabricImageFromTheCommandLine();
 };
 
 void TestRender::pngSequenceWithoutDisplay()
@@ -311,6 +312,60 @@ void TestRender::badInput()
     QCOMPARE(p.exitCode(), exitCode);
     QVERIFY2(err.contains(message), qPrintable(err));
     QCOMPARE(entries(dir.path(), QStringLiteral("*")), QStringList());
+}
+
+// A scene with the image fabric look: the picture comes from --fabric-image (the scene never
+// names a file); without it the cloth is drawn plain and the run says so; a missing picture
+// is refused with its path before anything is written.
+void TestRender::fabricImageFromTheCommandLine()
+{
+    QTemporaryDir dir;
+    const QString plainScene = dir.filePath(QStringLiteral("curtain.json"));
+    QProcess simulate;
+    simulate.setProcessEnvironment(headlessEnvironment());
+    simulate.start(QStringLiteral(DRAPE_EXECUTABLE), { QStringLiteral("simulate"), QStringLiteral("preset:curtain"),
+        QStringLiteral("--frames"), QStringLiteral("1"), QStringLiteral("--out"), plainScene });
+    QVERIFY(simulate.waitForFinished(120000) && simulate.exitCode() == 0);
+    QJsonObject root = QJsonDocument::fromJson(fileBytes(plainScene)).object();
+    QJsonObject view = root.value(QStringLiteral("view")).toObject();
+    view.insert(QStringLiteral("fabric"), QStringLiteral("image"));
+    root.insert(QStringLiteral("view"), view);
+    const QString scene = dir.filePath(QStringLiteral("image-look.json"));
+    {
+        QFile f(scene);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(root).toJson());
+    }
+    // A 2 × 2 pure green picture as binary PPM (a format Qt reads without plugins).
+    const QString picture = dir.filePath(QStringLiteral("green.ppm"));
+    {
+        QFile f(picture);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QByteArray ppm("P6\n2 2\n255\n");
+        for (int i = 0; i < 4; ++i)
+            ppm.append("\x00\xff\x00", 3);
+        f.write(ppm);
+    }
+    const QStringList common = { scene, QStringLiteral("--frames"), QStringLiteral("1"), QStringLiteral("--size"),
+        QStringLiteral("160x120") };
+    const QString plainOut = dir.filePath(QStringLiteral("plain")), greenOut = dir.filePath(QStringLiteral("green"));
+    const Run plain = runDrape(common + QStringList { QStringLiteral("-o"), plainOut });
+    QVERIFY2(plain.exitCode == 0, qPrintable(plain.err));
+    QVERIFY2(plain.err.contains(QLatin1String("--fabric-image")), qPrintable(plain.err));
+    const Run green = runDrape(common + QStringList { QStringLiteral("--fabric-image"), picture, QStringLiteral("-o"), greenOut });
+    QVERIFY2(green.exitCode == 0, qPrintable(green.err));
+    QVERIFY(!green.err.contains(QLatin1String("--fabric-image")));
+    const QByteArray a = fileBytes(QDir(plainOut).filePath(QStringLiteral("frame_0000.png")));
+    const QByteArray b = fileBytes(QDir(greenOut).filePath(QStringLiteral("frame_0000.png")));
+    QVERIFY(!a.isEmpty() && !b.isEmpty());
+    QVERIFY2(a != b, "the picture changed nothing");
+
+    const QString missing = dir.filePath(QStringLiteral("gone.png"));
+    const QString missingOut = dir.filePath(QStringLiteral("missing"));
+    const Run refused = runDrape(common + QStringList { QStringLiteral("--fabric-image"), missing, QStringLiteral("-o"), missingOut });
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains(missing) && refused.err.contains(QLatin1String("no such file")), qPrintable(refused.err));
+    QVERIFY(!QFileInfo::exists(missingOut));
 }
 
 QTEST_GUILESS_MAIN(TestRender)

@@ -1,8 +1,12 @@
 // The viewport's lighting, drawn offscreen with the editor's renderer: the key light's shadow
 // map darkens the ground behind a sphere and nowhere else, contact shading darkens cloth
 // resting on a collider, and the tone curve keeps a white cloth's folds instead of clipping.
+// The fabric looks: the weave draws threads that repeat along the cloth's UVs, the checker
+// follows a cloth's own UVs, and the image look shows the picture's colours where the UVs say.
 #include "document/presetcatalog.h"
 #include "record/framerenderer.h"
+#include "render/fabrictexture.h"
+#include "render/renderdata.h"
 #include "render/resources.h"
 #include "render/shadowmap.h"
 #include "render/viewport.h"
@@ -12,7 +16,12 @@
 #include <QSurfaceFormat>
 #include <QTest>
 
+#include <QPainter>
+#include <QTemporaryDir>
+
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 using namespace drape;
 
@@ -41,6 +50,80 @@ double luminanceAround(const QImage &image, QPointF at, int radius = 3)
         }
     }
     return sum / n;
+}
+
+/// A flat 1 m × 1 m vertical sheet centred at (0, 1, 0), facing an orthographic front camera
+/// that shows 1.2 m of height: nothing but the cloth, lit evenly (no ground, no colliders).
+Scene flatSheet()
+{
+    Scene scene = tablecloth();
+    scene.colliders.clear();
+    ClothDesc &c = scene.cloths[0];
+    c.source = ClothSource::Grid;
+    c.grid.orientation = GridOrientation::Vertical;
+    c.grid.width = c.grid.height = 1.f;
+    c.grid.across = c.grid.down = 24;
+    c.grid.origin = { -0.5f, 1.5f, 0.f };
+    c.pins.clear();
+    c.frontColor = c.backColor = { 0.7f, 0.7f, 0.7f };
+    scene.view.showGround = false;
+    scene.camera.target = { 0.f, 1.f, 0.f };
+    scene.camera.yaw = 0.f;
+    scene.camera.pitch = 0.f;
+    scene.camera.orthographic = true;
+    scene.camera.orthoHeight = 1.2f;
+    return scene;
+}
+
+/// Luminance of the pixels of row `y` from x0 to x1 (exclusive).
+std::vector<double> rowLuminance(const QImage &image, int y, int x0, int x1)
+{
+    std::vector<double> out;
+    for (int x = x0; x < x1; ++x) {
+        const QColor c = image.pixelColor(x, y);
+        out.push_back(0.2126 * c.red() + 0.7152 * c.green() + 0.0722 * c.blue());
+    }
+    return out;
+}
+
+double mean(const std::vector<double> &s)
+{
+    double sum = 0.0;
+    for (double v : s)
+        sum += v;
+    return sum / double(s.size());
+}
+
+double standardDeviation(const std::vector<double> &s)
+{
+    const double m = mean(s);
+    double sq = 0.0;
+    for (double v : s)
+        sq += (v - m) * (v - m);
+    return std::sqrt(sq / double(s.size()));
+}
+
+/// Normalised autocorrelation of `s` at `lag` samples (1 for a signal that repeats with that period).
+double autocorrelation(const std::vector<double> &s, int lag)
+{
+    const double m = mean(s);
+    double num = 0.0, den = 0.0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        den += (s[i] - m) * (s[i] - m);
+        if (i + std::size_t(lag) < s.size())
+            num += (s[i] - m) * (s[i + std::size_t(lag)] - m);
+    }
+    return den > 0.0 ? num / den * double(s.size()) / double(s.size() - std::size_t(lag)) : 0.0;
+}
+
+/// Times the row crosses its mean (each edge of a checker square crosses it once).
+int meanCrossings(const std::vector<double> &s)
+{
+    const double m = mean(s);
+    int crossings = 0;
+    for (std::size_t i = 1; i < s.size(); ++i)
+        crossings += (s[i - 1] < m) != (s[i] < m);
+    return crossings;
 }
 
 } // namespace
@@ -148,6 +231,132 @@ private slots:
         QVERIFY(cloth > 5000);
         QVERIFY2(clipped < cloth / 100, "more than 1 % of the white cloth clips to pure white");
         QVERIFY(levels.size() >= 60);
+    }
+
+    void weaveRepeatsAlongTheThreads()
+    {
+        Scene scene = flatSheet();
+        const Simulation sim = buildSimulation(scene);
+        const Camera camera(scene.camera);
+        float left = 0.f, right = 0.f, y = 0.f;
+        QVERIFY(camera.project({ -0.5f, 1.f, 0.f }, float(kSize.width()), float(kSize.height()), &left, &y));
+        QVERIFY(camera.project({ 0.5f, 1.f, 0.f }, float(kSize.width()), float(kSize.height()), &right, &y));
+        const double pxPerMetre = right - left;
+        // Threads 8 px apart: the over/under pattern repeats every two threads, 16 px.
+        const double threadPx = 8.0;
+        scene.view.weaveDensity = float(pxPerMetre / threadPx);
+        RenderOptions options;
+        options.shadowMapSize = 0;
+        const QImage plain = render(scene, sim, camera, options);
+        scene.view.fabric = FabricLook::Weave;
+        const QImage woven = render(scene, sim, camera, options);
+
+        // The middle half of the sheet's centre row, clear of its edges.
+        const int x0 = int(left + 0.25 * pxPerMetre), x1 = int(right - 0.25 * pxPerMetre);
+        const std::vector<double> a = rowLuminance(plain, int(y), x0, x1), b = rowLuminance(woven, int(y), x0, x1);
+        const double period = 2.0 * threadPx;
+        const double atPeriod = autocorrelation(b, int(std::lround(period)));
+        const double atHalf = autocorrelation(b, int(std::lround(period / 2.0)));
+        qInfo("row spread: plain %.2f, woven %.2f; autocorrelation at one repeat %.2f, half a repeat %.2f",
+            standardDeviation(a), standardDeviation(b), atPeriod, atHalf);
+        QVERIFY2(standardDeviation(b) > 4.0 * std::max(standardDeviation(a), 1.0), "the weave changes nothing");
+        QVERIFY2(atPeriod > 0.6, "the weave does not repeat every two threads");
+        QVERIFY2(atPeriod > atHalf + 0.2, "the weave's crossings do not alternate over and under");
+    }
+
+    void checkerFollowsTheClothsOwnUvs()
+    {
+        // The same sheet with its own UVs at twice the derived ones: twice the squares across.
+        Scene scene = flatSheet();
+        scene.view.fabric = FabricLook::Checker;
+        Simulation derived = buildSimulation(scene);
+        Simulation own = derived;
+        std::vector<float> uv;
+        computeClothUvs(derived.cloths[0], warpAxis(scene.cloths[0]), uv);
+        Cloth &cloth = own.cloths[0];
+        cloth.uv.resize(cloth.particles.size());
+        for (std::size_t i = 0; i < cloth.uv.size(); ++i)
+            cloth.uv[i] = { 2.f * uv[2 * i], 2.f * uv[2 * i + 1] };
+        const Camera camera(scene.camera);
+        float left = 0.f, right = 0.f, y = 0.f;
+        QVERIFY(camera.project({ -0.49f, 1.03f, 0.f }, float(kSize.width()), float(kSize.height()), &left, &y));
+        QVERIFY(camera.project({ 0.49f, 1.03f, 0.f }, float(kSize.width()), float(kSize.height()), &right, &y));
+        RenderOptions options;
+        options.shadowMapSize = 0;
+        const int d = meanCrossings(rowLuminance(render(scene, derived, camera, options), int(y), int(left), int(right)));
+        const int o = meanCrossings(rowLuminance(render(scene, own, camera, options), int(y), int(left), int(right)));
+        qInfo("checker edges across the sheet: %d from the rest shape, %d from its own UVs", d, o);
+        QCOMPARE(d, 7); // eight squares across
+        QCOMPARE(o, 15);
+    }
+
+    void imageLookShowsThePicture()
+    {
+        // Left half green, right half blue: the half of the sheet with u < 0.5 shows green.
+        QImage picture(64, 64, QImage::Format_RGBA8888);
+        {
+            picture.fill(QColor(30, 200, 40));
+            QPainter painter(&picture);
+            painter.fillRect(32, 0, 32, 64, QColor(40, 60, 230));
+        }
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("fabric.png"));
+        QVERIFY(picture.save(path));
+        QString error;
+        const QImage loaded = loadFabricImage(path, &error);
+        QVERIFY2(!loaded.isNull(), qPrintable(error));
+
+        Scene scene = flatSheet();
+        scene.view.fabric = FabricLook::Image;
+        const Simulation sim = buildSimulation(scene);
+        const Camera camera(scene.camera);
+        float lx = 0.f, rx = 0.f, y = 0.f;
+        QVERIFY(camera.project({ -0.25f, 1.f, 0.f }, float(kSize.width()), float(kSize.height()), &lx, &y));
+        QVERIFY(camera.project({ 0.25f, 1.f, 0.f }, float(kSize.width()), float(kSize.height()), &rx, &y));
+        RenderOptions options;
+        options.shadowMapSize = 0;
+        const QImage withoutImage = render(scene, sim, camera, options);
+        options.fabricImage = loaded;
+        const QImage shown = render(scene, sim, camera, options);
+        // Which half of the picture each point shows follows its u (the image's left is u < 0.5).
+        std::vector<float> uv;
+        computeClothUvs(sim.cloths[0], warpAxis(scene.cloths[0]), uv);
+        const auto uAt = [&](const Vec3 &p) {
+            std::size_t best = 0;
+            for (std::size_t i = 0; i < sim.cloths[0].particles.size(); ++i) {
+                if (length(sim.cloths[0].particles.rest[i] - p) < length(sim.cloths[0].particles.rest[best] - p))
+                    best = i;
+            }
+            return uv[2 * best];
+        };
+        const bool leftIsGreen = uAt({ -0.25f, 1.f, 0.f }) < 0.5f;
+        QCOMPARE(uAt({ 0.25f, 1.f, 0.f }) < 0.5f, !leftIsGreen);
+        QColor green = shown.pixelColor(int(lx), int(y)), blue = shown.pixelColor(int(rx), int(y));
+        if (!leftIsGreen)
+            std::swap(green, blue);
+        qInfo("green half %d,%d,%d, blue half %d,%d,%d", green.red(), green.green(), green.blue(), blue.red(),
+            blue.green(), blue.blue());
+        QVERIFY(green.green() > green.blue() + 60 && green.green() > green.red() + 60);
+        QVERIFY(blue.blue() > blue.green() + 60 && blue.blue() > blue.red() + 60);
+        // Without a picture the look draws the plain grey cloth.
+        const QColor g = withoutImage.pixelColor(int(lx), int(y));
+        QVERIFY(std::abs(g.red() - g.green()) < 6 && std::abs(g.green() - g.blue()) < 6);
+    }
+
+    void missingOrUnreadableImageSaysWhy()
+    {
+        QTemporaryDir dir;
+        QString error;
+        const QString missing = dir.filePath(QStringLiteral("nowhere.png"));
+        QVERIFY(loadFabricImage(missing, &error).isNull());
+        QVERIFY2(error.contains(missing) && error.contains(QLatin1String("no such file")), qPrintable(error));
+        const QString text = dir.filePath(QStringLiteral("notes.png"));
+        QFile file(text);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not a picture\n");
+        file.close();
+        QVERIFY(loadFabricImage(text, &error).isNull());
+        QVERIFY2(error.contains(text) && error.contains(QLatin1String("not an image")), qPrintable(error));
     }
 
 private:

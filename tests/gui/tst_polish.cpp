@@ -2,13 +2,20 @@
 // shortcut from the actions, About names the version, the OpenGL renderer and the licences, the
 // blow-up advice goes into a banner that Reset clears, playback keys work from a dock's spin
 // box, status hints are not cut off at 1600 px, and the first-run layout leaves the viewport
-// at least 60 % of the width.
+// at least 60 % of the width. Right-click menus in the docks, and View ▸ Fabric Look with a
+// clear message for a picture that cannot be read.
 #include "actions/helpactions.h"
 #include "actions/shortcutfilter.h"
 #include "actions/simulationactions.h"
+#include "actions/viewactions.h"
 #include "appsettings.h"
+#include "docks/constraintdock.h"
+#include "docks/historydock.h"
 #include "docks/parametersdock.h"
 #include "docks/paramrow.h"
+#include "docks/recorddock.h"
+#include "docks/toolsdock.h"
+#include "document/selection.h"
 #include "document/document.h"
 #include "document/presetcatalog.h"
 #include "document/simulationcontroller.h"
@@ -17,6 +24,8 @@
 #include "render/resources.h"
 #include "render/viewport.h"
 #include "scene/params.h"
+#include "tools/cuttool.h"
+#include "tools/toolmanager.h"
 #include "tools/viewportmenu.h"
 #include "widgets/icons.h"
 #include "widgets/messagebanner.h"
@@ -26,7 +35,9 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -45,8 +56,10 @@
 #include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTest>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QUndoStack>
+#include <QUndoView>
 
 using namespace drape;
 
@@ -91,6 +104,24 @@ void activate(QWidget &window)
     window.activateWindow();
     QApplication::setActiveWindow(&window);
     QVERIFY(QTest::qWaitForWindowActive(&window));
+}
+
+/// Takes the place of the desktop's file manager: remembers the URLs it was asked to open.
+class UrlCatcher : public QObject {
+    Q_OBJECT
+public:
+    QList<QUrl> urls;
+public slots:
+    void open(const QUrl &url) { urls << url; }
+};
+
+QAction *actionNamed(const QList<QAction *> &actions, const QString &prefix)
+{
+    for (QAction *a : actions) {
+        if (a->text().startsWith(prefix) || a->objectName() == prefix)
+            return a;
+    }
+    return nullptr;
 }
 
 } // namespace
@@ -490,6 +521,187 @@ private slots:
             true);
         auto *recent = window.findChild<QListWidget *>(QStringLiteral("recentList"));
         QVERIFY(recent && recent->actions().size() == 2);
+    }
+
+    void contextMenusInDocks()
+    {
+        MainWindow window;
+        window.setDocument(preset(QStringLiteral("curtain")));
+        window.resize(1280, 720);
+        activate(window);
+        Document *doc = window.document();
+        QUndoStack *undo = doc->undoStack();
+
+        // Parameters: a row's label offers Reset to Default (one undo step) and Copy Value.
+        ParamRow *gravity = window.parametersDock()->row("world.gravity.y");
+        QVERIFY(gravity);
+        QCOMPARE(gravity->label()->contextMenuPolicy(), Qt::ActionsContextMenu);
+        QAction *reset = actionNamed(gravity->label()->actions(), QStringLiteral("ResetToDefault"));
+        QAction *copy = actionNamed(gravity->label()->actions(), QStringLiteral("CopyValue"));
+        QVERIFY(reset && copy);
+        QVERIFY(gravity->slider() && gravity->slider()->actions().contains(reset));
+        QVERIFY(doc->setParameter("world.gravity.y", 0, -3.5).isEmpty());
+        doc->closeMerging();
+        copy->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("-3.5 m/s²"));
+        const int steps = undo->count();
+        reset->trigger();
+        QCOMPARE(undo->count(), steps + 1);
+        QCOMPARE(double(doc->scene().world.gravity.y), gravity->param().defaultValue);
+        QCOMPARE(gravity->value(), gravity->param().defaultValue);
+
+        // Pins and Constraints: unpin the selected pins, select and frame their cloth.
+        auto *pinsDock = window.findChild<ConstraintDock *>();
+        auto *tools = window.findChild<ToolManager *>();
+        QVERIFY(pinsDock && tools);
+        QCOMPARE(pinsDock->widget()->contextMenuPolicy(), Qt::ActionsContextMenu);
+        QVERIFY(!pinsDock->unpinSelectedAction()->isEnabled()); // nothing selected
+        const Cloth &cloth = doc->simulation().cloths[0];
+        std::vector<std::uint32_t> pins;
+        std::uint32_t free = 0;
+        for (std::uint32_t i = 0; i < cloth.particles.size(); ++i) {
+            if (cloth.particles.kind[i] == ParticleKind::Static)
+                pins.push_back(i);
+            else
+                free = i;
+        }
+        QVERIFY(pins.size() >= 3);
+        std::vector<std::uint32_t> chosen = { pins[0], pins[1], free };
+        std::sort(chosen.begin(), chosen.end());
+        tools->selection()->setParticles(0, chosen);
+        QVERIFY(pinsDock->unpinSelectedAction()->isEnabled());
+        QVERIFY2(pinsDock->unpinSelectedAction()->text().contains(QLatin1String("2")),
+            qPrintable(pinsDock->unpinSelectedAction()->text()));
+        const int before = undo->count();
+        pinsDock->unpinSelectedAction()->trigger();
+        QCOMPARE(undo->count(), before + 1);
+        const auto &kinds = doc->simulation().cloths[0].particles.kind;
+        QCOMPARE(kinds[pins[0]], ParticleKind::Dynamic);
+        QCOMPARE(kinds[pins[1]], ParticleKind::Dynamic);
+        QCOMPARE(kinds[pins[2]], ParticleKind::Static); // not selected
+        QSignalSpy chosenCloth(pinsDock, &ConstraintDock::clothChosen);
+        pinsDock->selectClothAction()->trigger();
+        QCOMPARE(chosenCloth.count(), 1);
+        QCOMPARE(chosenCloth.first().first().toInt(), 0);
+        QVERIFY(window.parametersDock()->isVisible());
+        QSignalSpy camera(window.viewport(), &Viewport::cameraMoved);
+        pinsDock->frameClothAction()->trigger();
+        QCOMPARE(camera.count(), 1);
+
+        // Tools: the tool choice from a right click anywhere in the dock.
+        auto *toolsDock = window.findChild<ToolsDock *>();
+        QVERIFY(toolsDock);
+        QCOMPARE(toolsDock->widget()->contextMenuPolicy(), Qt::ActionsContextMenu);
+        QAction *cut = tools->actionFor(tools->cutTool());
+        QVERIFY(toolsDock->widget()->actions().contains(cut));
+        QVERIFY(toolsDock->widget()->actions().contains(tools->unpinAllAction()));
+        cut->trigger();
+        QCOMPARE(tools->activeTool(), static_cast<Tool *>(tools->cutTool()));
+
+        // History: a right click does not move through the history; its menu undoes to the row.
+        HistoryDock *history = window.historyDock();
+        history->show();
+        QUndoView *view = history->view();
+        QTRY_VERIFY(view->model()->rowCount() == undo->count() + 1);
+        const int index = undo->index();
+        QVERIFY(index >= 2);
+        const QRect first = view->visualRect(view->model()->index(1, 0));
+        QTest::mouseClick(view->viewport(), Qt::RightButton, Qt::NoModifier, first.center());
+        if (QWidget *popup = QApplication::activePopupWidget())
+            popup->close();
+        QCOMPARE(undo->index(), index);
+        std::unique_ptr<QMenu> menu(history->menuAt(first.center()));
+        QAction *toHere = actionNamed(menu->actions(), QStringLiteral("Undo to Here"));
+        QVERIFY(toHere && toHere->isEnabled());
+        toHere->trigger();
+        QCOMPARE(undo->index(), 1);
+        menu.reset(history->menuAt(first.center()));
+        QVERIFY(!actionNamed(menu->actions(), QStringLiteral("Undo to Here"))
+            && !actionNamed(menu->actions(), QStringLiteral("Redo to Here"))->isEnabled());
+        actionNamed(menu->actions(), QStringLiteral("Undo Everything"))->trigger();
+        QCOMPARE(undo->index(), 0);
+
+        // Record: Open Output Folder hands the folder to the desktop; a folder not made yet is
+        // said so instead.
+        auto *record = window.findChild<RecordDock *>();
+        QVERIFY(record);
+        QTemporaryDir dir;
+        UrlCatcher catcher;
+        QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
+        record->setOutputPath(dir.filePath(QStringLiteral("clip.mp4")));
+        QAction *open = actionNamed(record->widget()->actions(), QStringLiteral("OpenOutputFolder"));
+        QVERIFY(open);
+        QCOMPARE(record->widget()->contextMenuPolicy(), Qt::ActionsContextMenu);
+        open->trigger();
+        QCOMPARE(catcher.urls.size(), 1);
+        QCOMPARE(QDir(catcher.urls.first().toLocalFile()), QDir(dir.path()));
+        QSignalSpy said(record, &RecordDock::message);
+        record->setOutputPath(dir.filePath(QStringLiteral("later/clip.mp4")));
+        QVERIFY(!record->openOutputFolder());
+        QCOMPARE(catcher.urls.size(), 1);
+        QCOMPARE(said.count(), 1);
+        QVERIFY(said.first().first().toString().contains(QLatin1String("later")));
+        QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
+    }
+
+    void fabricLookMenu()
+    {
+        QSettings().remove(QStringLiteral("view/fabricImage"));
+        QTemporaryDir dir;
+        MainWindow window;
+        window.setDocument(preset(QStringLiteral("curtain")));
+        window.resize(1280, 720);
+        activate(window);
+        Document *doc = window.document();
+        ViewActions *view = window.viewActions();
+        const QList<QAction *> looks = view->fabricActions();
+        QCOMPARE(looks.size(), 4);
+        QVERIFY(looks[int(FabricLook::None)]->isChecked());
+        const int steps = doc->undoStack()->count();
+        looks[int(FabricLook::Weave)]->trigger();
+        QCOMPARE(doc->scene().view.fabric, FabricLook::Weave);
+        QCOMPARE(doc->undoStack()->count(), steps + 1);
+        QVERIFY(looks[int(FabricLook::Weave)]->isChecked());
+
+        // A picture that is not there: the message names it, and nothing changes.
+        const QString missing = dir.filePath(QStringLiteral("gone.png"));
+        QString error;
+        QVERIFY(!view->useFabricImage(missing, &error));
+        QVERIFY(error.contains(missing));
+        QVERIFY(window.banner()->isVisible());
+        QVERIFY(window.banner()->text().contains(missing));
+        QCOMPARE(doc->scene().view.fabric, FabricLook::Weave);
+        QVERIFY(looks[int(FabricLook::Weave)]->isChecked());
+        QVERIFY(AppSettings::fabricImage().isEmpty());
+
+        // A picture that reads: remembered by the editor, the look saved in the scene.
+        const QString path = dir.filePath(QStringLiteral("fabric.png"));
+        QImage picture(8, 8, QImage::Format_RGB32);
+        picture.fill(Qt::blue);
+        QVERIFY(picture.save(path));
+        QVERIFY(view->useFabricImage(path));
+        QCOMPARE(doc->scene().view.fabric, FabricLook::Image);
+        QCOMPARE(AppSettings::fabricImage(), path);
+        QVERIFY(!window.viewport()->fabricImage().isNull());
+        QVERIFY(looks[int(FabricLook::Image)]->isChecked());
+
+        // Another window opening a scene with the image look reads the remembered picture; when
+        // the file has gone it says so once and draws the plain cloth.
+        Scene scene = doc->scene();
+        {
+            MainWindow other;
+            other.setDocument(std::make_unique<Document>(scene));
+            QVERIFY(!other.viewport()->fabricImage().isNull());
+        }
+        QVERIFY(QFile::remove(path));
+        MainWindow other;
+        other.setDocument(std::make_unique<Document>(scene));
+        other.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&other));
+        QVERIFY(other.viewport()->fabricImage().isNull());
+        QVERIFY(other.banner()->text().contains(path));
+        QVERIFY(other.banner()->text().contains(QLatin1String("no such file")));
+        QSettings().remove(QStringLiteral("view/fabricImage"));
     }
 
     void firstRunLayoutGivesTheViewportSixtyPercent_data()

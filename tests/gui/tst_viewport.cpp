@@ -71,6 +71,7 @@ private slots:
     void tearRiskCountsStretchOnly();
     void stressRatiosAndLegendScale();
     void stressMapDrawsWithItsScale();
+    void clothUvsFromRestShapeOrOwn();
 };
 
 void TestViewport::initTestCase()
@@ -233,6 +234,52 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     TestViewport test;
     return QTest::qExec(&test, argc, argv);
+}
+
+void TestViewport::clothUvsFromRestShapeOrOwn()
+{
+    // A 2 m × 1 m horizontal sheet, warp along Z: u runs along X and v along Z, both divided by
+    // the larger span (2 m), so u covers [0, 1] and v [0, 0.5]; 2 m of cloth per unit.
+    GridSpec spec;
+    spec.across = 5;
+    spec.down = 3;
+    spec.width = 2.f;
+    spec.height = 1.f;
+    spec.orientation = GridOrientation::Horizontal;
+    spec.origin = { -1.f, 0.5f, -0.5f };
+    Cloth sheet = makeGrid(spec);
+    std::vector<float> uv;
+    QCOMPARE(computeClothUvs(sheet, { 0.f, 0.f, 1.f }, uv), 2.f);
+    QCOMPARE(uv.size(), sheet.particles.size() * 2);
+    float lo[2] = { 1e9f, 1e9f }, hi[2] = { -1e9f, -1e9f }, zMin = 1e9f, xMin = 1e9f;
+    for (const Vec3 &p : sheet.particles.rest) {
+        zMin = std::min(zMin, p.z);
+        xMin = std::min(xMin, p.x);
+    }
+    for (std::size_t i = 0; i < sheet.particles.size(); ++i) {
+        for (int k = 0; k < 2; ++k) {
+            lo[k] = std::min(lo[k], uv[2 * i + k]);
+            hi[k] = std::max(hi[k], uv[2 * i + k]);
+        }
+        // v follows the rest position along the warp.
+        QVERIFY(std::abs(uv[2 * i + 1] - (sheet.particles.rest[i].z - zMin) / 2.f) < 1e-5f);
+    }
+    QVERIFY(std::abs(lo[0]) < 1e-6f && std::abs(hi[0] - 1.f) < 1e-6f);
+    QVERIFY(std::abs(lo[1]) < 1e-6f && std::abs(hi[1] - 0.5f) < 1e-6f);
+    // Along one row (fixed Z) only u changes, and by the spacing over the span.
+    QVERIFY(std::abs(std::abs(uv[2] - uv[0]) - 0.5f / 2.f) < 1e-5f);
+
+    // The cloth's own UVs win, with √(rest area / UV area) metres per unit: the whole sheet
+    // (2 m²) mapped onto [0, 1]² is √2 m per unit.
+    sheet.uv.resize(sheet.particles.size());
+    for (std::size_t i = 0; i < sheet.uv.size(); ++i)
+        sheet.uv[i] = { (sheet.particles.rest[i].x - xMin) / 2.f, sheet.particles.rest[i].z - zMin };
+    QVERIFY(std::abs(computeClothUvs(sheet, { 0.f, 0.f, 1.f }, uv) - std::sqrt(2.f)) < 1e-5f);
+    for (std::size_t i = 0; i < sheet.uv.size(); ++i)
+        QVERIFY(uv[2 * i] == sheet.uv[i][0] && uv[2 * i + 1] == sheet.uv[i][1]);
+    // UVs of another length (a tear split particles since) fall back to the rest shape.
+    sheet.uv.pop_back();
+    QCOMPARE(computeClothUvs(sheet, { 0.f, 0.f, 1.f }, uv), 2.f);
 }
 
 #include "tst_viewport.moc"

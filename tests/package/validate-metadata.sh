@@ -7,7 +7,7 @@ src="$1"
 build="$2"
 desktop-file-validate "$src/resources/package/org.drape.Drape.desktop"
 appstreamcli validate --no-net --explain "$build/package/org.drape.Drape.metainfo.xml"
-for page in drape drape-simulate drape-render; do
+for page in drape drape-simulate drape-render drape-import drape-bench-viewport; do
     man="$build/package/man/$page.1.gz"
     [ -s "$man" ] || { echo "missing man page $man" >&2; exit 1; }
 done
@@ -16,6 +16,8 @@ done
 man_text() { zcat "$build/package/man/$1.1.gz" | sed 's/\\//g'; }
 man_text drape-simulate | grep -q -- '--frames'
 man_text drape-render | grep -q -- '--size'
+man_text drape-import | grep -q -- '--into'
+man_text drape-bench-viewport | grep -q -- '--frames'
 man_text drape | grep -q -- '--version'
 man_text drape | grep -q -- 'drape simulate'
 for size in 16 22 24 32 48 64 128 256; do

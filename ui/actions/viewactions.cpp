@@ -1,33 +1,56 @@
 #include "actions/viewactions.h"
 
 #include "document/document.h"
+#include "appsettings.h"
 #include "mainwindow.h"
+#include "render/fabrictexture.h"
 #include "render/viewport.h"
+#include "widgets/messagebanner.h"
 
 #include <QAction>
 #include <QActionGroup>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImageReader>
+#include <QInputDialog>
 #include <QMenu>
 #include <QSignalBlocker>
 
 namespace drape {
 
+namespace {
+
+/// `look` in `view`; the older "checker" shading becomes plain smooth shading with it.
+void setFabricLook(ViewSettings &view, FabricLook look)
+{
+    if (view.shading == Shading::Checker)
+        view.shading = Shading::Smooth;
+    view.fabric = look;
+}
+
+} // namespace
+
 ViewActions::ViewActions(MainWindow *window)
-    : QObject(window), m_window(window), m_shading(new QActionGroup(this)), m_fullScreen(new QAction(tr("&Full Screen"), this)),
+    : QObject(window), m_window(window), m_shading(new QActionGroup(this)), m_fabric(new QActionGroup(this)),
+      m_fullScreen(new QAction(tr("&Full Screen"), this)),
       m_resetLayout(new QAction(tr("Reset &Layout"), this))
 {
     const struct { Shading shading; const char *text; const char *key; } shadings[] = {
         {Shading::Smooth, QT_TR_NOOP("&Smooth Shading"), "1"},
-        {Shading::Flat, QT_TR_NOOP("&Flat Shading"), "2"},
-        {Shading::Checker, QT_TR_NOOP("&Checker Texture"), "3"}};
+        {Shading::Flat, QT_TR_NOOP("&Flat Shading"), "2"}};
     for (const auto &s : shadings) {
         QAction *action = m_shading->addAction(tr(s.text));
         action->setCheckable(true);
         action->setShortcut(QKeySequence(QString::fromLatin1(s.key)));
         const Shading shading = s.shading;
         connect(action, &QAction::triggered, this, [this, shading, action] {
-            edit(action->text().remove(QLatin1Char('&')), [shading](ViewSettings &v) { v.shading = shading; });
+            edit(action->text().remove(QLatin1Char('&')), [shading](ViewSettings &v) {
+                v.fabric = fabricLookOf(v); // the older "checker" shading keeps its pattern
+                v.shading = shading;
+            });
         });
     }
+    addFabricLook();
 
     m_wireframe = addToggle(tr("&Wireframe"), QKeySequence(QStringLiteral("W")), &ViewSettings::wireframe);
     m_particles = addToggle(tr("&Particles"), QKeySequence(QStringLiteral("Shift+P")), &ViewSettings::showParticles);
@@ -105,6 +128,10 @@ QAction *ViewActions::addToggle(const QString &text, const QKeySequence &key, bo
 void ViewActions::populate(QMenu *menu)
 {
     menu->addActions(m_shading->actions());
+    QMenu *fabric = menu->addMenu(tr("F&abric Look"));
+    fabric->addActions(m_fabric->actions());
+    fabric->addSeparator();
+    fabric->addAction(m_weaveDensity);
     menu->addSeparator();
     menu->addAction(m_wireframe);
     menu->addAction(m_particles);
@@ -123,6 +150,101 @@ void ViewActions::populate(QMenu *menu)
     menu->addSeparator();
     menu->addAction(m_fullScreen);
     menu->addAction(m_resetLayout);
+}
+
+void ViewActions::addFabricLook()
+{
+    const struct { FabricLook look; const char *text; const char *key; } looks[] = {
+        {FabricLook::None, QT_TR_NOOP("&None"), ""},
+        {FabricLook::Checker, QT_TR_NOOP("&Checker"), "3"},
+        {FabricLook::Weave, QT_TR_NOOP("&Weave"), "4"},
+        {FabricLook::Image, QT_TR_NOOP("&Image…"), "5"}};
+    for (const auto &l : looks) {
+        QAction *action = m_fabric->addAction(tr(l.text));
+        action->setCheckable(true);
+        if (*l.key)
+            action->setShortcut(QKeySequence(QString::fromLatin1(l.key)));
+        const FabricLook look = l.look;
+        if (look == FabricLook::Image) {
+            connect(action, &QAction::triggered, this, &ViewActions::chooseFabricImage);
+            continue;
+        }
+        connect(action, &QAction::triggered, this, [this, look, action] {
+            edit(tr("Fabric Look: %1").arg(action->text().remove(QLatin1Char('&'))),
+                [look](ViewSettings &v) { setFabricLook(v, look); });
+        });
+    }
+    m_weaveDensity = new QAction(tr("Weave &Density…"), this);
+    connect(m_weaveDensity, &QAction::triggered, this, &ViewActions::askWeaveDensity);
+}
+
+QList<QAction *> ViewActions::fabricActions() const { return m_fabric->actions(); }
+
+void ViewActions::chooseFabricImage()
+{
+    refresh(); // the look stays as it is until an image has been read
+    if (!m_document)
+        return;
+    QStringList patterns;
+    for (const QByteArray &format : QImageReader::supportedImageFormats())
+        patterns << QStringLiteral("*.") + QString::fromLatin1(format);
+    const QString remembered = AppSettings::fabricImage();
+    const QString path = QFileDialog::getOpenFileName(m_window, tr("Fabric Image"),
+        remembered.isEmpty() ? AppSettings::lastDirectory() : QFileInfo(remembered).absolutePath(),
+        tr("Images (%1)").arg(patterns.join(QLatin1Char(' '))));
+    if (!path.isEmpty())
+        useFabricImage(path);
+}
+
+bool ViewActions::useFabricImage(const QString &path, QString *error)
+{
+    QString why;
+    const QImage image = loadFabricImage(path, &why);
+    if (image.isNull()) {
+        m_window->banner()->showMessage(
+            tr("%1. The fabric look is unchanged; choose another with View ▸ Fabric Look ▸ Image….").arg(why));
+        if (error)
+            *error = why;
+        return false;
+    }
+    AppSettings::setFabricImage(path);
+    m_fabricImagePath = path;
+    m_fabricImageTried = true;
+    m_window->viewport()->setFabricImage(image);
+    edit(tr("Fabric Look: Image"), [](ViewSettings &v) { setFabricLook(v, FabricLook::Image); });
+    refresh();
+    return true;
+}
+
+void ViewActions::loadRememberedFabricImage(const ViewSettings &view)
+{
+    const QString path = AppSettings::fabricImage();
+    if (fabricLookOf(view) != FabricLook::Image || (m_fabricImageTried && path == m_fabricImagePath)
+        || !m_window->viewport() || !m_window->banner())
+        return;
+    // Tried once per file: a missing one is reported once, not on every change of the view.
+    m_fabricImageTried = true;
+    m_fabricImagePath = path;
+    QString why;
+    const QImage image = loadFabricImage(path, &why);
+    m_window->viewport()->setFabricImage(image);
+    if (image.isNull()) {
+        m_window->banner()->showMessage(
+            tr("%1. The cloth is drawn in its plain colours; choose an image with View ▸ Fabric Look ▸ Image….")
+                .arg(why));
+    }
+}
+
+void ViewActions::askWeaveDensity()
+{
+    if (!m_document)
+        return;
+    bool ok = false;
+    const double density = QInputDialog::getDouble(m_window, tr("Weave Density"),
+        tr("Threads per metre, each way (real cloth: 2000–5000; finer than the screen shows):"),
+        double(m_document->scene().view.weaveDensity), 1.0, 1e5, 0, &ok);
+    if (ok)
+        edit(tr("Weave Density"), [density](ViewSettings &v) { v.weaveDensity = float(density); });
 }
 
 void ViewActions::setDocument(Document *document)
@@ -145,8 +267,14 @@ void ViewActions::refresh()
     const ViewSettings view = m_document ? m_document->scene().view : ViewSettings{};
     for (QAction *a : m_shading->actions())
         a->setEnabled(enabled);
-    if (enabled)
-        m_shading->actions().at(int(view.shading))->setChecked(true);
+    for (QAction *a : m_fabric->actions())
+        a->setEnabled(enabled);
+    m_weaveDensity->setEnabled(enabled);
+    if (enabled) {
+        m_shading->actions().at(view.shading == Shading::Flat ? 1 : 0)->setChecked(true);
+        m_fabric->actions().at(int(fabricLookOf(view)))->setChecked(true);
+        loadRememberedFabricImage(view);
+    }
     for (const auto &[action, field] : m_toggles) {
         const QSignalBlocker blocker(action);
         action->setEnabled(enabled);

@@ -2,10 +2,12 @@
 
 #include "document/document.h"
 #include "document/selection.h"
+#include "render/viewport.h"
 #include "tools/constrainttool.h"
 #include "tools/toolmanager.h"
 #include "sim/tension.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -16,6 +18,7 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -130,6 +133,7 @@ ConstraintDock::ConstraintDock(ToolManager *tools, QWidget *parent)
     layout->addWidget(viewBox);
     layout->addStretch(1);
     setWidget(body);
+    addMenu(body);
 
     connect(m_restLength, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         if (!m_refreshing)
@@ -160,6 +164,66 @@ ConstraintDock::ConstraintDock(ToolManager *tools, QWidget *parent)
         }
     });
     setDocument(tools->document());
+}
+
+void ConstraintDock::addMenu(QWidget *body)
+{
+    m_unpinSelected = new QAction(tr("Unpin Selected Particles"), this);
+    connect(m_unpinSelected, &QAction::triggered, this, [this] {
+        const std::vector<std::uint32_t> pins = selectedPins();
+        if (m_document && !pins.empty())
+            m_tools->reportError(m_document->setKind(menuCloth(), pins, false, tr("Unpin Selected Particles")));
+    });
+    m_selectCloth = new QAction(tr("Select Cloth"), this);
+    connect(m_selectCloth, &QAction::triggered, this, [this] { emit clothChosen(menuCloth()); });
+    m_frameCloth = new QAction(tr("Frame Cloth"), this);
+    connect(m_frameCloth, &QAction::triggered, this, [this] {
+        if (m_tools->viewport())
+            m_tools->viewport()->frameCloth(menuCloth());
+    });
+    body->addActions({ m_unpinSelected, m_selectCloth, m_frameCloth });
+    body->setContextMenuPolicy(Qt::ActionsContextMenu);
+}
+
+int ConstraintDock::menuCloth() const
+{
+    const int cloth = m_tools->selection()->cloth();
+    return m_document && cloth >= 0 && cloth < int(m_document->simulation().cloths.size()) ? cloth : 0;
+}
+
+std::vector<std::uint32_t> ConstraintDock::selectedPins() const
+{
+    const Selection *sel = m_tools->selection();
+    if (!m_document || sel->cloth() < 0 || sel->cloth() >= int(m_document->simulation().cloths.size()))
+        return {};
+    const Cloth &cloth = m_document->simulation().cloths[std::size_t(sel->cloth())];
+    std::vector<std::uint32_t> candidates = sel->particles();
+    for (std::uint32_t k : sel->constraints()) {
+        if (k < cloth.constraints.size())
+            candidates.insert(candidates.end(), { cloth.constraints[k].a, cloth.constraints[k].b });
+    }
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    std::erase_if(candidates, [&](std::uint32_t i) {
+        return i >= cloth.particles.size() || cloth.particles.kind[i] != ParticleKind::Static;
+    });
+    return candidates;
+}
+
+void ConstraintDock::refreshMenu()
+{
+    const bool any = m_document && !m_document->simulation().cloths.empty()
+        && std::size_t(menuCloth()) < m_document->scene().cloths.size();
+    const QString name = any ? QString::fromStdString(m_document->scene().cloths[std::size_t(menuCloth())].name)
+                             : QString();
+    const std::size_t pins = selectedPins().size();
+    m_unpinSelected->setText(pins ? tr("Unpin %n Selected Particle(s)", nullptr, int(pins))
+                                  : tr("Unpin Selected Particles"));
+    m_unpinSelected->setEnabled(pins > 0);
+    m_selectCloth->setText(any ? tr("Select Cloth “%1”").arg(name) : tr("Select Cloth"));
+    m_frameCloth->setText(any ? tr("Frame Cloth “%1”").arg(name) : tr("Frame Cloth"));
+    m_selectCloth->setEnabled(any);
+    m_frameCloth->setEnabled(any);
 }
 
 void ConstraintDock::setDocument(Document *document)
@@ -298,6 +362,7 @@ void ConstraintDock::refreshCounts()
 void ConstraintDock::refresh()
 {
     m_refreshing = true;
+    refreshMenu();
     refreshCounts();
     refreshReactions();
     const Selection *sel = m_tools->selection();

@@ -3,7 +3,8 @@
 // edit applies to the whole selection as one undoable step, a scrubbed spin box merges into
 // one); which constraint kinds the view shows and the constraint tool picks; and whether the
 // constraint overlay is drawn at all (a view setting saved with the scene); and the force each
-// pin holds, from the constraint tensions of the last step (sim/tension.h).
+// pin holds, from the constraint tensions of the last step (sim/tension.h). Right click:
+// unpin the selected particles, select the cloth in the parameters dock, frame it.
 #pragma once
 
 
@@ -11,7 +12,10 @@
 #include <QPointer>
 
 #include <array>
+#include <cstdint>
+#include <vector>
 
+class QAction;
 class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -43,12 +47,25 @@ public:
     QLineEdit *complianceEdit() const { return m_compliance; }
     QDoubleSpinBox *dampingBox() const { return m_damping; }
     QLineEdit *tearStrainEdit() const { return m_tearStrain; }
+    QAction *unpinSelectedAction() const { return m_unpinSelected; }
+    QAction *selectClothAction() const { return m_selectCloth; }
+    QAction *frameClothAction() const { return m_frameCloth; }
+
+signals:
+    /// "Select Cloth" from the dock's menu: the cloth the parameters dock should edit.
+    void clothChosen(int cloth);
 
 private:
     void refresh();
     void refreshCounts();
     void refreshReactions();
     void editText(QLineEdit *edit, Property p);
+    void addMenu(QWidget *body);
+    void refreshMenu();
+    /// The cloth the menu acts on: the selection's, else the first.
+    int menuCloth() const;
+    /// Pinned particles among the selected ones and the ends of the selected constraints.
+    std::vector<std::uint32_t> selectedPins() const;
 
     ToolManager *m_tools;
     QPointer<Document> m_document;
@@ -62,6 +79,9 @@ private:
     QPushButton *m_remove = nullptr;
     QCheckBox *m_showConstraints = nullptr;
     std::array<QCheckBox *, 4> m_kinds{};
+    QAction *m_unpinSelected = nullptr;
+    QAction *m_selectCloth = nullptr;
+    QAction *m_frameCloth = nullptr;
     bool m_refreshing = false;
 };
 

@@ -7,11 +7,16 @@
 #include "widgets/collapsiblesection.h"
 #include "widgets/wheelguard.h"
 
+#include <QAction>
+#include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QGridLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QSlider>
 #include <QSignalBlocker>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
@@ -98,6 +103,7 @@ void ParametersDock::buildSections()
             m_rows.push_back(r);
             connect(r, &ParamRow::valueEdited, this, [this, r](double v) { onRowEdited(r, v); });
             connect(r, &ParamRow::editFinished, this, &ParametersDock::onRowFinished);
+            addRowMenu(r);
         }
         layout->addWidget(section);
     }
@@ -277,6 +283,43 @@ void ParametersDock::onRowEdited(ParamRow *row, double value)
     if (!error.isEmpty()) {
         emit editRefused(tr("%1 not changed: %2").arg(QString::fromStdString(p.label), error));
         refresh();
+    }
+}
+
+QString ParametersDock::valueText(const ParamDesc &p, double value)
+{
+    if (!p.enumNames.empty())
+        return QString::fromStdString(p.enumNames.at(std::size_t(std::clamp<long>(std::lround(value), 0L,
+            long(p.enumNames.size()) - 1))));
+    if (p.toggle)
+        return value != 0.0 ? tr("on") : tr("off");
+    const QString number = QString::number(value, 'g', 7);
+    return p.unit.empty() ? number : number + QLatin1Char(' ') + QString::fromStdString(p.unit);
+}
+
+void ParametersDock::addRowMenu(ParamRow *row)
+{
+    // Right click on the row's label, slider, choice or check box (the spin box keeps its own
+    // text-editing menu). Reset goes through the same path as an edit: one undo step, and the
+    // row's own rules (a resolution change waits for Reset) apply.
+    const ParamDesc &p = row->param();
+    auto *reset = new QAction(tr("Reset to Default (%1)").arg(valueText(p, p.defaultValue)), row);
+    reset->setObjectName(QStringLiteral("ResetToDefault"));
+    connect(reset, &QAction::triggered, this, [this, row] {
+        onRowEdited(row, row->param().defaultValue);
+        onRowFinished();
+    });
+    auto *copy = new QAction(tr("Copy Value"), row);
+    copy->setObjectName(QStringLiteral("CopyValue"));
+    connect(copy, &QAction::triggered, this, [row] {
+        QGuiApplication::clipboard()->setText(valueText(row->param(), row->value()));
+    });
+    for (QWidget *w : std::initializer_list<QWidget *>{
+             row->label(), row->slider(), row->comboBox(), row->checkBox() }) {
+        if (!w)
+            continue;
+        w->addActions({ reset, copy });
+        w->setContextMenuPolicy(Qt::ActionsContextMenu);
     }
 }
 

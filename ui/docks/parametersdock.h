@@ -54,6 +54,10 @@ private:
     bool confirmSolverSwitch(double kind);
     void onRowEdited(ParamRow *row, double value);
     void onRowFinished();
+    /// Reset to Default and Copy Value on the row's right-click menu.
+    void addRowMenu(ParamRow *row);
+    /// `value` as the row shows it, with its unit (the name of a choice, on/off).
+    static QString valueText(const ParamDesc &p, double value);
     void onMaterialChosen(int presetIndex);
 
     QPointer<Document> m_document;

@@ -7,11 +7,15 @@
 #include "document/simulationcontroller.h"
 #include "render/viewport.h"
 
+#include <QAction>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -19,6 +23,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -199,6 +204,14 @@ void RecordDock::buildUi()
     column->addWidget(m_status);
     column->addStretch(1);
     setWidget(body);
+    auto *openFolder = new QAction(tr("Open Output Folder"), body);
+    openFolder->setObjectName(QStringLiteral("OpenOutputFolder"));
+    connect(openFolder, &QAction::triggered, this, &RecordDock::openOutputFolder);
+    auto *copyPath = new QAction(tr("Copy Output Path"), body);
+    connect(copyPath, &QAction::triggered, this,
+        [this] { QGuiApplication::clipboard()->setText(QFileInfo(outputPath()).absoluteFilePath()); });
+    body->addActions({ openFolder, copyPath });
+    body->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     auto edit = [this](const QString &field, auto change) {
         if (m_updating || !m_document)
@@ -310,6 +323,23 @@ void RecordDock::setViewport(Viewport *viewport)
 void RecordDock::setController(SimulationController *controller) { m_recorder->setController(controller); }
 
 QString RecordDock::outputPath() const { return m_output->text().trimmed(); }
+
+QString RecordDock::outputFolder() const
+{
+    const RecordFormat format = m_document ? m_document->scene().record.format : RecordFormat::Mp4;
+    const QFileInfo info(outputPath());
+    return recordFormatIsSequence(format) ? info.absoluteFilePath() : info.absolutePath();
+}
+
+bool RecordDock::openOutputFolder()
+{
+    const QString folder = outputFolder();
+    if (!QFileInfo(folder).isDir()) {
+        emit message(tr("The output folder %1 does not exist yet: a recording makes it.").arg(folder));
+        return false;
+    }
+    return QDesktopServices::openUrl(QUrl::fromLocalFile(folder));
+}
 
 void RecordDock::setOutputPath(const QString &path)
 {

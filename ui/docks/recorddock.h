@@ -2,7 +2,8 @@
 // scene's RecordSettings (edited through undoable commands, saved with the scene), the output
 // path (the user's Videos / Pictures folder by default), Record / Stop / Cancel, and progress
 // with frame k of N and the time left. Video formats are disabled with an explanation when
-// ffmpeg is not installed; PNG and OBJ sequences never need it.
+// ffmpeg is not installed; PNG and OBJ sequences never need it. Right click in the dock opens
+// the output folder in the file manager or copies the output path.
 #pragma once
 
 #include "scene/scene.h"
@@ -39,6 +40,11 @@ public:
     /// The output path the next recording writes to.
     QString outputPath() const;
     void setOutputPath(const QString &path);
+    /// The folder the output goes to: the path itself for a frame sequence, else its folder.
+    QString outputFolder() const;
+    /// Shows the output folder in the desktop's file manager; false (with a message) when it
+    /// does not exist yet.
+    bool openOutputFolder();
     /// Whether ffmpeg was found (video formats enabled).
     bool hasFfmpeg() const { return !m_ffmpeg.isEmpty(); }
 

@@ -82,6 +82,12 @@ ToolsDock::ToolsDock(ToolManager *tools, QWidget *parent) : QDockWidget(tr("Tool
     layout->addWidget(m_tearing);
     layout->addStretch(1);
     setWidget(body);
+    // Right click anywhere in the dock: the tool choice and the pin actions, as in the Tools menu.
+    body->addActions(tools->actionGroup()->actions());
+    auto *separator = new QAction(body);
+    separator->setSeparator(true);
+    body->addActions({ separator, tools->pinTopEdgeAction(), tools->pinCornersAction(), tools->unpinAllAction() });
+    body->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     connect(m_radius, &QDoubleSpinBox::valueChanged, this, [this](double cm) { m_tools->setRadius(float(cm / 100.0)); });
     connect(m_cutRadius, &QDoubleSpinBox::valueChanged, this,

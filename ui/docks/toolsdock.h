@@ -1,6 +1,7 @@
 // The Tools dock: which tool is active, the brush radius, the cut radius and the push
 // strength shared by the tools, the pin actions (pin top edge, pin corners, unpin all) and a
-// tearing on/off shortcut that pushes the same parameter command as the parameters dock.
+// tearing on/off shortcut that pushes the same parameter command as the parameters dock. Right
+// click in the dock offers the tool choice and the pin actions.
 #pragma once
 
 #include <QDockWidget>

@@ -135,6 +135,7 @@ void Recorder::recordNext()
         if (plan.settings.width <= 0 || plan.settings.height <= 0)
             options.devicePixelRatio = float(m_viewport->devicePixelRatioF());
         options.constraintKinds = m_viewport->constraintKinds();
+        options.fabricImage = m_viewport->fabricImage(); // a recording looks like the view
         m_viewport->makeCurrent();
         const bool rendered = m_frames.render(*m_viewport->renderer(), m_document->scene(), sim, m_viewport->camera(),
                                               plan.frameSize, options, &image, &error);

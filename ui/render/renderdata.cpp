@@ -211,6 +211,63 @@ float niceCeiling(float v)
     return 10.f * decade;
 }
 
+namespace {
+
+/// √(rest area / UV area) of a cloth's own UVs, 0 when they are missing or degenerate.
+float metresPerUvUnit(const Cloth &cloth)
+{
+    const auto &rest = cloth.particles.rest;
+    if (cloth.uv.empty() || cloth.uv.size() != rest.size())
+        return 0.f; // none, or a tear split particles since the import
+    double restArea = 0.0, uvArea = 0.0;
+    for (const Triangle &t : cloth.triangles) {
+        restArea += length(cross(rest[t.v[1]] - rest[t.v[0]], rest[t.v[2]] - rest[t.v[0]]));
+        const auto &p = cloth.uv[t.v[0]], &q = cloth.uv[t.v[1]], &r = cloth.uv[t.v[2]];
+        uvArea += std::abs((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
+    }
+    return uvArea > 1e-12 && restArea > 0.0 ? float(std::sqrt(restArea / uvArea)) : 0.f;
+}
+
+} // namespace
+
+float computeClothUvs(const Cloth &cloth, const Vec3 &warp, std::vector<float> &out)
+{
+    const std::size_t n = cloth.particles.size();
+    const auto &rest = cloth.particles.rest;
+    out.resize(2 * n);
+    if (const float scale = metresPerUvUnit(cloth); scale > 0.f) {
+        for (std::size_t i = 0; i < n; ++i) {
+            out[2 * i] = cloth.uv[i][0];
+            out[2 * i + 1] = cloth.uv[i][1];
+        }
+        return scale;
+    }
+    // v along the warp, u across it in the cloth's mean plane (the area-weighted normal).
+    Vec3 normal;
+    for (const Triangle &t : cloth.triangles)
+        normal += cross(rest[t.v[1]] - rest[t.v[0]], rest[t.v[2]] - rest[t.v[0]]);
+    const Vec3 v = normalized(warp);
+    Vec3 u = cross(v, normal);
+    if (lengthSquared(u) < 1e-12f * std::max(lengthSquared(normal), 1e-12f))
+        u = cross(v, std::abs(v.x) < 0.9f ? Vec3{1, 0, 0} : Vec3{0, 0, 1});
+    u = normalized(u);
+    float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+    for (std::size_t i = 0; i < n; ++i) {
+        out[2 * i] = dot(rest[i], u);
+        out[2 * i + 1] = dot(rest[i], v);
+        for (int k = 0; k < 2; ++k) {
+            lo[k] = std::min(lo[k], out[2 * i + k]);
+            hi[k] = std::max(hi[k], out[2 * i + k]);
+        }
+    }
+    const float span = n > 0 ? std::max({hi[0] - lo[0], hi[1] - lo[1], 1e-6f}) : 1.f;
+    for (std::size_t i = 0; i < n; ++i) {
+        out[2 * i] = (out[2 * i] - lo[0]) / span;
+        out[2 * i + 1] = (out[2 * i + 1] - lo[1]) / span;
+    }
+    return span;
+}
+
 std::vector<std::uint32_t> triangleEdges(const Cloth &cloth)
 {
     std::vector<std::uint64_t> keys;

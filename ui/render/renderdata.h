@@ -60,6 +60,14 @@ void computeStressRatios(const Cloth &cloth, float width, float scale, std::vect
 /// The smallest 1, 2, 5 × 10ⁿ at or above v (the stress legend's top), 1 for v <= 0.
 float niceCeiling(float v);
 
+/// Texture coordinates of a cloth's particles for the fabric looks, two floats per particle in
+/// `out`: the cloth's own UVs (an imported mesh's) when it has one per particle, otherwise its
+/// rest positions along the weft (u) and the warp (v; `warp` in rest space, zero = up) divided
+/// by the larger span, so the cloth covers [0, 1]. Returns the metres of cloth per unit of
+/// texture space, which turns the weave's threads per metre into threads per unit: the span,
+/// or √(rest area / UV area) for the cloth's own UVs.
+float computeClothUvs(const Cloth &cloth, const Vec3 &warp, std::vector<float> &out);
+
 /// Unique triangle edges as index pairs (wireframe).
 std::vector<std::uint32_t> triangleEdges(const Cloth &cloth);
 

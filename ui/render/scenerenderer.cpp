@@ -1,5 +1,6 @@
 #include "render/scenerenderer.h"
 
+#include "render/fabrictexture.h"
 #include "render/glprogram.h"
 #include "render/scenerenderer_p.h"
 #include "render/shadowmap.h"
@@ -43,6 +44,14 @@ Vec3 toDisplay(const Vec3 &linear)
 
 void setVec3(int location, const Vec3 &v) { glUniform3f(location, v.x, v.y, v.z); }
 
+constexpr int kFabricImageUnit = 2; ///< the shadow map takes unit 1
+
+/// The warp of cloth `index` in rest space (the v direction of its derived UVs).
+Vec3 clothWarp(const Scene &scene, std::size_t index)
+{
+    return index < scene.cloths.size() ? warpAxis(scene.cloths[index]) : Vec3{};
+}
+
 } // namespace
 
 SceneRenderer::SceneRenderer() = default;
@@ -62,6 +71,7 @@ bool SceneRenderer::initialize(QString *error)
         release();
         return false;
     }
+    m_fabricImage = std::make_unique<FabricTexture>();
     m_shadow = std::make_unique<ShadowMap>();
     if (!m_shadow->initialize(error)) {
         m_initialized = true;
@@ -145,7 +155,7 @@ void SceneRenderer::release()
     for (auto &c : m_cloths) {
         glDeleteVertexArrays(1, &c->vao);
         glDeleteVertexArrays(1, &c->lineVao);
-        const GLuint buffers[] = {c->position, c->normal, c->rest, c->strain, c->triangles, c->edges};
+        const GLuint buffers[] = {c->position, c->normal, c->uv, c->strain, c->triangles, c->edges};
         glDeleteBuffers(6, buffers);
     }
     m_cloths.clear();
@@ -180,10 +190,13 @@ void SceneRenderer::release()
     if (m_shadow)
         m_shadow->release();
     m_shadow.reset();
+    if (m_fabricImage)
+        m_fabricImage->release();
+    m_fabricImage.reset();
     m_initialized = false;
 }
 
-void SceneRenderer::uploadCloth(ClothBuffers &b, const Cloth &cloth, bool strain)
+void SceneRenderer::uploadCloth(ClothBuffers &b, const Cloth &cloth, const Vec3 &warp, bool strain)
 {
     const std::size_t n = cloth.particles.size();
     if (!b.vao) {
@@ -193,7 +206,7 @@ void SceneRenderer::uploadCloth(ClothBuffers &b, const Cloth &cloth, bool strain
         glGenBuffers(6, buffers);
         b.position = buffers[0];
         b.normal = buffers[1];
-        b.rest = buffers[2];
+        b.uv = buffers[2];
         b.strain = buffers[3];
         b.triangles = buffers[4];
         b.edges = buffers[5];
@@ -202,7 +215,7 @@ void SceneRenderer::uploadCloth(ClothBuffers &b, const Cloth &cloth, bool strain
     if (n > b.capacity) {
         // Grow geometrically so a tearing cloth (particles appended by splits) rarely reallocates.
         b.capacity = std::max(n, b.capacity + b.capacity / 2);
-        for (auto [buffer, components] : {std::pair{b.position, 3}, {b.normal, 3}, {b.rest, 3}, {b.strain, 1}}) {
+        for (auto [buffer, components] : {std::pair{b.position, 3}, {b.normal, 3}, {b.uv, 2}, {b.strain, 1}}) {
             glBindBuffer(GL_ARRAY_BUFFER, buffer);
             glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(b.capacity * components * sizeof(float)), nullptr, GL_DYNAMIC_DRAW);
         }
@@ -210,7 +223,7 @@ void SceneRenderer::uploadCloth(ClothBuffers &b, const Cloth &cloth, bool strain
         reallocated = true;
         glBindVertexArray(b.vao);
         for (auto [location, buffer, components] :
-             {std::tuple{0u, b.position, 3}, {1u, b.normal, 3}, {2u, b.rest, 3}, {3u, b.strain, 1}}) {
+             {std::tuple{0u, b.position, 3}, {1u, b.normal, 3}, {2u, b.uv, 2}, {3u, b.strain, 1}}) {
             glBindBuffer(GL_ARRAY_BUFFER, buffer);
             glEnableVertexAttribArray(location);
             glVertexAttribPointer(location, components, GL_FLOAT, GL_FALSE, 0, nullptr);
@@ -238,9 +251,14 @@ void SceneRenderer::uploadCloth(ClothBuffers &b, const Cloth &cloth, bool strain
     const bool topologyChanged = !b.topologyValid || reallocated || b.revision != cloth.topologyRevision
         || b.particleCount != n || b.triangleCount != cloth.triangles.size()
         || b.constraintCount != cloth.constraints.size();
+    if (topologyChanged || !(b.warp == warp) || b.uvCount != cloth.uv.size()) {
+        b.metresPerUv = computeClothUvs(cloth, warp, m_scratchUv);
+        b.warp = warp;
+        b.uvCount = cloth.uv.size();
+        glBindBuffer(GL_ARRAY_BUFFER, b.uv);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(m_scratchUv.size() * sizeof(float)), m_scratchUv.data());
+    }
     if (topologyChanged) {
-        glBindBuffer(GL_ARRAY_BUFFER, b.rest);
-        glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(Vec3)), cloth.particles.rest.data());
         // Element buffers are VAO state: bind them with the VAO that draws them.
         glBindVertexArray(b.vao);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, b.triangles);
@@ -392,7 +410,7 @@ void SceneRenderer::drawCloth(std::size_t index, const Scene &scene, const Simul
     ClothBuffers &b = *m_cloths[index];
     const ClothDesc fallback;
     const ClothDesc &desc = index < scene.cloths.size() ? scene.cloths[index] : fallback;
-    uploadCloth(b, cloth, strain);
+    uploadCloth(b, cloth, clothWarp(scene, index), strain);
     if (stress) {
         computeStressRatios(cloth, clothSpacing(desc), options.stressScale, m_scratchStrain);
         glBindBuffer(GL_ARRAY_BUFFER, b.strain);
@@ -407,10 +425,14 @@ void SceneRenderer::drawCloth(std::size_t index, const Scene &scene, const Simul
         setVec3(m_clothProgram->uniform("uEye"), eye);
         setVec3(m_clothProgram->uniform("uFrontColor"), desc.frontColor);
         setVec3(m_clothProgram->uniform("uBackColor"), desc.backColor);
-        glUniform1i(m_clothProgram->uniform("uShading"), int(view.shading));
-        // About eight squares across a grid cloth, whatever its size.
-        const float extent = desc.source == ClothSource::Grid ? std::max(desc.grid.width, desc.grid.height) : 1.f;
-        glUniform1f(m_clothProgram->uniform("uCheckerSize"), std::max(extent / 8.f, 0.01f));
+        glUniform1i(m_clothProgram->uniform("uShading"), view.shading == Shading::Flat ? 1 : 0);
+        FabricLook look = fabricLookOf(view);
+        if (look == FabricLook::Image && !m_fabricImage->isValid())
+            look = FabricLook::None;
+        glUniform1i(m_clothProgram->uniform("uFabric"), int(look));
+        glUniform1f(m_clothProgram->uniform("uWeaveThreads"), view.weaveDensity * b.metresPerUv);
+        m_fabricImage->bind(kFabricImageUnit);
+        glUniform1i(m_clothProgram->uniform("uFabricImage"), kFabricImageUnit);
         glUniform1i(m_clothProgram->uniform("uShowStrain"), strain ? 1 : 0);
         glEnable(GL_POLYGON_OFFSET_FILL);
         glPolygonOffset(1.f, 1.f); // overlays drawn on the surface win the depth test
@@ -493,7 +515,7 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
         ClothBuffers &c = *m_cloths.back();
         glDeleteVertexArrays(1, &c.vao);
         glDeleteVertexArrays(1, &c.lineVao);
-        const GLuint buffers[] = { c.position, c.normal, c.rest, c.strain, c.triangles, c.edges };
+        const GLuint buffers[] = { c.position, c.normal, c.uv, c.strain, c.triangles, c.edges };
         glDeleteBuffers(6, buffers);
         m_cloths.pop_back();
     }
@@ -502,8 +524,9 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     const bool strain = options.overlays && scene.view.showStrain;
     for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
         if (!sim.cloths[i].particles.empty())
-            uploadCloth(*m_cloths[i], sim.cloths[i], strain);
+            uploadCloth(*m_cloths[i], sim.cloths[i], clothWarp(scene, i), strain);
     }
+    m_fabricImage->update(fabricLookOf(scene.view) == FabricLook::Image ? options.fabricImage : QImage());
     m_shadowsDrawn = false;
     if (options.shadowMapSize > 0)
         drawShadowCasters(scene, sim, options.shadowMapSize);

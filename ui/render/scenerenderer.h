@@ -7,9 +7,10 @@
 //
 // Buffers: per cloth, positions/normals (and strain ratios when shown) are uploaded once per
 // frame (before the shadow pass, which draws the same buffers) with glBufferSubData into buffers sized for
-// the particle count (reallocated only when the count grows); triangle and edge index buffers are rebuilt
-// only when the cloth's topologyRevision (or its particle/triangle/constraint counts) change. Same inputs
-// give the same pixels: nothing depends on wall-clock time.
+// the particle count (reallocated only when the count grows); triangle and edge index buffers and the
+// texture coordinates of the fabric looks (renderdata.h, computeClothUvs) are rebuilt only when the
+// cloth's topologyRevision (or its particle/triangle/constraint counts) change. Same inputs give the
+// same pixels: nothing depends on wall-clock time.
 #pragma once
 
 #include "scene/camera.h"
@@ -17,6 +18,7 @@
 #include "scene/scene.h"
 #include "sim/simulation.h"
 
+#include <QImage>
 #include <QString>
 
 #include <cstdint>
@@ -35,8 +37,12 @@ struct RenderOptions {
     float stressScale = 1.f;            ///< N/m at the top of the stress ramp
     int shadowMapSize = 2048; ///< px per side of the key light's shadow map; 0 draws no shadows
     bool contactShading = true; ///< darken ambient light near colliders and the ground
+    /// The picture of the Image fabric look (render/fabrictexture.h); without one that look
+    /// draws the plain colours.
+    QImage fabricImage;
 };
 
+class FabricTexture;
 class GlProgram;
 class ShadowMap;
 
@@ -71,7 +77,8 @@ private:
 
     void createMesh(Mesh &mesh, const MeshData &data);
     void releaseMesh(Mesh &mesh);
-    void uploadCloth(ClothBuffers &buffers, const Cloth &cloth, bool strain);
+    /// `warp`: the cloth's warp axis in rest space, the v direction of derived UVs.
+    void uploadCloth(ClothBuffers &buffers, const Cloth &cloth, const Vec3 &warp, bool strain);
     void drawGround(const Scene &scene, const Mat4 &viewProjection);
     /// The depth pass from the key light: colliders and cloths cast shadows.
     void drawShadowCasters(const Scene &scene, const Simulation &sim, int sizePx);
@@ -89,6 +96,7 @@ private:
     std::unique_ptr<GlProgram> m_solidProgram;
     std::unique_ptr<GlProgram> m_lineProgram;
     std::unique_ptr<ShadowMap> m_shadow;
+    std::unique_ptr<FabricTexture> m_fabricImage;
     bool m_shadowsDrawn = false; ///< this frame's shadow map holds the scene
     std::unique_ptr<Mesh> m_sphere;
     std::unique_ptr<Mesh> m_box;
@@ -105,6 +113,7 @@ private:
     std::vector<LineVertex> m_scratchLines;
     std::vector<Vec3> m_scratchNormals;
     std::vector<float> m_scratchStrain;
+    std::vector<float> m_scratchUv;
     std::vector<std::uint32_t> m_scratchIndices;
     int m_allocations = 0;
     int m_topologyUploads = 0;

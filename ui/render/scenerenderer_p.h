@@ -17,15 +17,18 @@ struct SceneRenderer::Mesh {
 };
 
 struct SceneRenderer::ClothBuffers {
-    GLuint vao = 0; ///< cloth program: position, normal, rest, strain
+    GLuint vao = 0; ///< cloth program: position, normal, uv, strain
     GLuint lineVao = 0; ///< line program: position only (constant colour)
-    GLuint position = 0, normal = 0, rest = 0, strain = 0;
+    GLuint position = 0, normal = 0, uv = 0, strain = 0;
     GLuint triangles = 0, edges = 0;
     std::size_t capacity = 0; ///< particles the vertex buffers can hold
     bool topologyValid = false;
     std::uint64_t revision = 0;
     std::size_t particleCount = 0, triangleCount = 0, constraintCount = 0;
     GLsizei triangleIndices = 0, edgeIndices = 0;
+    Vec3 warp;                ///< the warp the UVs were derived along
+    std::size_t uvCount = 0;  ///< the cloth's own UVs when they were uploaded
+    float metresPerUv = 1.f;  ///< m of cloth per unit of texture space (computeClothUvs)
 };
 
 namespace render_detail {

@@ -198,6 +198,12 @@ void Viewport::setConstraintKinds(unsigned mask)
     update();
 }
 
+void Viewport::setFabricImage(const QImage &image)
+{
+    m_fabricImage = image;
+    update();
+}
+
 void Viewport::setShowStress(bool on)
 {
     m_showStress = on;
@@ -357,6 +363,7 @@ void Viewport::paintGL()
         RenderOptions options;
         options.devicePixelRatio = float(dpr);
         options.constraintKinds = m_constraintKinds;
+        options.fabricImage = m_fabricImage;
         if (m_showStress) {
             // The ramp tops at the largest stress now, rounded up to 1, 2 or 5 × 10ⁿ N/m.
             const Scene &scene = m_document->scene();

@@ -15,6 +15,7 @@
 #include "scene/camera.h"
 #include "render/scenerenderer.h"
 
+#include <QImage>
 #include <QOpenGLWidget>
 #include <QPointer>
 
@@ -72,6 +73,10 @@ public:
     bool showStress() const { return m_showStress; }
     /// N/m at the top of the stress legend in the last frame drawn.
     float stressScale() const { return m_stressScale; }
+
+    /// The picture of the Image fabric look (loadFabricImage); a null image draws that look plain.
+    void setFabricImage(const QImage &image);
+    const QImage &fabricImage() const { return m_fabricImage; }
 
     /// Empty when GL came up; otherwise the shader/context error shown in the view.
     QString glError() const { return m_glError; }
@@ -139,6 +144,7 @@ private:
     QPointF m_lastPos;
     unsigned m_constraintKinds = 0xfu;
     bool m_showStress = false;
+    QImage m_fabricImage;
     float m_stressScale = 1.f;
     bool m_framedOnce = false;
 };

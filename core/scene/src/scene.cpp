@@ -158,6 +158,11 @@ void applyMaterial(Cloth &cloth, const Material &material, float spacing, const 
     }
 }
 
+FabricLook fabricLookOf(const ViewSettings &view)
+{
+    return view.shading == Shading::Checker ? FabricLook::Checker : view.fabric;
+}
+
 Scene withoutPresentation(Scene scene)
 {
     scene.name.clear();

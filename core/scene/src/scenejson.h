@@ -26,6 +26,7 @@ inline constexpr std::array<std::string_view, 3> kParticleKindNames = { "dynamic
 inline constexpr std::array<std::string_view, 4> kConstraintKindNames
     = { "structural", "shear", "bend", "user" };
 inline constexpr std::array<std::string_view, 3> kShadingNames = { "smooth", "flat", "checker" };
+inline constexpr std::array<std::string_view, 4> kFabricLookNames = { "none", "checker", "weave", "image" };
 inline constexpr std::array<std::string_view, 5> kRecordFormatNames
     = { "mp4", "webm", "gif", "png-sequence", "obj-sequence" };
 

@@ -531,9 +531,11 @@ void SceneReader::readCamera(const Json &j, const std::string &path, CameraDesc 
 void SceneReader::readView(const Json &j, const std::string &path, ViewSettings &v)
 {
     expectObject(j, path,
-        { "shading", "wireframe", "showParticles", "showConstraints", "showStrain", "showPins", "showGround",
-            "background" });
+        { "shading", "fabric", "weaveDensity", "wireframe", "showParticles", "showConstraints", "showStrain",
+            "showPins", "showGround", "background" });
     optEnum(j, path, "shading", scenejson::kShadingNames, v.shading);
+    optEnum(j, path, "fabric", scenejson::kFabricLookNames, v.fabric);
+    optFloat(j, path, "weaveDensity", { 1, 1e5, "threads/m" }, v.weaveDensity);
     optBool(j, path, "wireframe", v.wireframe);
     optBool(j, path, "showParticles", v.showParticles);
     optBool(j, path, "showConstraints", v.showConstraints);

@@ -272,6 +272,11 @@ Json writeView(const ViewSettings &v)
 {
     Json j;
     j["shading"] = name(scenejson::kShadingNames, v.shading);
+    // Optional keys, written only when set, so files from before them keep their bytes.
+    if (v.fabric != FabricLook::None)
+        j["fabric"] = name(scenejson::kFabricLookNames, v.fabric);
+    if (v.weaveDensity != ViewSettings {}.weaveDensity)
+        j["weaveDensity"] = num(v.weaveDensity);
     j["wireframe"] = v.wireframe;
     j["showParticles"] = v.showParticles;
     j["showConstraints"] = v.showConstraints;
