@@ -21,6 +21,7 @@
 #include "timeline/timelinebar.h"
 #include "tools/tool.h"
 #include "tools/toolmanager.h"
+#include "tools/transformtool.h"
 #include "tools/viewportmenu.h"
 #include "widgets/icons.h"
 #include "widgets/messagebanner.h"
@@ -208,6 +209,13 @@ void MainWindow::createComponents()
         m_parametersDock->setCurrentCloth(cloth);
         m_parametersDock->show();
         m_parametersDock->raise();
+    });
+    // The object the transform gizmo places is the one the Parameters dock shows.
+    connect(tools->transformTool(), &TransformTool::targetChosen, this, [this](TransformTool::Target target, int index) {
+        if (target == TransformTool::Target::Cloth)
+            m_parametersDock->setCurrentCloth(index);
+        else
+            m_parametersDock->setCurrentCollider(index);
     });
     auto *toolsDock = new ToolsDock(tools, this);
     auto *constraintDock = new ConstraintDock(tools, this);
