@@ -66,6 +66,18 @@ Simulation particleOnTiltedBox(float degrees, float friction, Vec3 &downhill)
     return sim;
 }
 
+// The box ±h as a closed triangle mesh wound counter-clockwise seen from outside.
+MeshRef boxMesh(const Vec3 &h)
+{
+    std::vector<Vec3> v;
+    for (int i = 0; i < 8; ++i)
+        v.push_back({ i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z });
+    const std::vector<Triangle> t = { { { 0, 2, 1 } }, { { 1, 2, 3 } }, { { 4, 5, 6 } }, { { 5, 7, 6 } },
+        { { 0, 1, 4 } }, { { 1, 5, 4 } }, { { 2, 6, 3 } }, { { 3, 6, 7 } }, { { 0, 4, 2 } }, { { 2, 4, 6 } },
+        { { 1, 3, 5 } }, { { 3, 7, 5 } } };
+    return makeMeshRef(std::move(v), t);
+}
+
 } // namespace
 
 class TestPlacement : public QObject {
@@ -150,6 +162,59 @@ private slots:
         const Vec3 start = sim.cloths[0].particles.position[0];
         sim.run(60);
         QVERIFY(length(sim.cloths[0].particles.position[0] - start) < 1e-3f);
+    }
+
+    void turnedMeshSlidesLikeTurnedBox()
+    {
+        // The same tilted box as a triangle mesh: the particle slides the same way.
+        Vec3 downhill;
+        Simulation box = particleOnTiltedBox(30.f, 0.f, downhill);
+        Simulation mesh = particleOnTiltedBox(30.f, 0.f, downhill);
+        Collider &m = mesh.colliders[0];
+        m.kind = ColliderKind::Mesh;
+        m.mesh = boxMesh(m.halfExtents);
+        box.run(30);
+        mesh.run(30);
+        const Vec3 a = box.cloths[0].particles.position[0], b = mesh.cloths[0].particles.position[0];
+        QVERIFY2(length(a - b) < 1e-3f, qPrintable(QString("box %1 %2, mesh %3 %4").arg(a.x).arg(a.y).arg(b.x).arg(b.y)));
+        QVERIFY(dot(b, downhill) > 0.2f); // it did slide
+    }
+
+    void cutPlacedClothKeepsItsPlace()
+    {
+        // A cut makes the cloth explicit lists: they take the placed rest positions and the
+        // placement is cleared, so the cloth does not move twice.
+        Scene scene;
+        scene.cloths.push_back(pinnedGrid());
+        scene.cloths[0].placement = { { 0.3f, 0.f, 0.f }, { 0.f, 0.f, 90.f }, 1.f };
+        EditDocument doc(scene);
+        const std::vector<Vec3> placed = buildCloth(scene.cloths[0]).particles.rest;
+        QVERIFY(doc.removeConstraints(0, { 0 }, true).empty());
+        const ClothDesc &desc = doc.scene().cloths[0];
+        QCOMPARE(desc.source, ClothSource::Explicit);
+        QVERIFY(desc.placement.isIdentity());
+        QCOMPARE(desc.explicitData.rest, placed);
+        // The grid's warp (Y) turned by 90° about Z is -X.
+        QVERIFY(near(desc.explicitData.warp, { -1.f, 0.f, 0.f }, 1e-6f));
+        QCOMPARE(buildCloth(desc).particles.rest, placed);
+    }
+
+    void scalingMeshColliderScalesItsVertices()
+    {
+        Scene scene;
+        Collider m;
+        m.kind = ColliderKind::Mesh;
+        m.mesh = boxMesh({ 0.1f, 0.2f, 0.3f });
+        scene.colliders.push_back(m);
+        EditDocument doc(scene);
+        QVERIFY(doc.setColliderPlacement(0, {}, { 0.f, 45.f, 0.f }, 2.f).empty());
+        QCOMPARE(doc.undoCount(), std::size_t(1));
+        const Collider &now = doc.scene().colliders[0];
+        QCOMPARE(now.rotation.y, 45.f);
+        for (std::size_t i = 0; i < m.mesh->vertices().size(); ++i)
+            QCOMPARE(now.mesh->vertices()[i], m.mesh->vertices()[i] * 2.f);
+        doc.undo();
+        QVERIFY(doc.scene() == scene);
     }
 
     void droppedClothStaysOutOfTurnedBox()
