@@ -328,7 +328,8 @@ void SceneRenderer::drawColliders(const Scene &scene, const Simulation &sim, con
             break;
         case ColliderKind::Box:
             if (c.keepInside) {
-                appendBoxEdges(c.center, c.halfExtents, {0.65f, 0.70f, 0.78f}, m_scratchLines);
+                appendBoxEdges(c.center, c.halfExtents, {0.65f, 0.70f, 0.78f}, m_scratchLines,
+                               rotationFromEuler(c.rotation));
                 continue;
             }
             mesh = m_box.get();
