@@ -217,6 +217,10 @@ void MainWindow::createComponents()
         else
             m_parametersDock->setCurrentCollider(index);
     });
+    connect(m_parametersDock, &ParametersDock::clothChosen, tools->transformTool(),
+            [tools](int index) { tools->transformTool()->setTarget(TransformTool::Target::Cloth, index); });
+    connect(m_parametersDock, &ParametersDock::colliderChosen, tools->transformTool(),
+            [tools](int index) { tools->transformTool()->setTarget(TransformTool::Target::Collider, index); });
     auto *toolsDock = new ToolsDock(tools, this);
     auto *constraintDock = new ConstraintDock(tools, this);
     addDockWidget(Qt::LeftDockWidgetArea, toolsDock);

@@ -20,6 +20,8 @@
 #include "timeline/timelinebar.h"
 #include "timeline/timelinewidget.h"
 #include "widgets/statuswidgets.h"
+#include "tools/toolmanager.h"
+#include "tools/transformtool.h"
 
 #include <QAction>
 #include <QLabel>
@@ -52,6 +54,7 @@ private slots:
     void playingAdvancesInFixedFrames();
     void titleShowsModifiedMarker();
     void blowUpShowsBadgeAndResets();
+    void dockAndGizmoChooseTheSameObject();
     void replacingDocumentRebindsDocks();
     void constraintDockShowsPinReactions();
     void timelineScrubsAndDeletesEvents();
@@ -326,6 +329,28 @@ void TestEditor::importMeshAsClothAndCollider()
     QVERIFY2(refused.summary().contains(QStringLiteral("notes.obj")), qPrintable(refused.summary()));
     QVERIFY(!refused.addTo(doc).isEmpty());
     QCOMPARE(doc.scene().cloths.size(), cloths);
+}
+
+void TestEditor::dockAndGizmoChooseTheSameObject()
+{
+    // Choosing in the Parameters dock moves the transform gizmo to that object, and an
+    // object chosen with the gizmo is the one the dock shows.
+    MainWindow window;
+    window.setDocument(preset(QStringLiteral("tablecloth")));
+    auto *dock = window.findChild<ParametersDock *>();
+    auto *tools = window.findChild<ToolManager *>();
+    QVERIFY(dock && tools);
+    TransformTool *tool = tools->transformTool();
+    QVERIFY(!window.document()->scene().colliders.empty());
+    emit dock->colliderChosen(0);
+    QCOMPARE(tool->target(), TransformTool::Target::Collider);
+    QCOMPARE(tool->targetIndex(), 0);
+    emit dock->clothChosen(0);
+    QCOMPARE(tool->target(), TransformTool::Target::Cloth);
+    const int last = int(window.document()->scene().colliders.size()) - 1;
+    QVERIFY(last > 0 && dock->currentCollider() != last);
+    emit tool->targetChosen(TransformTool::Target::Collider, last);
+    QCOMPARE(dock->currentCollider(), last);
 }
 
 int main(int argc, char **argv)

@@ -1,5 +1,5 @@
 // Transform: places the chosen cloth or collider with a gizmo. A click on an object chooses
-// it; G, R and S switch between moving (an axis arrow or a plane square), rotating (a ring
+// it (so does choosing it in the Parameters dock); G, R and S switch between moving (an axis arrow or a plane square), rotating (a ring
 // about a world axis) and scaling (uniformly, from the centre square or the circle). Ctrl
 // snaps: 0.05 m, 15°, 10 %. The whole drag is one undo step; Escape or a right-click puts
 // everything back. A cloth's placement moves its rest geometry and pins (a structural edit,
