@@ -21,6 +21,7 @@
 #include "timeline/timelinebar.h"
 #include "tools/tool.h"
 #include "tools/toolmanager.h"
+#include "tools/transformtool.h"
 #include "tools/viewportmenu.h"
 #include "widgets/icons.h"
 #include "widgets/messagebanner.h"
@@ -210,6 +211,17 @@ void MainWindow::createComponents()
         m_parametersDock->raise();
     };
     connect(viewportMenu, &ViewportMenu::clothChosen, this, chooseCloth);
+    // The object the transform gizmo places is the one the Parameters dock shows.
+    connect(tools->transformTool(), &TransformTool::targetChosen, this, [this](TransformTool::Target target, int index) {
+        if (target == TransformTool::Target::Cloth)
+            m_parametersDock->setCurrentCloth(index);
+        else
+            m_parametersDock->setCurrentCollider(index);
+    });
+    connect(m_parametersDock, &ParametersDock::clothChosen, tools->transformTool(),
+            [tools](int index) { tools->transformTool()->setTarget(TransformTool::Target::Cloth, index); });
+    connect(m_parametersDock, &ParametersDock::colliderChosen, tools->transformTool(),
+            [tools](int index) { tools->transformTool()->setTarget(TransformTool::Target::Collider, index); });
     auto *toolsDock = new ToolsDock(tools, this);
     auto *constraintDock = new ConstraintDock(tools, this);
     connect(constraintDock, &ConstraintDock::clothChosen, this, chooseCloth);

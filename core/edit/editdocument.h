@@ -90,6 +90,13 @@ public:
     std::string addCloth(const ClothDesc &cloth);
     std::string removeCloth(int cloth);
     std::string addCollider(const Collider &collider);
+    /// Places cloth `cloth`: its rest geometry and pins move, so a structural edit.
+    std::string setPlacement(int cloth, const Placement &placement);
+    /// Places collider `index`: its rest centre (m) and rotation (degrees) are parameter
+    /// edits (frame 0: the scene; f > 0: events of the take, so a moving collider keeps its
+    /// motion about the new centre), and `scale` multiplies its size (radius, half length,
+    /// half extents as parameters; a mesh's vertices as a structural edit). One undo step.
+    std::string setColliderPlacement(int index, const Vec3 &centre, const Vec3 &rotation, float scale = 1.f);
     /// Removes collider `index`; parameter events of later colliders follow their new index.
     std::string removeCollider(int index);
     /// Deletes event `index` of the take (the timeline's marker menu). The playhead stays;

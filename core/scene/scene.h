@@ -109,6 +109,18 @@ struct ExplicitDesc {
     bool operator==(const ExplicitDesc &) const = default;
 };
 
+/// Where a cloth is put: its rest geometry (and so its pins) scaled by `scale` and turned by
+/// `rotation` about the centre of its untransformed rest bounds, then moved by `offset`.
+/// The identity leaves the generated or explicit geometry as it is (files from before it).
+struct Placement {
+    Vec3 offset{0.f, 0.f, 0.f};   ///< m
+    Vec3 rotation{0.f, 0.f, 0.f}; ///< degrees about X, then Y, then Z (base/rotation.h)
+    float scale = 1.f;            ///< uniform; lengths scale by it, masses by its square (rope: itself)
+
+    bool operator==(const Placement &) const = default;
+    bool isIdentity() const { return *this == Placement {}; }
+};
+
 struct ClothDesc {
     std::string name = "cloth";
     ClothSource source = ClothSource::Grid;
@@ -122,6 +134,7 @@ struct ClothDesc {
     float tetherStretch = 0.f;          ///< max distance to the nearest pin over its rest geodesic distance; 0 = off
     Vec3 frontColor{0.80f, 0.25f, 0.20f}; ///< linear RGB 0..1
     Vec3 backColor{0.95f, 0.85f, 0.55f};  ///< linear RGB 0..1
+    Placement placement;                ///< moves, turns and scales the rest geometry
 
     bool operator==(const ClothDesc &) const = default;
 };
@@ -238,7 +251,8 @@ ConstraintParams materialParams(
     const Material &m, ConstraintKind kind, float restLength, float spacing, float warpShare = 0.f);
 
 /// The warp (thread) direction of a cloth in its rest space: a grid's down axis (Y when
-/// vertical, Z when horizontal), Y for explicit cloths; zero (isotropic) for a rope.
+/// vertical, Z when horizontal), Y for explicit cloths; zero (isotropic) for a rope; turned
+/// by the cloth's placement.
 Vec3 warpAxis(const ClothDesc &desc);
 /// cos² of the angle between the rest direction `d` and `axis` (0 when either is zero).
 float warpShareOf(const Vec3 &d, const Vec3 &axis);
@@ -258,7 +272,13 @@ std::vector<std::uint32_t> constraintsWithOwnProperties(
 /// material's are marked as their own.
 ExplicitDesc explicitFor(const ClothDesc &desc, const Cloth &cloth);
 
-/// Builds the simulated cloth of a description (generated or explicit, pins applied).
+/// The point a cloth's placement turns and scales about: the centre of the bounds of its
+/// rest geometry before placement (m).
+Vec3 placementPivot(const ClothDesc &desc);
+/// Where the placed cloth's pivot is (the pivot moved by the offset): the gizmo's centre.
+inline Vec3 placedCentre(const ClothDesc &desc) { return placementPivot(desc) + desc.placement.offset; }
+
+/// Builds the simulated cloth of a description (generated or explicit, placed, pins applied).
 Cloth buildCloth(const ClothDesc &desc);
 /// Builds the whole simulation; applies `scene.state` when present.
 Simulation buildSimulation(const Scene &scene);
@@ -271,7 +291,8 @@ SceneState captureState(const Simulation &sim);
 std::size_t particleCount(const ClothDesc &desc);
 /// Typical particle spacing of a cloth (m): the strip width that materialParams() gives each
 /// constraint. Grid: √(cell width · cell height); rope: link length; explicit: the mean
-/// rest length of its structural constraints (of all constraints when it has none).
+/// rest length of its structural constraints (of all constraints when it has none); times
+/// the placement's scale.
 float clothSpacing(const ClothDesc &desc);
 /// Sets every constraint's compliance, damping and tear strain from `material`.
 /// Each constraint's warp share comes from its rest direction (Particles::rest) and `warp`.

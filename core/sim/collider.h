@@ -1,6 +1,7 @@
-// Colliders the cloth collides with: a ground plane, spheres, an axis-aligned box that
-// either keeps the cloth inside (the tearable-cloth canvas bounds) or out, capsules and
-// triangle meshes.
+// Colliders the cloth collides with: a ground plane, spheres, a box that either keeps the
+// cloth inside (the tearable-cloth canvas bounds) or out, capsules and triangle meshes. Each
+// has a rotation: its normal, axis, box sides and mesh vertices are given in the collider's
+// own frame and turned by it about the centre.
 #pragma once
 
 #include "base/vec3.h"
@@ -14,7 +15,7 @@ namespace drape {
 enum class ColliderKind : std::uint8_t {
     Plane = 0,  ///< infinite plane through `center` with normal `normal`; cloth stays on the normal side
     Sphere = 1, ///< ball of `radius` at `center`
-    Box = 2,    ///< axis-aligned box `center` ± `halfExtents`
+    Box = 2,    ///< box `center` ± `halfExtents` along the collider's rotated axes
     Capsule = 3, ///< points within `radius` of the segment `center` ± `halfLength` · `axis`
     Mesh = 4,   ///< triangle mesh `mesh`, its vertices relative to `center`; cloth stays on the outer side
 };
@@ -42,6 +43,9 @@ struct Collider {
     Vec3 axis{0.f, 1.f, 0.f};        ///< capsule axis (normalised on use)
     float halfLength = 0.25f;        ///< m, capsule: half the length of its core segment
     MeshRef mesh;                    ///< mesh: shared, immutable triangles (vertices in m, relative to center)
+    /// degrees about X, then Y, then Z (base/rotation.h): turns the normal, the capsule axis,
+    /// the box and the mesh about the centre; zero = as given (files from before the key)
+    Vec3 rotation{0.f, 0.f, 0.f};
     float thickness = 0.005f;        ///< m, extra margin kept between cloth and surface
     float friction = 0.3f;           ///< kinetic Coulomb friction coefficient μ_k, 0..∞ (typically 0..1)
     /// Static Coulomb coefficient μ_s (cloth at rest holds on a slope while tanθ < μ_s);

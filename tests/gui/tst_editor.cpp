@@ -20,6 +20,8 @@
 #include "timeline/timelinebar.h"
 #include "timeline/timelinewidget.h"
 #include "widgets/statuswidgets.h"
+#include "tools/toolmanager.h"
+#include "tools/transformtool.h"
 
 #include <QAction>
 #include <QLabel>
@@ -52,6 +54,7 @@ private slots:
     void playingAdvancesInFixedFrames();
     void titleShowsModifiedMarker();
     void blowUpShowsBadgeAndResets();
+    void dockAndGizmoChooseTheSameObject();
     void replacingDocumentRebindsDocks();
     void constraintDockShowsPinReactions();
     void timelineScrubsAndDeletesEvents();
@@ -365,6 +368,28 @@ void TestEditor::statusSaysWhatAnEditDoesAndStartHereKeepsTheState()
     QVERIFY(!doc->scene().state.has_value());
     QVERIFY(doc->simulation().cloths[0].particles.position == shown);
     QTRY_COMPARE(status->modeText(), QStringLiteral("Recording at frame 12"));
+}
+
+void TestEditor::dockAndGizmoChooseTheSameObject()
+{
+    // Choosing in the Parameters dock moves the transform gizmo to that object, and an
+    // object chosen with the gizmo is the one the dock shows.
+    MainWindow window;
+    window.setDocument(preset(QStringLiteral("tablecloth")));
+    auto *dock = window.findChild<ParametersDock *>();
+    auto *tools = window.findChild<ToolManager *>();
+    QVERIFY(dock && tools);
+    TransformTool *tool = tools->transformTool();
+    QVERIFY(!window.document()->scene().colliders.empty());
+    emit dock->colliderChosen(0);
+    QCOMPARE(tool->target(), TransformTool::Target::Collider);
+    QCOMPARE(tool->targetIndex(), 0);
+    emit dock->clothChosen(0);
+    QCOMPARE(tool->target(), TransformTool::Target::Cloth);
+    const int last = int(window.document()->scene().colliders.size()) - 1;
+    QVERIFY(last > 0 && dock->currentCollider() != last);
+    emit tool->targetChosen(TransformTool::Target::Collider, last);
+    QCOMPARE(dock->currentCollider(), last);
 }
 
 int main(int argc, char **argv)

@@ -69,7 +69,10 @@ void ParametersDock::buildSections()
             m_clothSelector->setToolTip(tr("The cloth whose material and properties the rows below edit"));
             grid->addWidget(m_clothSelector, row++, 1, 1, 2);
             WheelGuard::install(m_clothSelector);
-            connect(m_clothSelector, &QComboBox::activated, this, &ParametersDock::setCurrentCloth);
+            connect(m_clothSelector, &QComboBox::activated, this, [this](int index) {
+                setCurrentCloth(index);
+                emit clothChosen(index);
+            });
             grid->addWidget(new QLabel(tr("Fabric"), section->content()), row, 0);
             m_materialSelector = new QComboBox(section->content());
             m_materialSelector->setToolTip(tr("Start from a built-in fabric; the rows below fine-tune it"));
@@ -91,7 +94,10 @@ void ParametersDock::buildSections()
             m_colliderSelector = new QComboBox(section->content());
             grid->addWidget(m_colliderSelector, row++, 1, 1, 2);
             WheelGuard::install(m_colliderSelector);
-            connect(m_colliderSelector, &QComboBox::activated, this, &ParametersDock::setCurrentCollider);
+            connect(m_colliderSelector, &QComboBox::activated, this, [this](int index) {
+                setCurrentCollider(index);
+                emit colliderChosen(index);
+            });
             m_noColliders = new QLabel(tr("This scene has no colliders."), section->content());
             m_noColliders->setEnabled(false);
             grid->addWidget(m_noColliders, row++, 0, 1, 3);

@@ -43,6 +43,9 @@ public:
 signals:
     /// An edit was refused (a resolution change past the document's scene budget).
     void editRefused(const QString &message);
+    /// The user chose a cloth / a collider in the dock's selectors (the transform gizmo follows).
+    void clothChosen(int index);
+    void colliderChosen(int index);
 
 private:
     void buildSections();

@@ -160,6 +160,18 @@ QString Document::removeCollider(int collider)
                Change::All);
 }
 
+QString Document::setPlacement(int cloth, const Placement &placement)
+{
+    return run([&] { return m_edit.setPlacement(cloth, placement); }, tr("Place Cloth #%1").arg(cloth + 1),
+               Change::All);
+}
+
+QString Document::setColliderPlacement(int collider, const Vec3 &centre, const Vec3 &rotation, float scale)
+{
+    return run([&] { return m_edit.setColliderPlacement(collider, centre, rotation, scale); },
+               tr("Place Collider #%1").arg(collider + 1), Change::All);
+}
+
 QString Document::removeEvent(std::size_t index)
 {
     return run([&] { return m_edit.removeEvent(index); }, {}, Change::All);

@@ -112,6 +112,9 @@ public:
     QString removeCloth(int cloth);
     QString addCollider(const Collider &collider);
     QString removeCollider(int collider);
+    /// Places a cloth (a structural edit) or a collider (core/edit/editdocument.h).
+    QString setPlacement(int cloth, const Placement &placement);
+    QString setColliderPlacement(int collider, const Vec3 &centre, const Vec3 &rotation, float scale = 1.f);
     /// Deletes event `index` of the take (a timeline marker's menu).
     QString removeEvent(std::size_t index);
     QString push(const Vec3 &centre, float radius, const Vec3 &delta, float factor);

@@ -136,10 +136,11 @@ std::vector<LineVertex> makeGridLines(float halfSize, float spacing, int majorEv
     return out;
 }
 
-void appendBoxEdges(const Vec3 &center, const Vec3 &h, const Vec3 &color, std::vector<LineVertex> &out)
+void appendBoxEdges(const Vec3 &center, const Vec3 &h, const Vec3 &color, std::vector<LineVertex> &out,
+                    const Mat3 &rotation)
 {
     auto corner = [&](int k) {
-        return center + Vec3{k & 1 ? h.x : -h.x, k & 2 ? h.y : -h.y, k & 4 ? h.z : -h.z};
+        return center + rotation * Vec3{k & 1 ? h.x : -h.x, k & 2 ? h.y : -h.y, k & 4 ? h.z : -h.z};
     };
     for (int k = 0; k < 8; ++k) {
         for (int bit : {1, 2, 4}) {

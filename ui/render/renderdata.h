@@ -4,6 +4,7 @@
 #pragma once
 
 #include "sim/cloth.h"
+#include "base/rotation.h"
 #include "base/vec3.h"
 
 #include <cstdint>
@@ -36,8 +37,9 @@ MeshData makeFlatMesh(const std::vector<Vec3> &vertices, const std::vector<Trian
 /// brighter every `majorEvery` lines, the X axis red and the Z axis blue.
 std::vector<LineVertex> makeGridLines(float halfSize, float spacing, int majorEvery);
 
-/// The 12 edges of the box center ± halfExtents.
-void appendBoxEdges(const Vec3 &center, const Vec3 &halfExtents, const Vec3 &color, std::vector<LineVertex> &out);
+/// The 12 edges of the box center ± halfExtents, its sides turned by `rotation`.
+void appendBoxEdges(const Vec3 &center, const Vec3 &halfExtents, const Vec3 &color, std::vector<LineVertex> &out,
+                    const Mat3 &rotation = {});
 
 /// Colour of a constraint kind in the constraints overlay.
 Vec3 constraintKindColor(ConstraintKind kind);

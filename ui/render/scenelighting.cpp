@@ -10,6 +10,7 @@
 namespace drape {
 
 using render_detail::groundHeight;
+using render_detail::placedModel;
 using render_detail::translateScale;
 
 void SceneRenderer::drawShadowCasters(const Scene &scene, const Simulation &sim, int sizePx)
@@ -33,8 +34,9 @@ void SceneRenderer::drawShadowCasters(const Scene &scene, const Simulation &sim,
             grow(c.center - Vec3 { 1, 1, 1 } * c.radius);
             grow(c.center + Vec3 { 1, 1, 1 } * c.radius);
         } else if (c.kind == ColliderKind::Box && !c.keepInside) {
-            grow(c.center - c.halfExtents);
-            grow(c.center + c.halfExtents);
+            const Vec3 reach = Vec3 { 1, 1, 1 } * length(c.halfExtents); // holds it however it is turned
+            grow(c.center - reach);
+            grow(c.center + reach);
         }
     }
     if (!(lo.x <= hi.x))
@@ -60,7 +62,7 @@ void SceneRenderer::drawShadowCasters(const Scene &scene, const Simulation &sim,
             m_shadow->setModel(translateScale(c.center, Vec3 { 1, 1, 1 } * c.radius));
         } else if (c.kind == ColliderKind::Box && !c.keepInside) {
             mesh = m_box.get();
-            m_shadow->setModel(translateScale(c.center, c.halfExtents));
+            m_shadow->setModel(placedModel(c.center, c.rotation, c.halfExtents));
         } else {
             continue; // the ground receives, it casts on nothing
         }

@@ -15,6 +15,7 @@
 namespace drape {
 
 using render_detail::groundHeight;
+using render_detail::placedModel;
 using render_detail::translateScale;
 using render_detail::translation;
 
@@ -340,16 +341,17 @@ void SceneRenderer::drawColliders(const Scene &scene, const Simulation &sim, con
             break;
         case ColliderKind::Plane:
             mesh = m_quad.get();
-            m = planeModel(c.center, c.normal, 6.f);
+            m = planeModel(c.center, rotationFromEuler(c.rotation) * c.normal, 6.f);
             glUniform4f(color, 0.20f, 0.21f, 0.23f, 1.f);
             break;
         case ColliderKind::Box:
             if (c.keepInside) {
-                appendBoxEdges(c.center, c.halfExtents, {0.65f, 0.70f, 0.78f}, m_scratchLines);
+                appendBoxEdges(c.center, c.halfExtents, {0.65f, 0.70f, 0.78f}, m_scratchLines,
+                               rotationFromEuler(c.rotation));
                 continue;
             }
             mesh = m_box.get();
-            m = translateScale(c.center, c.halfExtents);
+            m = placedModel(c.center, c.rotation, c.halfExtents);
             glUniform4f(color, 0.52f, 0.56f, 0.62f, 1.f);
             break;
         case ColliderKind::Capsule: {
@@ -360,7 +362,8 @@ void SceneRenderer::drawColliders(const Scene &scene, const Simulation &sim, con
             }
             usedCapsules.push_back({c.radius, c.halfLength});
             mesh = cached.get();
-            m = planeModel(c.center, c.axis, 1.f); // a rotation taking +Y to the axis, then the centre
+            // A rotation taking +Y to the (turned) axis, then the centre.
+            m = planeModel(c.center, rotationFromEuler(c.rotation) * c.axis, 1.f);
             glUniform4f(color, 0.52f, 0.56f, 0.62f, 1.f);
             break;
         }
@@ -374,7 +377,7 @@ void SceneRenderer::drawColliders(const Scene &scene, const Simulation &sim, con
             }
             usedMeshes.push_back(c.mesh->vertices().data());
             mesh = cached.get();
-            m = translation(c.center);
+            m = placedModel(c.center, c.rotation, {1.f, 1.f, 1.f});
             glUniform4f(color, 0.52f, 0.56f, 0.62f, 1.f);
             break;
         }

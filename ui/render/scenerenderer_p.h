@@ -2,6 +2,7 @@
 // buffer records and the small matrix helpers both use.
 #pragma once
 
+#include "base/rotation.h"
 #include "render/scenerenderer.h"
 
 #include <epoxy/gl.h>
@@ -51,11 +52,22 @@ inline Mat4 translateScale(const Vec3 &t, const Vec3 &s)
     return m;
 }
 
+/// A collider's model matrix: scaled along its own axes, turned by its rotation, moved to `t`.
+inline Mat4 placedModel(const Vec3 &t, const Vec3 &rotationDegrees, const Vec3 &s)
+{
+    const Mat3 r = rotationFromEuler(rotationDegrees);
+    Mat4 m = translation(t);
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col)
+            m.at(row, col) = r.col[col][row] * s[col];
+    return m;
+}
+
 /// Height (m) of the horizontal ground plane, 0 when the scene has none.
 inline float groundHeight(const std::vector<Collider> &colliders)
 {
     for (const Collider &c : colliders) {
-        if (c.kind == ColliderKind::Plane && std::abs(c.normal.y) > 0.99f)
+        if (c.kind == ColliderKind::Plane && std::abs((rotationFromEuler(c.rotation) * normalized(c.normal)).y) > 0.99f)
             return c.center.y;
     }
     return 0.f;

@@ -233,12 +233,21 @@ bool Viewport::sceneBounds(Vec3 *lo, Vec3 *hi) const
             grow(c.center - Vec3{1, 1, 1} * c.radius);
             grow(c.center + Vec3{1, 1, 1} * c.radius);
         } else if (c.kind == ColliderKind::Box) {
-            grow(c.center - c.halfExtents);
-            grow(c.center + c.halfExtents);
+            const Vec3 reach = c.rotation == Vec3{} ? c.halfExtents : Vec3{1, 1, 1} * length(c.halfExtents);
+            grow(c.center - reach);
+            grow(c.center + reach);
         } else if (c.kind == ColliderKind::Capsule) {
             const Vec3 reach = Vec3{1, 1, 1} * (std::abs(c.halfLength) + c.radius);
             grow(c.center - reach);
             grow(c.center + reach);
+        } else if (c.kind == ColliderKind::Mesh && c.mesh && c.rotation != Vec3{}) {
+            // Turned: the ball about the centre that holds the mesh however it is turned.
+            const Aabb b = c.mesh->bounds();
+            const float r = length(Vec3{std::max(std::abs(b.lo.x), std::abs(b.hi.x)),
+                                        std::max(std::abs(b.lo.y), std::abs(b.hi.y)),
+                                        std::max(std::abs(b.lo.z), std::abs(b.hi.z))});
+            grow(c.center - Vec3{r, r, r});
+            grow(c.center + Vec3{r, r, r});
         } else if (c.kind == ColliderKind::Mesh && c.mesh) {
             grow(c.center + c.mesh->bounds().lo);
             grow(c.center + c.mesh->bounds().hi);

@@ -8,6 +8,7 @@
 #include "tools/dragtool.h"
 #include "tools/pinpresets.h"
 #include "tools/pintool.h"
+#include "tools/transformtool.h"
 #include "widgets/icons.h"
 
 #include <QAction>
@@ -27,11 +28,13 @@ ToolManager::ToolManager(Viewport *viewport, QObject *parent)
     m_pin = new PinTool(this, this);
     m_cut = new CutTool(this, this);
     m_constraint = new ConstraintTool(this, this);
+    m_transform = new TransformTool(this, this);
     addTool(m_drag, QStringLiteral("D"), tr("Drag the cloth with the mouse"));
     addTool(m_push, QStringLiteral("U"), tr("Push the cloth with the mouse's motion"));
     addTool(m_pin, QStringLiteral("P"), tr("Pin and unpin particles, move pins"));
     addTool(m_cut, QStringLiteral("X"), tr("Cut the cloth along a stroke (right drag cuts with any tool)"));
     addTool(m_constraint, QStringLiteral("C"), tr("Select, remove and sew constraints"));
+    addTool(m_transform, QStringLiteral("T"), tr("Move, rotate and scale a cloth or a collider"));
 
     m_pinTopEdge = new QAction(toolIcon(QStringLiteral("pin-top")), tr("Pin Top Edge"), this);
     m_pinTopEdge->setToolTip(tr("Pin the top edge of every cloth"));

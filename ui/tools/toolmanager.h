@@ -1,4 +1,4 @@
-// Owns the viewport tools (drag, push, pin, cut, constraint), the exclusive action group and
+// Owns the viewport tools (drag, push, pin, cut, constraint, transform), the exclusive action group and
 // toolbar that choose between them, the settings they share (brush radius, cut radius, push
 // strength, visible constraint kinds), the editing selection, and the pin actions. It sets
 // the active tool on the viewport and makes the cut tool the secondary tool, so a right
@@ -27,6 +27,7 @@ class DragTool;
 class PinTool;
 class Selection;
 class Tool;
+class TransformTool;
 class Viewport;
 
 class ToolManager : public QObject {
@@ -52,6 +53,7 @@ public:
     PinTool *pinTool() const { return m_pin; }
     CutTool *cutTool() const { return m_cut; }
     ConstraintTool *constraintTool() const { return m_constraint; }
+    TransformTool *transformTool() const { return m_transform; }
 
     // Shared settings
     float radius() const { return m_radius; }           ///< m, brush radius of drag / push / pin
@@ -115,6 +117,7 @@ private:
     PinTool *m_pin = nullptr;
     CutTool *m_cut = nullptr;
     ConstraintTool *m_constraint = nullptr;
+    TransformTool *m_transform = nullptr;
     QAction *m_pinTopEdge = nullptr;
     QAction *m_pinCorners = nullptr;
     QAction *m_unpinAll = nullptr;

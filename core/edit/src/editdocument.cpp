@@ -70,6 +70,7 @@ void writeBack(Scene &scene, std::size_t index, const Cloth &cloth)
         desc.source = ClothSource::Explicit;
         desc.grid = GridDesc {};
         desc.rope = RopeDesc {};
+        desc.placement = {}; // the explicit lists are placed already
         desc.explicitData = std::move(made);
         desc.explicitData.kind = kinds;
     }

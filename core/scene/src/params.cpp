@@ -379,6 +379,29 @@ std::vector<ParamDesc> makeTable()
         }
     }
 
+    // Placement of a cloth: moves its rest geometry, so a structural edit (a rebuild).
+    for (int a = 0; a < 3; ++a) {
+        t.push_back(clothParam(std::string("cloth.placement.offset.") + axes[a],
+            std::string("Position ") + axisLabels[a], "m", G::Cloth, { -10000, 10000 },
+            "Moves the cloth's rest shape and pins", [a](auto &c) -> auto & {
+                return a == 0 ? c.placement.offset.x : a == 1 ? c.placement.offset.y : c.placement.offset.z;
+            }));
+        t.back().needsRebuild = true;
+    }
+    for (int a = 0; a < 3; ++a) {
+        t.push_back(clothParam(std::string("cloth.placement.rotation.") + axes[a],
+            std::string("Rotation ") + axisLabels[a], "°", G::Cloth, { -360, 360 },
+            "Turns the cloth's rest shape about its centre (X, then Y, then Z)", [a](auto &c) -> auto & {
+                return a == 0 ? c.placement.rotation.x : a == 1 ? c.placement.rotation.y : c.placement.rotation.z;
+            }));
+        t.back().needsRebuild = true;
+    }
+    t.push_back(clothParam("cloth.placement.scale", "Scale", "", G::Cloth, { 0.001, 1000 },
+        "Scales the cloth's rest shape about its centre (masses follow the area)",
+        [](auto &c) -> auto & { return c.placement.scale; }));
+    t.back().needsRebuild = true;
+    t.back().logScale = true;
+
     // Colliders.
     t.push_back(colliderParam(
         "collider.kind", "Shape", "", { 0, 4 }, "Plane, sphere, box, capsule or triangle mesh",
@@ -404,6 +427,14 @@ std::vector<ParamDesc> makeTable()
             (a == 0 ? c.center.x : a == 1 ? c.center.y : c.center.z) = f;
         };
         t.push_back(std::move(p));
+    }
+    for (int a = 0; a < 3; ++a) {
+        t.push_back(colliderParam(std::string("collider.rotation.") + axes[a],
+            std::string("Rotation ") + axisLabels[a], "°", { -360, 360 },
+            "Turns the collider about its centre (X, then Y, then Z)", [a](auto &c) -> auto & {
+                return a == 0 ? c.rotation.x : a == 1 ? c.rotation.y : c.rotation.z;
+            }));
+        t.back().appliesTo = [](const Scene &s, int i) { return !colliderIs(s, i, ColliderKind::Sphere); };
     }
     for (int a = 0; a < 3; ++a) {
         t.push_back(colliderParam(
@@ -588,16 +619,18 @@ void applyExplicit(const ClothDesc &desc, Cloth &cloth)
 // Total mass the description gives the cloth, kg (areal density edits scale the masses).
 double authoredMass(const ClothDesc &desc)
 {
+    // Placement scales an area by s² and a rope's length by s (placement.h).
+    const double s = desc.placement.scale;
     switch (desc.source) {
     case ClothSource::Grid:
-        return double(desc.material.arealDensity) * double(desc.grid.width) * double(desc.grid.height);
+        return double(desc.material.arealDensity) * double(desc.grid.width) * double(desc.grid.height) * s * s;
     case ClothSource::Rope:
-        return double(desc.rope.linkMass) * double(desc.rope.count);
+        return double(desc.rope.linkMass) * double(desc.rope.count) * s;
     case ClothSource::Explicit: {
         double sum = 0.0;
         for (float m : desc.explicitData.mass)
             sum += m;
-        return sum;
+        return sum * s * s;
     }
     }
     return 0.0;

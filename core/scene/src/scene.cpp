@@ -3,6 +3,9 @@
 // captured back into a scene (explicit topology, state) for saving.
 #include "scene/scene.h"
 
+#include "base/rotation.h"
+#include "placement.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -35,7 +38,9 @@ const std::vector<Material> &materialPresets()
     return presets;
 }
 
-Vec3 warpAxis(const ClothDesc &desc)
+namespace {
+
+Vec3 unplacedWarp(const ClothDesc &desc)
 {
     switch (desc.source) {
     case ClothSource::Grid:
@@ -46,6 +51,13 @@ Vec3 warpAxis(const ClothDesc &desc)
         return desc.explicitData.warp;
     }
     return {};
+}
+
+} // namespace
+
+Vec3 warpAxis(const ClothDesc &desc)
+{
+    return rotationFromEuler(desc.placement.rotation) * unplacedWarp(desc);
 }
 
 BendingParams bendingOf(const ClothDesc &desc)
@@ -114,7 +126,9 @@ std::size_t particleCount(const ClothDesc &desc)
     return 0;
 }
 
-float clothSpacing(const ClothDesc &desc)
+namespace {
+
+float unplacedSpacing(const ClothDesc &desc)
 {
     switch (desc.source) {
     case ClothSource::Grid: {
@@ -143,6 +157,13 @@ float clothSpacing(const ClothDesc &desc)
     }
     }
     return 0.f;
+}
+
+} // namespace
+
+float clothSpacing(const ClothDesc &desc)
+{
+    return unplacedSpacing(desc) * desc.placement.scale;
 }
 
 void applyMaterial(Cloth &cloth, const Material &material, float spacing, const Vec3 &warp)
@@ -199,6 +220,8 @@ ExplicitDesc explicitFor(const ClothDesc &desc, const Cloth &cloth)
     ExplicitDesc e = explicitFromCloth(cloth);
     if (desc.source == ClothSource::Explicit && !desc.explicitData.own)
         return e; // a file from before per-constraint ownership: every constraint keeps its own
+    // The running rest positions are placed already, as are the spacing and the warp: the
+    // caller clears the placement.
     e.spacing = clothSpacing(desc);
     e.warp = warpAxis(desc);
     e.own = constraintsWithOwnProperties(cloth, desc.material, e.spacing, e.warp);
@@ -225,7 +248,10 @@ Cloth buildExplicit(const ExplicitDesc &e)
 
 } // namespace
 
-Cloth buildCloth(const ClothDesc &desc)
+namespace {
+
+// The cloth as its generator or explicit lists give it, before placement.
+Cloth buildUnplaced(const ClothDesc &desc)
 {
     Cloth cloth;
     const float spacing = clothSpacing(desc);
@@ -285,6 +311,20 @@ Cloth buildCloth(const ClothDesc &desc)
         if (p < cloth.particles.size())
             cloth.particles.setKind(p, ParticleKind::Static);
     }
+    return cloth;
+}
+
+} // namespace
+
+Cloth buildCloth(const ClothDesc &desc)
+{
+    if (desc.placement.isIdentity())
+        return buildUnplaced(desc);
+    const Vec3 pivot = placementPivot(desc);
+    ClothDesc plain = desc.placement.scale == 1.f ? desc : detail::scaledAbout(desc, pivot, desc.placement.scale);
+    plain.placement = {};
+    Cloth cloth = buildUnplaced(plain);
+    detail::placeRigidly(cloth, desc.placement, pivot);
     return cloth;
 }
 
@@ -401,6 +441,7 @@ Scene snapshotScene(const Scene &scene, const Simulation &sim, bool withState)
         desc.source = ClothSource::Explicit;
         desc.grid = GridDesc {};
         desc.rope = RopeDesc {};
+        desc.placement = {}; // the explicit lists are placed already
         desc.explicitData = std::move(made);
         desc.explicitData.kind = authoredKinds(desc.explicitData.kind);
         desc.pins.clear();

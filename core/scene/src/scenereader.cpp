@@ -192,7 +192,7 @@ ClothDesc SceneReader::readCloth(const Json &j, const std::string &path)
 {
     expectObject(j, path,
         { "name", "source", "grid", "rope", "explicit", "material", "pins", "tearMode", "thickness",
-            "tetherStretch", "frontColor", "backColor" });
+            "tetherStretch", "frontColor", "backColor", "placement" });
     ClothDesc c;
     optString(j, path, "name", c.name);
     if (const Json *s = find(j, "source"))
@@ -231,6 +231,13 @@ ClothDesc SceneReader::readCloth(const Json &j, const std::string &path)
     param(j, path, "tetherStretch", "cloth.tetherStretch", c.tetherStretch);
     optVec3(j, path, "frontColor", kColorLimits, c.frontColor);
     optVec3(j, path, "backColor", kColorLimits, c.backColor);
+    if (const Json *p = find(j, "placement")) {
+        const std::string pp = path + "/placement";
+        expectObject(*p, pp, { "offset", "rotation", "scale" });
+        paramVec3(*p, pp, "offset", "cloth.placement.offset", c.placement.offset);
+        paramVec3(*p, pp, "rotation", "cloth.placement.rotation", c.placement.rotation);
+        param(*p, pp, "scale", "cloth.placement.scale", c.placement.scale);
+    }
     return c;
 }
 
@@ -467,7 +474,7 @@ Collider SceneReader::readCollider(const Json &j, const std::string &path)
 {
     expectObject(j, path,
         { "name", "kind", "center", "normal", "radius", "halfExtents", "keepInside", "axis", "halfLength",
-            "mesh", "thickness", "friction", "staticFriction", "restitution", "motion" });
+            "mesh", "rotation", "thickness", "friction", "staticFriction", "restitution", "motion" });
     Collider c;
     optString(j, path, "name", c.name);
     param(j, path, "kind", "collider.kind", c.kind);
@@ -483,6 +490,7 @@ Collider SceneReader::readCollider(const Json &j, const std::string &path)
     paramVec3(j, path, "axis", "collider.axis", c.axis);
     if (c.kind == ColliderKind::Capsule && lengthSquared(c.axis) == 0.f)
         fail(path + "/axis", "must not be [0, 0, 0]");
+    paramVec3(j, path, "rotation", "collider.rotation", c.rotation);
     if (const Json *m = find(j, "mesh"))
         c.mesh = readColliderMesh(*m, path + "/mesh");
     else if (c.kind == ColliderKind::Mesh)

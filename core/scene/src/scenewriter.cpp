@@ -202,6 +202,13 @@ Json writeCloth(const ClothDesc &c)
         j["tetherStretch"] = num(c.tetherStretch);
     j["frontColor"] = vec(c.frontColor);
     j["backColor"] = vec(c.backColor);
+    if (!c.placement.isIdentity()) { // optional key (absent: as generated), see writeMaterial
+        Json p;
+        p["offset"] = vec(c.placement.offset);
+        p["rotation"] = vec(c.placement.rotation);
+        p["scale"] = num(c.placement.scale);
+        j["placement"] = std::move(p);
+    }
     return j;
 }
 
@@ -242,6 +249,8 @@ Json writeCollider(const Collider &c)
         }
         break;
     }
+    if (c.rotation != Vec3 {}) // optional key (absent: unrotated), see writeMaterial
+        j["rotation"] = vec(c.rotation);
     j["thickness"] = num(c.thickness);
     j["friction"] = num(c.friction);
     if (c.staticFriction >= 0.f) // optional key (absent: the same as friction), see writeMaterial

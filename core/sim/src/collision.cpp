@@ -29,7 +29,9 @@ ColliderState colliderStateAt(const Collider &collider, double t)
     ColliderState s;
     s.kind = c.kind;
     s.center = c.center;
-    s.normal = normalized(c.normal);
+    s.frame = rotationFromEuler(c.rotation);
+    s.rotated = !s.frame.isIdentity();
+    s.normal = s.frame * normalized(c.normal);
     s.halfExtents = { std::fabs(c.halfExtents.x), std::fabs(c.halfExtents.y), std::fabs(c.halfExtents.z) };
     s.velocity = c.velocity;
     s.radius = std::max(0.f, c.radius);
@@ -38,7 +40,7 @@ ColliderState colliderStateAt(const Collider &collider, double t)
     s.staticFriction = c.staticFriction < 0.f ? s.friction : c.staticFriction;
     s.restitution = std::clamp(c.restitution, 0.f, 1.f);
     s.keepInside = c.keepInside;
-    s.axis = normalized(c.axis);
+    s.axis = s.frame * normalized(c.axis);
     s.halfLength = std::max(0.f, c.halfLength);
     s.mesh = c.mesh.mesh.get();
     return s;
@@ -70,7 +72,7 @@ int meshContact(const ColliderState &c, const Vec3 &x, const Vec3 &previous, flo
 {
     if (!c.mesh)
         return 0;
-    const Vec3 p = x - c.center;
+    const Vec3 p = c.frame.inverseTimes(x - c.center); // in the mesh's frame
     const float reach = margin + std::max(margin, length(x - previous));
     MeshHit hit;
     if (!c.mesh->closestPoint(p, reach, hit, nullptr, hint))
@@ -85,6 +87,45 @@ int meshContact(const ColliderState &c, const Vec3 &x, const Vec3 &previous, flo
     } else {
         out = { dist > 1e-9f ? d * (-1.f / dist) : hit.normal, margin + dist };
     }
+    out.normal = c.frame * out.normal; // back to world space (a rotation keeps depths)
+    return 1;
+}
+
+// Contacts with the axis-aligned box ±c.halfExtents of a point q in the box's frame.
+int boxContacts(const ColliderState &c, const Vec3 &q, float margin, Contact out[3])
+{
+    const float qa[3] = { q.x, q.y, q.z };
+    const float ha[3] = { c.halfExtents.x, c.halfExtents.y, c.halfExtents.z };
+    if (c.keepInside) {
+        int count = 0;
+        for (int axis = 0; axis < 3; ++axis) {
+            const float limit = std::max(0.f, ha[axis] - margin);
+            Vec3 n;
+            if (qa[axis] > limit) {
+                (axis == 0 ? n.x : axis == 1 ? n.y : n.z) = -1.f;
+                out[count++] = { n, qa[axis] - limit };
+            } else if (qa[axis] < -limit) {
+                (axis == 0 ? n.x : axis == 1 ? n.y : n.z) = 1.f;
+                out[count++] = { n, -limit - qa[axis] };
+            }
+        }
+        return count;
+    }
+    // Outside: push out through the face of least penetration of the inflated box.
+    int best = -1;
+    float bestDepth = 0.f;
+    for (int axis = 0; axis < 3; ++axis) {
+        const float depth = ha[axis] + margin - std::fabs(qa[axis]);
+        if (depth <= 0.f)
+            return 0;
+        if (best < 0 || depth < bestDepth) {
+            best = axis;
+            bestDepth = depth;
+        }
+    }
+    Vec3 n;
+    (best == 0 ? n.x : best == 1 ? n.y : n.z) = qa[best] >= 0.f ? 1.f : -1.f;
+    out[0] = { n, bestDepth };
     return 1;
 }
 
@@ -111,40 +152,11 @@ int findContacts(const ColliderState &c, const Vec3 &x, const Vec3 &previous, fl
     case ColliderKind::Mesh:
         return meshContact(c, x, previous, margin, meshHint, out[0]);
     case ColliderKind::Box: {
-        const Vec3 q = x - c.center;
-        const float qa[3] = { q.x, q.y, q.z };
-        const float ha[3] = { c.halfExtents.x, c.halfExtents.y, c.halfExtents.z };
-        if (c.keepInside) {
-            int count = 0;
-            for (int axis = 0; axis < 3; ++axis) {
-                const float limit = std::max(0.f, ha[axis] - margin);
-                Vec3 n;
-                if (qa[axis] > limit) {
-                    (axis == 0 ? n.x : axis == 1 ? n.y : n.z) = -1.f;
-                    out[count++] = { n, qa[axis] - limit };
-                } else if (qa[axis] < -limit) {
-                    (axis == 0 ? n.x : axis == 1 ? n.y : n.z) = 1.f;
-                    out[count++] = { n, -limit - qa[axis] };
-                }
-            }
-            return count;
-        }
-        // Outside: push out through the face of least penetration of the inflated box.
-        int best = -1;
-        float bestDepth = 0.f;
-        for (int axis = 0; axis < 3; ++axis) {
-            const float depth = ha[axis] + margin - std::fabs(qa[axis]);
-            if (depth <= 0.f)
-                return 0;
-            if (best < 0 || depth < bestDepth) {
-                best = axis;
-                bestDepth = depth;
-            }
-        }
-        Vec3 n;
-        (best == 0 ? n.x : best == 1 ? n.y : n.z) = qa[best] >= 0.f ? 1.f : -1.f;
-        out[0] = { n, bestDepth };
-        return 1;
+        // In the box's frame, where it is axis-aligned; the normals are turned back after.
+        const int count = boxContacts(c, c.frame.inverseTimes(x - c.center), margin, out);
+        for (int k = 0; k < count && c.rotated; ++k)
+            out[k].normal = c.frame * out[k].normal;
+        return count;
     }
     }
     return 0;
@@ -205,8 +217,10 @@ void projectSharpVertices(Cloth &cloth, const ColliderState &c)
     reach.lo -= Vec3 { margin, margin, margin };
     reach.hi += Vec3 { margin, margin, margin };
     for (const Triangle &t : cloth.triangles) {
-        const Vec3 x0 = p.position[t.v[0]] - c.center, x1 = p.position[t.v[1]] - c.center,
-                   x2 = p.position[t.v[2]] - c.center;
+        // In the mesh's frame; the correction is turned back to world space below.
+        const Vec3 x0 = c.frame.inverseTimes(p.position[t.v[0]] - c.center),
+                   x1 = c.frame.inverseTimes(p.position[t.v[1]] - c.center),
+                   x2 = c.frame.inverseTimes(p.position[t.v[2]] - c.center);
         Aabb box;
         box.grow(x0);
         box.grow(x1);
@@ -234,8 +248,9 @@ void projectSharpVertices(Cloth &cloth, const ColliderState &c)
             if (!(denom > 0.f))
                 return;
             const float lambda = (margin - s) / denom;
+            const Vec3 push = c.frame * n;
             for (int k = 0; k < 3; ++k)
-                p.position[t.v[k]] += n * (lambda * q.w[k] * p.invMass[t.v[k]]);
+                p.position[t.v[k]] += push * (lambda * q.w[k] * p.invMass[t.v[k]]);
         });
     }
 }

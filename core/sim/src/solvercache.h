@@ -7,6 +7,7 @@
 #include "sim/bending.h"
 #include "sim/cloth.h"
 #include "sim/collider.h"
+#include "base/rotation.h"
 #include "sim/tethers.h"
 #include "sim/vertexsplit.h"
 #include "xpbdbatch.h"
@@ -33,6 +34,10 @@ struct ColliderState {
     Vec3 axis { 0.f, 1.f, 0.f }; ///< capsule, unit
     float halfLength = 0.f; ///< m, capsule
     const TriangleMesh *mesh = nullptr; ///< mesh collider (owned by the Collider's MeshRef)
+    /// The collider's rotation (its frame's axes in world space); the box and the mesh are
+    /// resolved in that frame. `normal` and `axis` above are turned by it already.
+    Mat3 frame;
+    bool rotated = false; ///< frame is not the identity
 };
 
 struct ClothSolverCache {
