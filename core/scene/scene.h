@@ -121,6 +121,7 @@ struct ClothDesc {
     float tetherStretch = 0.f;          ///< max distance to the nearest pin over its rest geodesic distance; 0 = off
     Vec3 frontColor{0.80f, 0.25f, 0.20f}; ///< linear RGB 0..1
     Vec3 backColor{0.95f, 0.85f, 0.55f};  ///< linear RGB 0..1
+    bool hidden = false;                ///< not drawn in the viewport (still simulated); presentation only
 
     bool operator==(const ClothDesc &) const = default;
 };
@@ -225,7 +226,7 @@ Vec3 warpAxis(const ClothDesc &desc);
 float warpShareOf(const Vec3 &d, const Vec3 &axis);
 
 /// `scene` without what the simulation does not read (name, description, camera, view and
-/// recording settings): two scenes that compare equal this way simulate the same.
+/// recording settings, the names of cloths and colliders and whether they are hidden): two scenes that compare equal this way simulate the same.
 Scene withoutPresentation(Scene scene);
 
 /// True when constraint `index` of an explicit description keeps its own properties.

@@ -192,7 +192,7 @@ ClothDesc SceneReader::readCloth(const Json &j, const std::string &path)
 {
     expectObject(j, path,
         { "name", "source", "grid", "rope", "explicit", "material", "pins", "tearMode", "thickness",
-            "tetherStretch", "frontColor", "backColor" });
+            "tetherStretch", "frontColor", "backColor", "hidden" });
     ClothDesc c;
     optString(j, path, "name", c.name);
     if (const Json *s = find(j, "source"))
@@ -231,6 +231,7 @@ ClothDesc SceneReader::readCloth(const Json &j, const std::string &path)
     param(j, path, "tetherStretch", "cloth.tetherStretch", c.tetherStretch);
     optVec3(j, path, "frontColor", kColorLimits, c.frontColor);
     optVec3(j, path, "backColor", kColorLimits, c.backColor);
+    optBool(j, path, "hidden", c.hidden);
     return c;
 }
 
@@ -467,9 +468,10 @@ Collider SceneReader::readCollider(const Json &j, const std::string &path)
 {
     expectObject(j, path,
         { "name", "kind", "center", "normal", "radius", "halfExtents", "keepInside", "axis", "halfLength",
-            "mesh", "thickness", "friction", "staticFriction", "restitution", "motion" });
+            "mesh", "thickness", "friction", "staticFriction", "restitution", "motion", "hidden" });
     Collider c;
     optString(j, path, "name", c.name);
+    optBool(j, path, "hidden", c.hidden);
     param(j, path, "kind", "collider.kind", c.kind);
     paramVec3(j, path, "center", "collider.center", c.baseCenter);
     c.center = c.baseCenter;

@@ -202,6 +202,8 @@ Json writeCloth(const ClothDesc &c)
         j["tetherStretch"] = num(c.tetherStretch);
     j["frontColor"] = vec(c.frontColor);
     j["backColor"] = vec(c.backColor);
+    if (c.hidden) // optional key, written only when set
+        j["hidden"] = true;
     return j;
 }
 
@@ -252,6 +254,8 @@ Json writeCollider(const Collider &c)
     m["frequency"] = num(c.motion.frequency);
     m["phase"] = num(c.motion.phase);
     j["motion"] = std::move(m);
+    if (c.hidden) // optional key, written only when set
+        j["hidden"] = true;
     return j;
 }
 
