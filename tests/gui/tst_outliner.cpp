@@ -1,7 +1,7 @@
 // Building a scene in the editor: every kind of object added from the Add menu, the Outliner's
 // rename, hide, duplicate, reorder and delete with undo and redo, selection from the viewport,
-// File ▸ New on an empty scene, and the user's presets saved, listed, opened, renamed and
-// deleted. A scene composed only in the editor saves, reloads and simulates headless to the
+// hidden objects drawn like absent ones, File ▸ New on an empty scene, and the user's presets
+// saved, listed, opened, renamed and deleted. A scene composed only in the editor saves, reloads and simulates headless to the
 // same state hash as in the editor.
 #include "actions/addactions.h"
 #include "actions/fileactions.h"
@@ -11,8 +11,10 @@
 #include "docks/parametersdock.h"
 #include "docks/scenedock.h"
 #include "document/document.h"
+#include "document/presetcatalog.h"
 #include "document/simulationcontroller.h"
 #include "mainwindow.h"
+#include "record/framerenderer.h"
 #include "render/resources.h"
 #include "render/viewport.h"
 #include "scene/scenefile.h"
@@ -29,6 +31,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
+#include <QMimeData>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QSurfaceFormat>
@@ -80,6 +83,7 @@ private slots:
     void composedSceneSimulatesIdenticallyHeadless();
     void userPresetsSaveListOpenRenameDelete();
     void importDialogShowsRepairsWithCounts();
+    void hiddenObjectsDrawLikeRemovedOnes();
 
 private:
     QTemporaryDir m_data; ///< XDG_DATA_HOME: user presets never reach the real home
@@ -166,6 +170,10 @@ void TestOutliner::renameHideDuplicateReorderDelete()
     Document *doc = window.document();
     OutlinerDock *outliner = window.outlinerDock();
     QTreeWidget *tree = outliner->tree();
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    outliner->raise(); // its tab in front: the rows have places to drop on
     QVERIFY(window.objectActions()->add(AddActions::Object::VerticalGrid));
     QVERIFY(window.objectActions()->add(AddActions::Object::Rope));
     QVERIFY(window.objectActions()->add(AddActions::Object::Sphere));
@@ -210,6 +218,23 @@ void TestOutliner::renameHideDuplicateReorderDelete()
     QCOMPARE(names(tree, 0), (QStringList { "Rope 1 copy", "Curtain", "Rope 1" }));
     QCOMPARE(outliner->selectedObjects(), (std::vector<SceneObject> { { Kind::Cloth, 0 } }));
     QVERIFY(!outliner->moveUpAction()->isEnabled());
+    // Dragging a row onto another of its list moves it there (a file dropped in is refused).
+    const int beforeDrag = doc->undoStack()->count();
+    auto dropOn = [&](const SceneObject &target, const QString &format) {
+        QMimeData data;
+        data.setData(format, QByteArray());
+        const QPoint at = tree->visualItemRect(outliner->itemOf(target)).center();
+        QDropEvent drop(at, Qt::MoveAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(tree->viewport(), &drop);
+        QCoreApplication::processEvents();
+    };
+    dropOn({ Kind::Cloth, 2 }, QStringLiteral("text/uri-list"));
+    QCOMPARE(doc->undoStack()->count(), beforeDrag);
+    dropOn({ Kind::Cloth, 2 }, QStringLiteral("application/x-qabstractitemmodeldatalist"));
+    QCOMPARE(names(tree, 0), (QStringList { "Curtain", "Rope 1", "Rope 1 copy" }));
+    QCOMPARE(doc->undoStack()->count(), beforeDrag + 1);
+    doc->undoStack()->undo();
+    QCOMPARE(names(tree, 0), (QStringList { "Rope 1 copy", "Curtain", "Rope 1" }));
 
     // Delete a cloth and a collider together: one step.
     const int beforeDelete = doc->undoStack()->count();
@@ -370,6 +395,47 @@ void TestOutliner::importDialogShowsRepairsWithCounts()
              qPrintable(dialog.summary()));
     MainWindow window;
     QVERIFY(actionNamed(window.addMenu(), QStringLiteral("From Mesh File")));
+}
+
+void TestOutliner::hiddenObjectsDrawLikeRemovedOnes()
+{
+    // A hidden object is not drawn, nor does it cast a shadow or darken the light: the frame
+    // is the one of the scene without it (and not the one with it).
+    Viewport viewport;
+    viewport.resize(320, 240);
+    viewport.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&viewport));
+    QTRY_VERIFY(viewport.renderer()->isInitialized());
+    FrameRenderer frames;
+    const Scene base = *loadPreset(QStringLiteral("tablecloth"), nullptr); // a cloth over a sphere
+    auto render = [&](const Scene &scene) {
+        viewport.makeCurrent();
+        QImage image;
+        QString error;
+        const bool ok = frames.render(*viewport.renderer(), scene, buildSimulation(scene), Camera(base.camera),
+                                      QSize(320, 240), RenderOptions {}, &image, &error);
+        viewport.doneCurrent();
+        if (!ok)
+            qFatal("%s", qPrintable(error));
+        return image;
+    };
+    const QImage shown = render(base);
+    Scene hiddenSphere = base, noSphere = base;
+    QCOMPARE(base.colliders[0].kind, ColliderKind::Sphere);
+    hiddenSphere.colliders[0].hidden = true;
+    noSphere.colliders.erase(noSphere.colliders.begin());
+    const QImage withoutSphere = render(hiddenSphere);
+    QVERIFY(withoutSphere == render(noSphere));
+    QVERIFY(withoutSphere != shown);
+    Scene hiddenCloth = base, noCloth = base;
+    hiddenCloth.cloths[0].hidden = true;
+    noCloth.cloths.clear();
+    const QImage withoutCloth = render(hiddenCloth);
+    QVERIFY(withoutCloth == render(noCloth));
+    QVERIFY(withoutCloth != shown);
+    viewport.makeCurrent(); // the offscreen target's GL objects go with their context
+    frames.release();
+    viewport.doneCurrent();
 }
 
 int main(int argc, char **argv)

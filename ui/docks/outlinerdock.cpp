@@ -3,6 +3,8 @@
 #include "docks/objectsummary.h"
 
 #include <QAction>
+#include <QDropEvent>
+#include <QMimeData>
 #include <QHeaderView>
 #include <QMenu>
 #include <QTimer>
@@ -43,6 +45,10 @@ OutlinerDock::OutlinerDock(QWidget *parent) : QDockWidget(tr("Outliner"), parent
     m_tree->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::DoubleClicked);
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     m_tree->setToolTip(tr("Every cloth and collider; the check box shows or hides it in the viewport"));
+    // Drag to reorder: the drop is handled here (eventFilter) as one undoable move, never as
+    // the tree moving its own items.
+    m_tree->setDragDropMode(QAbstractItemView::InternalMove);
+    m_tree->viewport()->installEventFilter(this);
     setWidget(m_tree);
     createActions();
     connect(m_tree, &QTreeWidget::customContextMenuRequested, this, &OutlinerDock::showMenu);
@@ -142,7 +148,8 @@ void OutlinerDock::refresh()
         auto add = [](QTreeWidgetItem *parent, SceneObject o, const std::string &name, bool hidden,
                       const QString &kind, const QString &size) {
             auto *item = new QTreeWidgetItem(parent, { QString::fromStdString(name), kind, size });
-            item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable | Qt::ItemIsUserCheckable);
+            item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable | Qt::ItemIsUserCheckable
+                           | Qt::ItemIsDragEnabled);
             item->setCheckState(0, hidden ? Qt::Unchecked : Qt::Checked);
             item->setData(0, kKindRole, int(o.kind));
             item->setData(0, kIndexRole, o.index);
@@ -293,6 +300,39 @@ void OutlinerDock::moveCurrent(int delta)
     report(error);
     if (error.isEmpty())
         select({ { o.kind, o.index + delta } });
+}
+
+bool OutlinerDock::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_tree->viewport() || (event->type() != QEvent::DragMove && event->type() != QEvent::Drop))
+        return QDockWidget::eventFilter(watched, event);
+    auto *drop = static_cast<QDropEvent *>(event);
+    const QTreeWidgetItem *dragged = m_tree->currentItem();
+    const QTreeWidgetItem *target = m_tree->itemAt(drop->position().toPoint());
+    // Only the list's own rows (the item model's drag format), not files dropped from elsewhere.
+    const bool own = drop->mimeData() && drop->mimeData()->hasFormat(QStringLiteral("application/x-qabstractitemmodeldatalist"));
+    const bool fits = m_document && own && isObject(dragged) && isObject(target)
+        && objectOf(dragged).kind == objectOf(target).kind && dragged != target;
+    if (!fits) {
+        drop->ignore();
+        return true; // nothing else may land in the list
+    }
+    drop->setDropAction(Qt::IgnoreAction); // the tree keeps its items; the document moves
+    drop->accept();
+    if (event->type() == QEvent::Drop) {
+        const SceneObject from = objectOf(dragged);
+        const int to = objectOf(target).index;
+        // The move rebuilds the list: not inside the view's drop handling.
+        QTimer::singleShot(0, this, [this, from, to] {
+            if (!m_document)
+                return;
+            const QString error = m_document->moveObject(from, to);
+            report(error);
+            if (error.isEmpty())
+                select({ { from.kind, to } });
+        });
+    }
+    return true;
 }
 
 void OutlinerDock::report(const QString &error)

@@ -1,6 +1,7 @@
 // The Outliner: every cloth and collider of the scene with its kind and size. Select one to
 // edit it in the Parameters dock (its Properties), rename it in place (F2 or a double click),
-// hide it from the viewport (its check box), duplicate, reorder or delete it; several selected
+// hide it from the viewport (its check box), duplicate, reorder (drag it, or Alt+Up / Down) or
+// delete it; several selected
 // objects are hidden, duplicated or deleted together, as one undo step.
 #pragma once
 
@@ -41,6 +42,10 @@ public:
     QAction *moveUpAction() const { return m_moveUp; }
     QAction *moveDownAction() const { return m_moveDown; }
     QAction *deleteAction() const { return m_delete; }
+
+protected:
+    /// Drops in the list: an object dragged onto another of its kind moves to its place.
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 signals:
     /// The current object changed: the Parameters dock shows its properties.

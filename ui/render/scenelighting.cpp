@@ -22,13 +22,18 @@ void SceneRenderer::drawShadowCasters(const Scene &scene, const Simulation &sim,
         lo = { std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z) };
         hi = { std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z) };
     };
-    for (const Cloth &c : sim.cloths) {
-        for (const Vec3 &p : c.particles.position) {
+    for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
+        if (clothHidden(scene, i))
+            continue;
+        for (const Vec3 &p : sim.cloths[i].particles.position) {
             if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z))
                 grow(p);
         }
     }
-    for (const Collider &c : sim.colliders) {
+    for (std::size_t i = 0; i < sim.colliders.size(); ++i) {
+        const Collider &c = sim.colliders[i];
+        if (colliderHidden(scene, i))
+            continue;
         if (c.kind == ColliderKind::Sphere) {
             grow(c.center - Vec3 { 1, 1, 1 } * c.radius);
             grow(c.center + Vec3 { 1, 1, 1 } * c.radius);
