@@ -6,6 +6,7 @@
 #include "actions/addactions.h"
 #include "actions/fileactions.h"
 #include "actions/importmeshdialog.h"
+#include "actions/newscenedialog.h"
 #include "actions/presetactions.h"
 #include "docks/outlinerdock.h"
 #include "docks/parametersdock.h"
@@ -224,23 +225,26 @@ void TestOutliner::renameHideDuplicateReorderDelete()
         QMimeData data;
         data.setData(format, QByteArray());
         const QPoint at = tree->visualItemRect(outliner->itemOf(target)).center();
+        // As a drag does: enter (which makes the list the drag's target), then drop.
+        QDragEnterEvent enter(at, Qt::MoveAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(tree->viewport(), &enter);
         QDropEvent drop(at, Qt::MoveAction, &data, Qt::LeftButton, Qt::NoModifier);
         QCoreApplication::sendEvent(tree->viewport(), &drop);
-        QCoreApplication::processEvents();
     };
     dropOn({ Kind::Cloth, 2 }, QStringLiteral("text/uri-list"));
+    QTest::qWait(50); // a refused drop schedules nothing either
     QCOMPARE(doc->undoStack()->count(), beforeDrag);
     dropOn({ Kind::Cloth, 2 }, QStringLiteral("application/x-qabstractitemmodeldatalist"));
-    QCOMPARE(names(tree, 0), (QStringList { "Curtain", "Rope 1", "Rope 1 copy" }));
+    QTRY_COMPARE(names(tree, 0), (QStringList { "Curtain", "Rope 1", "Rope 1 copy" })); // moved after the drop
     QCOMPARE(doc->undoStack()->count(), beforeDrag + 1);
     doc->undoStack()->undo();
     QCOMPARE(names(tree, 0), (QStringList { "Rope 1 copy", "Curtain", "Rope 1" }));
 
     // Delete a cloth and a collider together: one step.
-    const int beforeDelete = doc->undoStack()->count();
+    const int beforeDelete = doc->undoStack()->index();
     outliner->select({ { Kind::Cloth, 1 }, { Kind::Collider, 2 } });
     outliner->deleteAction()->trigger();
-    QCOMPARE(doc->undoStack()->count(), beforeDelete + 1);
+    QCOMPARE(doc->undoStack()->index(), beforeDelete + 1);
     QCOMPARE(names(tree, 0), (QStringList { "Rope 1 copy", "Rope 1" }));
     QCOMPARE(tree->topLevelItem(1)->childCount(), 2);
 
@@ -346,6 +350,17 @@ void TestOutliner::userPresetsSaveListOpenRenameDelete()
     QCOMPARE(list->count(), 1);
     QCOMPARE(list->item(0)->text(), QStringLiteral("my napkin"));
     QVERIFY(!presets->saveScene(QStringLiteral("my napkin"), false).isEmpty()); // no silent replace
+    // File ▸ New offers the empty scene first, then the built-in presets, then this one.
+    {
+        NewSceneDialog dialog;
+        QCOMPARE(dialog.choice(), QString()); // the empty scene
+        const QList<QListWidgetItem *> mine = dialog.list()->findItems(QStringLiteral("my napkin"), Qt::MatchExactly);
+        QCOMPARE(mine.size(), 1);
+        QVERIFY(dialog.list()->row(mine[0]) > dialog.list()->row(
+                    dialog.list()->findItems(QStringLiteral("Curtain"), Qt::MatchExactly).value(0)));
+        dialog.list()->setCurrentItem(mine[0]);
+        QCOMPARE(dialog.choice(), QStringLiteral("my napkin"));
+    }
 
     // The fabric of the cloth, in the Parameters dock's fabric chooser.
     Material heavy = doc->scene().cloths[0].material;

@@ -304,22 +304,26 @@ void OutlinerDock::moveCurrent(int delta)
 
 bool OutlinerDock::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched != m_tree->viewport() || (event->type() != QEvent::DragMove && event->type() != QEvent::Drop))
+    const QEvent::Type type = event->type();
+    if (watched != m_tree->viewport()
+        || (type != QEvent::DragEnter && type != QEvent::DragMove && type != QEvent::Drop))
         return QDockWidget::eventFilter(watched, event);
     auto *drop = static_cast<QDropEvent *>(event);
     const QTreeWidgetItem *dragged = m_tree->currentItem();
     const QTreeWidgetItem *target = m_tree->itemAt(drop->position().toPoint());
     // Only the list's own rows (the item model's drag format), not files dropped from elsewhere.
     const bool own = drop->mimeData() && drop->mimeData()->hasFormat(QStringLiteral("application/x-qabstractitemmodeldatalist"));
-    const bool fits = m_document && own && isObject(dragged) && isObject(target)
-        && objectOf(dragged).kind == objectOf(target).kind && dragged != target;
+    // Entering, the list takes any of its rows (the drop then needs a row of the same kind).
+    const bool fits = m_document && own && isObject(dragged)
+        && (type == QEvent::DragEnter
+            || (isObject(target) && objectOf(dragged).kind == objectOf(target).kind && dragged != target));
     if (!fits) {
         drop->ignore();
         return true; // nothing else may land in the list
     }
     drop->setDropAction(Qt::IgnoreAction); // the tree keeps its items; the document moves
     drop->accept();
-    if (event->type() == QEvent::Drop) {
+    if (type == QEvent::Drop) {
         const SceneObject from = objectOf(dragged);
         const int to = objectOf(target).index;
         // The move rebuilds the list: not inside the view's drop handling.
