@@ -163,7 +163,10 @@ int runEditor(int argc, char **argv)
         }
     } else {
         const QString key = args.preset.isEmpty() ? QString::fromLatin1(kDefaultPreset) : args.preset;
-        std::optional<Scene> scene = loadPreset(key, &error);
+        QStringList presetWarnings;
+        std::optional<Scene> scene = loadPreset(key, &error, &presetWarnings);
+        for (const QString &w : presetWarnings) // a user preset shadowed by a built-in one
+            std::fprintf(stderr, "drape: warning: %s\n", qPrintable(w));
         if (!scene) {
             std::fprintf(stderr, "drape: %s\n", qPrintable(error));
             if (!args.preset.isEmpty())

@@ -50,14 +50,15 @@ inline std::vector<std::uint32_t> randomParticles(std::mt19937 &rng, const Cloth
 }
 
 // One random edit of the document: a scene edit at frame 0, an event otherwise, now and then
-// a drag, a structural grid change or "Set start here". Returns true when it pushed a step.
+// a drag, a structural grid change, an added or removed cloth or collider, or "Set start
+// here". Returns true when it pushed a step.
 inline bool randomEdit(std::mt19937 &rng, EditDocument &doc)
 {
     const Simulation &sim = doc.simulation();
     const int cloth = std::uniform_int_distribution<int>(0, int(sim.cloths.size()) - 1)(rng);
     const Cloth &c = sim.cloths[std::size_t(cloth)];
     const std::size_t before = doc.undoIndex();
-    switch (std::uniform_int_distribution<int>(0, 14)(rng)) {
+    switch (std::uniform_int_distribution<int>(0, 18)(rng)) {
     case 0:
         doc.setKind(cloth, randomParticles(rng, c, 3), ParticleKind::Static);
         break;
@@ -164,6 +165,33 @@ inline bool randomEdit(std::mt19937 &rng, EditDocument &doc)
         doc.setPresentation("Rename", next);
         break;
     }
+    case 15: {
+        // A small grid added above the others: a structural edit, the playhead back to 0.
+        ClothDesc added;
+        added.name = "added";
+        added.grid.across = added.grid.down = 5;
+        added.grid.width = added.grid.height = 0.3f;
+        added.grid.origin = { std::uniform_real_distribution<float>(-0.5f, 0.5f)(rng), 2.f, 0.f };
+        added.pins = { 0, 4 };
+        doc.addCloth(added);
+        break;
+    }
+    case 16:
+        if (doc.scene().cloths.size() > 1) // randomEdit needs a cloth to pick
+            doc.removeCloth(cloth);
+        break;
+    case 17: {
+        Collider sphere;
+        sphere.name = "added sphere";
+        sphere.radius = 0.15f;
+        sphere.baseCenter = sphere.center = { std::uniform_real_distribution<float>(-0.5f, 0.5f)(rng), 0.6f, 0.2f };
+        doc.addCollider(sphere);
+        break;
+    }
+    case 18:
+        if (!doc.scene().colliders.empty())
+            doc.removeCollider(std::uniform_int_distribution<int>(0, int(doc.scene().colliders.size()) - 1)(rng));
+        break;
     }
     return doc.undoIndex() != before;
 }

@@ -4,12 +4,14 @@
 #include "actions/editactions.h"
 #include "actions/fileactions.h"
 #include "actions/helpactions.h"
+#include "actions/presetactions.h"
 #include "actions/shortcutfilter.h"
 #include "actions/simulationactions.h"
 #include "actions/viewactions.h"
 #include "appsettings.h"
 #include "docks/constraintdock.h"
 #include "docks/historydock.h"
+#include "docks/outlinerdock.h"
 #include "docks/parametersdock.h"
 #include "docks/recorddock.h"
 #include "docks/scenedock.h"
@@ -40,6 +42,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoGroup>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -66,6 +69,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_undoGroup = new QUndoGroup(this);
 
     m_fileActions = new FileActions(this);
+    m_presetActions = new PresetActions(this);
     m_editActions = new EditActions(m_undoGroup, this);
     m_simulationActions = new SimulationActions(m_controller, this);
     m_viewActions = new ViewActions(this);
@@ -142,6 +146,8 @@ void MainWindow::createMenus()
 {
     m_fileMenu = menuBar()->addMenu(tr("&File"));
     m_fileActions->populate(m_fileMenu);
+    m_fileMenu->insertAction(m_fileActions->quitAction(), m_presetActions->saveAsPresetAction());
+    m_fileMenu->insertSeparator(m_fileActions->quitAction());
     m_editMenu = menuBar()->addMenu(tr("&Edit"));
     m_editActions->populate(m_editMenu);
     m_editMenu->addSeparator();
@@ -158,6 +164,7 @@ void MainWindow::createMenus()
     m_addMenu = menuBar()->addMenu(tr("&Add"));
     m_addMenu->setObjectName(QStringLiteral("AddMenu"));
     m_addActions->populate(m_addMenu);
+    connect(m_addActions, &AddActions::importMeshRequested, m_fileActions, &FileActions::importMesh);
     m_simulationMenu = menuBar()->addMenu(tr("&Simulation"));
     m_simulationActions->populate(m_simulationMenu);
     m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
@@ -171,6 +178,16 @@ void MainWindow::createMenus()
     m_toolBar->setIconSize(QSize(20, 20));
     m_simulationActions->populate(m_toolBar);
     m_toolBar->addSeparator();
+    // The Add menu on the toolbar too: the first thing a new scene needs.
+    auto *add = new QToolButton(m_toolBar);
+    add->setObjectName(QStringLiteral("AddButton"));
+    add->setText(tr("Add"));
+    add->setToolTip(tr("Add a cloth or a collider at the focus point"));
+    add->setMenu(m_addMenu);
+    add->setPopupMode(QToolButton::InstantPopup);
+    add->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_toolBar->addWidget(add);
+    m_toolBar->addSeparator();
 }
 
 void MainWindow::createDocks()
@@ -179,12 +196,24 @@ void MainWindow::createDocks()
     connect(m_sceneDock, &SceneDock::statusMessage, this, [this](const QString &text) { m_status->showMessage(text); });
     m_parametersDock = new ParametersDock(this);
     m_historyDock = new HistoryDock(m_undoGroup, this);
+    m_outlinerDock = new OutlinerDock(this);
+    m_outlinerDock->setAddMenu(m_addMenu);
     m_toolsMenu->setEnabled(true);
     QMenu *panels = m_viewMenu->addMenu(tr("&Panels"));
-    for (QDockWidget *dock : {static_cast<QDockWidget *>(m_sceneDock), static_cast<QDockWidget *>(m_parametersDock),
-                              static_cast<QDockWidget *>(m_historyDock)})
+    for (QDockWidget *dock : {static_cast<QDockWidget *>(m_sceneDock), static_cast<QDockWidget *>(m_outlinerDock),
+                              static_cast<QDockWidget *>(m_parametersDock), static_cast<QDockWidget *>(m_historyDock)})
         panels->addAction(dock->toggleViewAction());
     connect(this, &MainWindow::documentChanged, m_parametersDock, &ParametersDock::setDocument);
+    connect(this, &MainWindow::documentChanged, m_outlinerDock, &OutlinerDock::setDocument);
+    // The object chosen in the Outliner is the one the Parameters dock's Properties rows edit.
+    connect(m_outlinerDock, &OutlinerDock::objectChosen, m_parametersDock, [this](const SceneObject &o) {
+        if (o.kind == SceneObject::Kind::Cloth)
+            m_parametersDock->setCurrentCloth(o.index);
+        else
+            m_parametersDock->setCurrentCollider(o.index);
+    });
+    connect(m_outlinerDock, &OutlinerDock::statusMessage, this, [this](const QString &text) { m_status->showMessage(text); });
+    connect(m_presetActions, &PresetActions::presetsChanged, m_parametersDock, &ParametersDock::reloadFabrics);
     connect(m_parametersDock, &ParametersDock::editRefused, statusBar(),
             [this](const QString &text) { statusBar()->showMessage(text, 15000); });
 }
@@ -205,18 +234,22 @@ void MainWindow::createComponents()
     m_toolsMenu->addAction(tools->deleteConstraintsAction());
     // Right click in the viewport: pin/unpin, select or frame the cloth under the cursor.
     auto *viewportMenu = new ViewportMenu(tools, this);
-    const auto chooseCloth = [this](int cloth) {
-        m_parametersDock->setCurrentCloth(cloth);
+    viewportMenu->setAddMenu(m_addMenu);
+    auto selectInOutliner = [this](SceneObject object) {
+        m_outlinerDock->select({ object }); // the Parameters dock follows
         m_parametersDock->show();
         m_parametersDock->raise();
     };
-    connect(viewportMenu, &ViewportMenu::clothChosen, this, chooseCloth);
-    // The object the transform gizmo places is the one the Parameters dock shows.
+    connect(viewportMenu, &ViewportMenu::clothChosen, this,
+            [selectInOutliner](int cloth) { selectInOutliner({ SceneObject::Kind::Cloth, cloth }); });
+    connect(viewportMenu, &ViewportMenu::colliderChosen, this,
+            [selectInOutliner](int collider) { selectInOutliner({ SceneObject::Kind::Collider, collider }); });
+    const auto chooseCloth = [selectInOutliner](int cloth) { selectInOutliner({ SceneObject::Kind::Cloth, cloth }); };
+    // The object the transform gizmo places is the one the Outliner and the Parameters dock show.
     connect(tools->transformTool(), &TransformTool::targetChosen, this, [this](TransformTool::Target target, int index) {
-        if (target == TransformTool::Target::Cloth)
-            m_parametersDock->setCurrentCloth(index);
-        else
-            m_parametersDock->setCurrentCollider(index);
+        m_outlinerDock->select({ { target == TransformTool::Target::Cloth ? SceneObject::Kind::Cloth
+                                                                         : SceneObject::Kind::Collider,
+                                   index } });
     });
     connect(m_parametersDock, &ParametersDock::clothChosen, tools->transformTool(),
             [tools](int index) { tools->transformTool()->setTarget(TransformTool::Target::Cloth, index); });
@@ -283,6 +316,7 @@ void MainWindow::resetLayout()
         if (dock != m_sceneDock && m_defaultAreas.value(dock) == Qt::LeftDockWidgetArea)
             order.append(dock);
     }
+    order.prepend(m_outlinerDock); // what the scene holds, next to where it came from
     order.append(m_parametersDock);
     for (QDockWidget *dock : docks) {
         if (dock != m_sceneDock && !order.contains(dock))

@@ -19,7 +19,9 @@ class FileActions;
 class HelpActions;
 class HistoryDock;
 class MessageBanner;
+class OutlinerDock;
 class ParametersDock;
+class PresetActions;
 class SceneDock;
 class TimelineBar;
 class SimulationActions;
@@ -41,6 +43,9 @@ public:
     SimulationController *controller() const { return m_controller; }
 
     FileActions *fileActions() const { return m_fileActions; }
+    PresetActions *presetActions() const { return m_presetActions; }
+    OutlinerDock *outlinerDock() const { return m_outlinerDock; }
+    QMenu *addMenu() const { return m_addMenu; }
     EditActions *editActions() const { return m_editActions; }
     SimulationActions *simulationActions() const { return m_simulationActions; }
     ViewActions *viewActions() const { return m_viewActions; }
@@ -97,6 +102,8 @@ private:
     SimulationController *m_controller = nullptr;
     QUndoGroup *m_undoGroup = nullptr;
     FileActions *m_fileActions = nullptr;
+    PresetActions *m_presetActions = nullptr;
+    OutlinerDock *m_outlinerDock = nullptr;
     EditActions *m_editActions = nullptr;
     SimulationActions *m_simulationActions = nullptr;
     ViewActions *m_viewActions = nullptr;

@@ -4,9 +4,12 @@
 //   * at frame 0 it changes the scene (the start);
 //   * at frame f > 0 it is recorded in the take as an event stamped f, and the events after f
 //     are dropped (the take continues from the new edit), as one undo step with the edit;
-//   * structural edits (a grid's size or resolution, adding or removing a cloth) change the
-//     scene whatever the frame, return the playhead to 0 and drop the events that no longer
-//     apply (those of the changed cloth), saying how many.
+//   * structural edits (a grid's size or resolution; adding, duplicating, reordering or
+//     removing a cloth or a collider) change the scene whatever the frame, return the
+//     playhead to 0, renumber the events to follow their objects and drop those that no
+//     longer apply (those of the changed or removed object), saying how many;
+//   * presentation edits (names, hidden objects, camera, view) change nothing simulated: one
+//     undo step, the playhead and the state stay.
 // The state shown at the playhead is always the replay of (scene, take) to it (player.h):
 // the document keeps the state on arrival at the playhead and re-applies that frame's events
 // to a copy whenever they change, so what is shown and what a replay gives are the same.
@@ -36,6 +39,16 @@ namespace drape {
 /// stays the top row, a corner stays a corner, a lone pin stays one pin. Sorted, unique.
 std::vector<std::uint32_t> remapGridIndices(
     const GridDesc &from, const GridDesc &to, const std::vector<std::uint32_t> &indices);
+
+/// A cloth or a collider of the scene, by kind and index (an Outliner row).
+struct SceneObject {
+    enum class Kind : std::uint8_t { Cloth, Collider };
+    Kind kind = Kind::Cloth;
+    int index = 0;
+
+    bool operator==(const SceneObject &) const = default;
+    auto operator<=>(const SceneObject &) const = default;
+};
 
 class EditDocument {
 public:
@@ -99,6 +112,20 @@ public:
     std::string setColliderPlacement(int index, const Vec3 &centre, const Vec3 &rotation, float scale = 1.f);
     /// Removes collider `index`; parameter events of later colliders follow their new index.
     std::string removeCollider(int index);
+    /// Removes several objects as one step (events of removed cloths and colliders dropped,
+    /// those of the others follow their new index).
+    std::string removeObjects(std::vector<SceneObject> objects);
+    /// Copies of the objects, each appended to its list as "<name> copy" (the copy of a
+    /// scene started from a state starts from the same state). One step.
+    std::string duplicate(std::vector<SceneObject> objects);
+    /// Moves an object to position `to` of its list (cloths draw and solve in list order);
+    /// the events follow the objects they are about.
+    std::string moveObject(SceneObject object, int to);
+    /// Renames an object: presentation only (one step, no replay, the playhead stays).
+    std::string rename(SceneObject object, std::string name);
+    /// Hides objects from the viewport or shows them again: presentation only (they still
+    /// simulate and collide).
+    std::string setHidden(const std::vector<SceneObject> &objects, bool hidden);
     /// Deletes event `index` of the take (the timeline's marker menu). The playhead stays;
     /// what it shows is replayed without the event.
     std::string removeEvent(std::size_t index);
@@ -192,6 +219,12 @@ private:
     /// (`removedCloth`: later cloths renumbered).
     void structural(std::string text, Scene next, int cloth, bool removedCloth, const Take *takeBefore = nullptr,
         std::size_t droppedBefore = 0);
+    /// Structural change that renumbers objects: `clothMap` / `colliderMap` give each old
+    /// index its new one (-1: removed); the take's events follow them or are dropped.
+    void renumbered(std::string text, Scene next, const std::vector<int> &clothMap, const std::vector<int> &colliderMap);
+    /// Why `objects` cannot be edited (none given, one not in the scene, a drag held for a
+    /// `structural` edit), or empty.
+    std::string checkObjects(const std::vector<SceneObject> &objects, bool structural) const;
 
     std::shared_ptr<const Scene> m_scene;
     Take m_take;

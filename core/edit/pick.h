@@ -50,6 +50,18 @@ struct ConstraintHit {
 ParticleHit pickParticle(const Simulation &sim, const Ray &ray, const PickSettings &settings = {});
 ConstraintHit pickConstraint(const Simulation &sim, const Ray &ray, const PickSettings &settings = {});
 
+/// The collider under a ray: the nearest surface the ray enters (a plane from either side).
+struct ColliderHit {
+    bool found = false;
+    int collider = -1; ///< index into Simulation::colliders
+    float t = 0.f;     ///< m, ray parameter of the hit
+};
+
+/// Ray test against every collider's surface at its current centre (spheres, axis-aligned
+/// boxes, capsules and planes analytically, meshes triangle by triangle); colliders with
+/// `skip[i]` set (hidden in the viewport) are not hit. The ray direction must be unit.
+ColliderHit pickCollider(const Simulation &sim, const Ray &ray, const std::vector<bool> &skip = {});
+
 /// A particle of a simulation.
 struct ParticleRef {
     int cloth = 0;

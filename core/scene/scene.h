@@ -135,6 +135,7 @@ struct ClothDesc {
     Vec3 frontColor{0.80f, 0.25f, 0.20f}; ///< linear RGB 0..1
     Vec3 backColor{0.95f, 0.85f, 0.55f};  ///< linear RGB 0..1
     Placement placement;                ///< moves, turns and scales the rest geometry
+    bool hidden = false;                ///< not drawn in the viewport (still simulated); presentation only
 
     bool operator==(const ClothDesc &) const = default;
 };
@@ -258,7 +259,7 @@ Vec3 warpAxis(const ClothDesc &desc);
 float warpShareOf(const Vec3 &d, const Vec3 &axis);
 
 /// `scene` without what the simulation does not read (name, description, camera, view and
-/// recording settings): two scenes that compare equal this way simulate the same.
+/// recording settings, the names of cloths and colliders and whether they are hidden): two scenes that compare equal this way simulate the same.
 Scene withoutPresentation(Scene scene);
 
 /// True when constraint `index` of an explicit description keeps its own properties.

@@ -54,6 +54,7 @@ struct Collider {
     float restitution = 0.f;         ///< 0..1, fraction of normal speed kept on bounce
     ColliderMotion motion;
     Vec3 velocity{0.f, 0.f, 0.f};    ///< m/s, derived from motion each step (used for friction)
+    bool hidden = false;             ///< not drawn in the editor's viewport (still collides); presentation only
 
     bool operator==(const Collider &) const = default;
 

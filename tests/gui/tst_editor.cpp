@@ -16,6 +16,7 @@
 #include "render/viewport.h"
 #include "actions/addactions.h"
 #include "actions/importmeshdialog.h"
+#include "docks/outlinerdock.h"
 #include "docks/scenedock.h"
 #include "timeline/timelinebar.h"
 #include "timeline/timelinewidget.h"
@@ -256,15 +257,11 @@ void TestEditor::addMenuAndDeleteObjects()
     QCOMPARE(pins, std::size_t(24));
     QCOMPARE(doc->undoStack()->count(), 2);
 
-    // Delete the new sheet from the Scene dock's list.
-    auto *tree = window.findChild<QTreeWidget *>(QStringLiteral("SceneContents"));
-    QVERIFY(tree);
-    QTreeWidgetItem *clothsItem = tree->topLevelItem(0);
-    QCOMPARE(clothsItem->childCount(), int(cloths + 1));
-    tree->setCurrentItem(clothsItem->child(int(cloths)));
-    auto *remove = tree->findChild<QAction *>(QStringLiteral("DeleteObject"));
-    QVERIFY(remove);
-    remove->trigger();
+    // Delete the new sheet from the Outliner (it was selected when added).
+    OutlinerDock *outliner = window.outlinerDock();
+    QCOMPARE(outliner->tree()->topLevelItem(0)->childCount(), int(cloths + 1));
+    QCOMPARE(outliner->selectedObjects(), (std::vector<SceneObject> { { SceneObject::Kind::Cloth, int(cloths) } }));
+    outliner->deleteAction()->trigger();
     QCOMPARE(doc->scene().cloths.size(), cloths);
     QCOMPARE(doc->undoStack()->count(), 3);
     doc->undoStack()->undo();

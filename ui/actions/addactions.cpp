@@ -1,9 +1,13 @@
 #include "actions/addactions.h"
 
 #include "document/document.h"
+#include "mesh/meshobject.h"
+#include "mesh/panel.h"
 #include "render/viewport.h"
+#include "scene/scenebudget.h"
 
 #include <QAction>
+#include <QInputDialog>
 #include <QMenu>
 
 namespace drape {
@@ -41,6 +45,8 @@ void AddActions::populate(QMenu *menu)
         {Object::VerticalGrid, QT_TR_NOOP("&Hanging Sheet"), QT_TR_NOOP("A 1 × 1 m sheet of 24 × 24 particles, its top row pinned")},
         {Object::HorizontalGrid, QT_TR_NOOP("&Lying Sheet"), QT_TR_NOOP("A 1 × 1 m sheet of 24 × 24 particles, lying flat, free")},
         {Object::Rope, QT_TR_NOOP("&Rope"), QT_TR_NOOP("A 1 m rope of 20 particles, its first one pinned")},
+        {Object::Disc, QT_TR_NOOP("&Disc Panel…"), QT_TR_NOOP("A disc 1 m across, lying flat, triangulated at the edge length you choose")},
+        {Object::Polygon, QT_TR_NOOP("He&xagon Panel…"), QT_TR_NOOP("A hexagon 1 m across, lying flat, triangulated at the edge length you choose")},
         {Object::Plane, QT_TR_NOOP("&Plane"), QT_TR_NOOP("A floor through the focus point")},
         {Object::Sphere, QT_TR_NOOP("&Sphere"), QT_TR_NOOP("A ball of radius 0.25 m")},
         {Object::Box, QT_TR_NOOP("&Box"), QT_TR_NOOP("A 0.5 m cube")},
@@ -50,10 +56,24 @@ void AddActions::populate(QMenu *menu)
     for (const Entry &e : entries) {
         if (e.what == Object::Plane)
             menu->addSection(tr("Collider"));
-        QAction *a = menu->addAction(tr(e.text), this, [this, what = e.what] { add(what); });
+        QAction *a = menu->addAction(tr(e.text), this, [this, what = e.what] {
+            if (what == Object::Disc || what == Object::Polygon) {
+                bool ok = false;
+                const double length = QInputDialog::getDouble(m_viewport, tr("Panel"),
+                    tr("Edge length of the triangles (m):"), m_edgeLength, 0.005, 0.5, 3, &ok, Qt::WindowFlags(), 0.005);
+                if (!ok)
+                    return;
+                m_edgeLength = length;
+            }
+            add(what);
+        });
         a->setToolTip(tr(e.tip));
         a->setStatusTip(tr(e.tip));
     }
+    menu->addSeparator();
+    QAction *mesh = menu->addAction(tr("From &Mesh File…"), this, &AddActions::importMeshRequested);
+    mesh->setObjectName(QStringLiteral("AddFromMeshFile"));
+    mesh->setStatusTip(tr("A mesh file (OBJ, PLY, STL, glTF, FBX, COLLADA) as a cloth or a collider"));
 }
 
 bool AddActions::add(Object what)
@@ -85,6 +105,12 @@ bool AddActions::add(Object what)
         error = doc->addCloth(c);
         break;
     }
+    case Object::Disc:
+        error = addPanel(*doc, 48, tr("Disc"), focus);
+        break;
+    case Object::Polygon:
+        error = addPanel(*doc, 6, tr("Hexagon"), focus);
+        break;
     case Object::Rope: {
         ClothDesc c;
         c.name = numbered(doc->scene().cloths, tr("Rope"));
@@ -133,6 +159,28 @@ bool AddActions::add(Object what)
         return false;
     }
     return true;
+}
+
+QString AddActions::addPanel(Document &doc, int corners, const QString &base, const Vec3 &focus)
+{
+    PanelSpec spec;
+    spec.outline = discOutline(0.5f, corners);
+    spec.edgeLength = float(m_edgeLength);
+    spec.horizontal = true;
+    spec.origin = focus;
+    std::string error;
+    const MeshGeometry mesh = makePanelMesh(spec, &error);
+    if (mesh.triangles.empty())
+        return QString::fromStdString(error);
+    ClothDesc cloth = meshToCloth(mesh, Material {}, numbered(doc.scene().cloths, base));
+    const std::string over = checkBudget(sceneTotals([&] {
+        Scene next = doc.scene();
+        next.cloths.push_back(cloth);
+        return next;
+    }()), doc.budget());
+    if (!over.empty())
+        return QString::fromStdString(over);
+    return doc.addCloth(cloth);
 }
 
 } // namespace drape

@@ -1,12 +1,15 @@
 #include "actions/fileactions.h"
 
 #include "actions/importmeshdialog.h"
+#include "actions/newscenedialog.h"
 #include "actions/openscene.h"
 
 #include "appsettings.h"
 #include "document/document.h"
 #include "mainwindow.h"
 #include "document/presetcatalog.h"
+#include "mesh/meshscene.h"
+#include "widgets/messagebanner.h"
 
 #include <QAction>
 #include <QDir>
@@ -26,6 +29,12 @@ const QString kFilter = QStringLiteral("Drape scenes (*.json);;All files (*)");
 
 FileActions::FileActions(MainWindow *window) : QObject(window), m_window(window)
 {
+    m_new = new QAction(tr("&New…"), this);
+    m_new->setObjectName(QStringLiteral("NewScene"));
+    m_new->setShortcut(QKeySequence::New);
+    m_new->setStatusTip(tr("Start a new scene: empty (a ground plane) or from a preset"));
+    connect(m_new, &QAction::triggered, this, &FileActions::newScene);
+
     m_open = new QAction(tr("&Open…"), this);
     m_open->setShortcut(QKeySequence::Open);
     m_open->setStatusTip(tr("Open a scene file"));
@@ -88,16 +97,14 @@ void FileActions::importMesh()
 
 void FileActions::populate(QMenu *menu)
 {
-    m_presetMenu = menu->addMenu(tr("&New from Preset"));
+    menu->addAction(m_new);
+    m_presetMenu = menu->addMenu(tr("New from &Preset"));
     for (const PresetInfo &preset : builtinPresets()) {
         QAction *action = m_presetMenu->addAction(preset.name);
         action->setStatusTip(preset.description);
         action->setToolTip(preset.description);
         const QString key = preset.key;
         connect(action, &QAction::triggered, this, [this, key] { newFromPreset(key); });
-        // Ctrl+N starts from the same scene as a plain `drape`.
-        if (key == QLatin1String("curtain"))
-            action->setShortcut(QKeySequence::New);
     }
     menu->addAction(m_open);
     m_recentMenu = menu->addMenu(tr("Open &Recent"));
@@ -162,10 +169,30 @@ bool FileActions::maybeSave()
     return answer == QMessageBox::Discard;
 }
 
+void FileActions::newScene()
+{
+    NewSceneDialog dialog(m_window);
+    if (dialog.exec() == QDialog::Accepted)
+        startNew(dialog.choice());
+}
+
+bool FileActions::startNew(const QString &choice)
+{
+    if (!choice.isEmpty())
+        return newFromPreset(choice);
+    if (!maybeSave())
+        return false;
+    Scene scene = emptySceneWithGround();
+    scene.name = tr("Untitled").toStdString();
+    m_window->setDocument(std::make_unique<Document>(std::move(scene)));
+    return true;
+}
+
 bool FileActions::newFromPreset(const QString &key)
 {
     QString error;
-    std::optional<Scene> scene = loadPreset(key, &error);
+    QStringList warnings;
+    std::optional<Scene> scene = loadPreset(key, &error, &warnings);
     if (!scene) {
         QMessageBox::critical(m_window, tr("New from Preset"), error);
         return false;
@@ -173,6 +200,8 @@ bool FileActions::newFromPreset(const QString &key)
     if (!maybeSave())
         return false;
     m_window->setDocument(std::make_unique<Document>(std::move(*scene)));
+    if (!warnings.isEmpty())
+        m_window->banner()->showMessage(warnings.join(QLatin1Char('\n')), MessageBanner::Kind::Warning);
     return true;
 }
 

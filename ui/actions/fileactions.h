@@ -1,4 +1,4 @@
-// File menu: New from preset, Open, Open Recent, Save, Save As, Save with State, Revert, Quit. Owns the
+// File menu: New (empty or from a preset), New from Preset, Open, Open Recent, Save, Save As, Save with State, Revert, Quit. Owns the
 // "unsaved changes" prompt (Save / Discard / Cancel) used before anything replaces the
 // document, and shows load/save errors (which name the file and the place) in a message box.
 #pragma once
@@ -20,6 +20,7 @@ public:
     /// Fills the File menu.
     void populate(QMenu *menu);
 
+    QAction *newAction() const { return m_new; }
     QAction *openAction() const { return m_open; }
     QAction *saveAction() const { return m_save; }
     QAction *saveAsAction() const { return m_saveAs; }
@@ -30,7 +31,12 @@ public:
     bool maybeSave();
 
 public slots:
-    /// Opens a built-in preset as a new, unsaved document. False when unknown / cancelled.
+    /// File ▸ New (Ctrl+N): asks what to start from (NewSceneDialog), then startNew().
+    void newScene();
+    /// A new, unsaved document: the empty scene (an empty `choice`) or preset `choice`.
+    bool startNew(const QString &choice);
+    /// Opens a preset (built in or the user's) as a new, unsaved document; what loading
+    /// warned of shows in the banner. False when unknown / cancelled.
     bool newFromPreset(const QString &key);
     void open();
     /// Opens a scene file (after the unsaved-changes prompt); errors are shown and the
@@ -55,6 +61,7 @@ private:
     QString askSavePath(const QString &title);
 
     MainWindow *m_window;
+    QAction *m_new = nullptr;
     QAction *m_open = nullptr;
     QAction *m_save = nullptr;
     QAction *m_saveAs = nullptr;

@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDockWidget>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -121,6 +122,17 @@ QString HelpActions::controlsHtml() const
             continue;
         seen.insert(action);
         html += row(keysOf(action), plainText(action));
+    }
+    // Shortcuts of a dock's list (the Outliner's Rename, Duplicate, …), named after the dock.
+    for (const QDockWidget *dock : m_window->findChildren<QDockWidget *>()) {
+        for (const QWidget *w : dock->findChildren<QWidget *>()) {
+            for (const QAction *action : w->actions()) {
+                if (action->shortcuts().isEmpty() || seen.contains(action))
+                    continue;
+                seen.insert(action);
+                html += row(keysOf(action), dock->windowTitle() + QStringLiteral(": ") + plainText(action));
+            }
+        }
     }
     return html + QStringLiteral("</table>");
 }

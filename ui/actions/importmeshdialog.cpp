@@ -80,7 +80,11 @@ QString ImportMeshDialog::summary() const
     const MeshAddition a = addMeshToScene(preview, m_read->mesh,
                                           m_role->currentIndex() == 0 ? MeshRole::Cloth : MeshRole::Collider,
                                           QFileInfo(m_path).completeBaseName().toStdString());
-    return QString::fromStdString(describe(a));
+    QString text = QString::fromStdString(describe(a));
+    // What cleaning the file found (welded, degenerate, duplicate, non-manifold, …), with counts.
+    for (const std::string &w : m_read->report.warnings())
+        text += QStringLiteral("\n") + tr("Warning: %1").arg(QString::fromStdString(w));
+    return text;
 }
 
 QString ImportMeshDialog::addTo(Document &document) const

@@ -1,5 +1,8 @@
 #include "docks/parametersdock.h"
 
+#include "docks/objectsummary.h"
+#include "scene/userpresets.h"
+
 #include "scene/scenebudget.h"
 #include "docks/paramrow.h"
 #include "document/document.h"
@@ -76,19 +79,15 @@ void ParametersDock::buildSections()
             grid->addWidget(new QLabel(tr("Fabric"), section->content()), row, 0);
             m_materialSelector = new QComboBox(section->content());
             m_materialSelector->setToolTip(tr("Start from a built-in fabric; the rows below fine-tune it"));
-            for (const Material &m : materialPresets()) {
-                QString name = QString::fromStdString(m.name);
-                name[0] = name[0].toUpper();
-                m_materialSelector->addItem(name);
-            }
-            // "Custom" is a real entry (placeholder text is drawn greyed, as if disabled) that
-            // the user cannot pick: it only says the material was edited away from a preset.
-            m_materialSelector->addItem(tr("Custom"));
-            if (auto *model = qobject_cast<QStandardItemModel *>(m_materialSelector->model()))
-                model->item(m_materialSelector->count() - 1)->setFlags(Qt::ItemIsEnabled);
+            reloadFabrics();
             grid->addWidget(m_materialSelector, row++, 1, 1, 2);
             WheelGuard::install(m_materialSelector);
             connect(m_materialSelector, &QComboBox::activated, this, &ParametersDock::onMaterialChosen);
+            grid->addWidget(new QLabel(tr("Pins"), section->content()), row, 0);
+            m_pins = new QLabel(section->content());
+            m_pins->setObjectName(QStringLiteral("pinsSummary"));
+            m_pins->setToolTip(tr("Pin or unpin particles with the Pin tool or the viewport's right-click menu"));
+            grid->addWidget(m_pins, row++, 1, 1, 2);
         } else if (group == ParamGroup::Collider) {
             grid->addWidget(new QLabel(tr("Collider"), section->content()), row, 0);
             m_colliderSelector = new QComboBox(section->content());
@@ -130,7 +129,7 @@ void ParametersDock::setDocument(Document *document)
     if (m_document) {
         connect(m_document, &Document::simulationReset, this, &ParametersDock::refresh);
         connect(m_document, &Document::changed, this, [this](Change what) {
-            if (what & (Change::Parameters | Change::Colliders | Change::Cloths | Change::Topology))
+            if (what & (Change::Parameters | Change::Colliders | Change::Cloths | Change::Topology | Change::Pins))
                 refresh();
         });
     }
@@ -192,14 +191,16 @@ void ParametersDock::refreshSelectors()
     int preset = -1;
     if (cloths > 0) {
         const Material &current = scene->cloths[std::size_t(m_cloth)].material;
-        const auto &presets = materialPresets();
-        for (std::size_t i = 0; i < presets.size(); ++i) {
-            if (presets[i] == current)
+        for (std::size_t i = 0; i < m_fabrics.size(); ++i) {
+            if (m_fabrics[i] == current)
                 preset = int(i);
         }
     }
     m_materialSelector->setCurrentIndex(preset >= 0 ? preset : m_materialSelector->count() - 1);
     m_materialSelector->setEnabled(cloths > 0);
+    const Simulation *sim = m_document ? &m_document->simulation() : nullptr;
+    m_pins->setText(sim && std::size_t(m_cloth) < sim->cloths.size() ? pinsText(sim->cloths[std::size_t(m_cloth)])
+                                                                     : QString());
 }
 
 namespace {
@@ -336,12 +337,41 @@ void ParametersDock::onRowFinished()
     m_document->closeMerging(); // the next change is a new undo step
 }
 
+void ParametersDock::reloadFabrics()
+{
+    m_fabrics = materialPresets();
+    const QSignalBlocker block(m_materialSelector);
+    m_materialSelector->clear();
+    for (const Material &m : m_fabrics) {
+        QString name = QString::fromStdString(m.name);
+        name[0] = name[0].toUpper();
+        m_materialSelector->addItem(name);
+    }
+    // The user's fabrics (core/scene/userpresets.h) follow, named by their preset id.
+    for (const UserPreset &u : userPresetList()) {
+        Material m;
+        std::string error;
+        if (u.kind != UserPresetKind::Fabric || u.shadowed || !loadFabricPreset(u.id, m, &error))
+            continue;
+        m.name = u.id;
+        m_fabrics.push_back(m);
+        m_materialSelector->addItem(tr("%1 (mine)").arg(QString::fromStdString(u.id)));
+    }
+    // "Custom" is a real entry (placeholder text is drawn greyed, as if disabled) that
+    // the user cannot pick: it only says the material was edited away from a preset.
+    m_materialSelector->addItem(tr("Custom"));
+    if (auto *model = qobject_cast<QStandardItemModel *>(m_materialSelector->model()))
+        model->item(m_materialSelector->count() - 1)->setFlags(Qt::ItemIsEnabled);
+    if (m_pins)
+        refreshSelectors();
+}
+
 void ParametersDock::onMaterialChosen(int presetIndex)
 {
-    if (!m_document || presetIndex < 0 || std::size_t(presetIndex) >= materialPresets().size()
+    if (!m_document || presetIndex < 0 || std::size_t(presetIndex) >= m_fabrics.size()
         || m_cloth >= int(m_document->scene().cloths.size()))
         return;
-    const QString error = m_document->setMaterial(m_cloth, materialPresets()[std::size_t(presetIndex)]);
+    const QString error = m_document->setMaterial(m_cloth, m_fabrics[std::size_t(presetIndex)]);
     if (!error.isEmpty())
         emit editRefused(error);
 }

@@ -39,6 +39,12 @@ public:
     int currentCollider() const { return m_collider; }
     void setCurrentCloth(int index);
     void setCurrentCollider(int index);
+    /// "24 pinned of 576 particles" for the current cloth (the Properties' pins summary).
+    QLabel *pinsSummary() const { return m_pins; }
+
+public slots:
+    /// Re-reads the user's fabric presets into the fabric chooser (after one was saved).
+    void reloadFabrics();
 
 signals:
     /// An edit was refused (a resolution change past the document's scene budget).
@@ -70,6 +76,8 @@ private:
     QComboBox *m_materialSelector = nullptr;
     QComboBox *m_colliderSelector = nullptr;
     QLabel *m_noColliders = nullptr;
+    QLabel *m_pins = nullptr;
+    std::vector<Material> m_fabrics; ///< the fabric chooser's entries: built in, then the user's
     int m_cloth = 0;
     int m_collider = 0;
 };

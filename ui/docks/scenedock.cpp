@@ -1,37 +1,25 @@
 #include "docks/scenedock.h"
 
 #include "actions/fileactions.h"
+#include "actions/presetactions.h"
 #include "appsettings.h"
 #include "document/document.h"
 #include "mainwindow.h"
 #include "document/presetcatalog.h"
+#include "scene/userpresets.h"
 
 #include <QAction>
 #include <QFileInfo>
 #include <QGridLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSplitter>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace drape {
 
 namespace {
-
-QString colliderKindName(ColliderKind kind)
-{
-    switch (kind) {
-    case ColliderKind::Plane: return QObject::tr("plane");
-    case ColliderKind::Sphere: return QObject::tr("sphere");
-    case ColliderKind::Box: return QObject::tr("box");
-    case ColliderKind::Capsule: return QObject::tr("capsule");
-    case ColliderKind::Mesh: return QObject::tr("mesh");
-    }
-    return {};
-}
 
 QWidget *titled(const QString &title, QWidget *body, QWidget *parent)
 {
@@ -116,6 +104,41 @@ SceneDock::SceneDock(MainWindow *window) : QDockWidget(tr("Scene"), window), m_w
     m_presets->setContextMenuPolicy(Qt::ActionsContextMenu);
     splitter->addWidget(titled(tr("Built-in presets"), presetBox, splitter));
 
+    // The user's own scene presets, below the built-in ones (PresetActions saves them).
+    PresetActions *presets = window->presetActions();
+    m_userPresets = new QListWidget(splitter);
+    m_userPresets->setObjectName(QStringLiteral("userPresetList"));
+    m_userPresets->setToolTip(tr("Your presets (File ▸ Save as Preset…); double-click to start a new scene from one"));
+    connect(m_userPresets, &QListWidget::itemActivated, this, [files](QListWidgetItem *item) {
+        if (!item->data(Qt::UserRole).toString().isEmpty())
+            files->newFromPreset(item->data(Qt::UserRole).toString());
+    });
+    auto currentUserPreset = [this] {
+        QListWidgetItem *item = m_userPresets->currentItem();
+        return item ? item->data(Qt::UserRole).toString() : QString();
+    };
+    auto *openUser = new QAction(tr("Open"), m_userPresets);
+    connect(openUser, &QAction::triggered, this, [files, currentUserPreset] {
+        if (const QString id = currentUserPreset(); !id.isEmpty())
+            files->newFromPreset(id);
+    });
+    auto *renameUser = new QAction(tr("Rename…"), m_userPresets);
+    renameUser->setObjectName(QStringLiteral("RenameUserPreset"));
+    connect(renameUser, &QAction::triggered, this, [presets, currentUserPreset] {
+        if (const QString id = currentUserPreset(); !id.isEmpty())
+            presets->askRename(id);
+    });
+    auto *deleteUser = new QAction(tr("Delete"), m_userPresets);
+    deleteUser->setObjectName(QStringLiteral("DeleteUserPreset"));
+    connect(deleteUser, &QAction::triggered, this, [presets, currentUserPreset] {
+        if (const QString id = currentUserPreset(); !id.isEmpty())
+            presets->askDelete(id);
+    });
+    m_userPresets->addActions({ openUser, renameUser, deleteUser });
+    m_userPresets->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(presets, &PresetActions::presetsChanged, this, &SceneDock::refreshUserPresets);
+    splitter->addWidget(titled(tr("My presets"), m_userPresets, splitter));
+
     m_recent = new QListWidget(splitter);
     connect(m_recent, &QListWidget::itemActivated, this, [files](QListWidgetItem *item) {
         const QString path = item->data(Qt::UserRole).toString();
@@ -142,27 +165,34 @@ SceneDock::SceneDock(MainWindow *window) : QDockWidget(tr("Scene"), window), m_w
     m_recent->setContextMenuPolicy(Qt::ActionsContextMenu);
     splitter->addWidget(titled(tr("Recent files"), m_recent, splitter));
 
-    m_contents = new QTreeWidget(splitter);
-    m_contents->setColumnCount(2);
-    m_contents->setHeaderLabels({tr("Object"), tr("Details")});
-    m_contents->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_contents->setRootIsDecorated(true);
-    m_contents->setObjectName(QStringLiteral("SceneContents"));
-    auto *remove = new QAction(tr("Delete"), m_contents);
-    remove->setObjectName(QStringLiteral("DeleteObject"));
-    remove->setShortcut(QKeySequence::Delete);
-    remove->setShortcutContext(Qt::WidgetShortcut);
-    remove->setToolTip(tr("Delete the selected cloth or collider (undoable; the playhead returns to the start)"));
-    connect(remove, &QAction::triggered, this, &SceneDock::deleteCurrentObject);
-    m_contents->addAction(remove);
-    m_contents->setContextMenuPolicy(Qt::ActionsContextMenu);
-    splitter->addWidget(titled(tr("In this scene"), m_contents, splitter));
-    splitter->setSizes({220, 90, 160});
+    splitter->setSizes({220, 110, 90});
     layout->addWidget(splitter, 1);
     setWidget(body);
 
     connect(window, &MainWindow::documentChanged, this, &SceneDock::setDocument);
     refreshRecent();
+    refreshUserPresets();
+}
+
+void SceneDock::refreshUserPresets()
+{
+    m_userPresets->clear();
+    for (const UserPreset &u : drape::userPresetList()) { // the core's list, not the widget
+        if (u.kind != UserPresetKind::Scene)
+            continue;
+        auto *item = new QListWidgetItem(QString::fromStdString(u.id), m_userPresets);
+        item->setData(Qt::UserRole, QString::fromStdString(u.id));
+        item->setToolTip(QString::fromStdString(u.path));
+        if (u.shadowed) {
+            // Never silently: the built-in preset of that name is what opens.
+            item->setText(tr("%1 (hidden by the built-in preset; rename it)").arg(item->text()));
+            item->setData(Qt::UserRole, QString());
+        }
+    }
+    if (m_userPresets->count() == 0) {
+        auto *item = new QListWidgetItem(tr("None yet: File ▸ Save as Preset…"), m_userPresets);
+        item->setFlags(Qt::NoItemFlags);
+    }
 }
 
 void SceneDock::refreshRecent()
@@ -199,7 +229,6 @@ void SceneDock::setDocument(Document *document)
 
 void SceneDock::refreshContents()
 {
-    m_contents->clear();
     if (!m_document) {
         m_title->clear();
         m_revert->setEnabled(false);
@@ -218,52 +247,6 @@ void SceneDock::refreshContents()
             m_presets->setCurrentRow(i);
     }
 
-    const Simulation &sim = m_document->simulation();
-    auto *cloths = new QTreeWidgetItem(m_contents, {tr("Cloths"), QString::number(scene.cloths.size())});
-    for (std::size_t i = 0; i < scene.cloths.size(); ++i) {
-        const ClothDesc &c = scene.cloths[i];
-        QString details;
-        if (i < sim.cloths.size()) {
-            const Cloth &running = sim.cloths[i];
-            std::size_t pins = 0;
-            for (ParticleKind k : running.particles.kind)
-                pins += k == ParticleKind::Static ? 1 : 0;
-            details = tr("%1 particles, %2 constraints, %3 pins, %4")
-                          .arg(running.particles.size())
-                          .arg(running.constraints.size())
-                          .arg(pins)
-                          .arg(QString::fromStdString(c.material.name));
-        }
-        auto *item = new QTreeWidgetItem(cloths, {QString::fromStdString(c.name), details});
-        item->setData(0, Qt::UserRole, QStringLiteral("cloth"));
-        item->setData(0, Qt::UserRole + 1, int(i));
-    }
-    auto *colliders = new QTreeWidgetItem(m_contents, {tr("Colliders"), QString::number(scene.colliders.size())});
-    for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
-        const Collider &c = scene.colliders[i];
-        auto *item = new QTreeWidgetItem(colliders, {QString::fromStdString(c.name), colliderKindName(c.kind)});
-        item->setData(0, Qt::UserRole, QStringLiteral("collider"));
-        item->setData(0, Qt::UserRole + 1, int(i));
-    }
-    m_contents->expandAll();
-}
-
-void SceneDock::deleteCurrentObject()
-{
-    QTreeWidgetItem *item = m_contents->currentItem();
-    if (!m_document || !item)
-        return;
-    const QString kind = item->data(0, Qt::UserRole).toString();
-    const int index = item->data(0, Qt::UserRole + 1).toInt();
-    QString error;
-    if (kind == QStringLiteral("cloth"))
-        error = m_document->removeCloth(index);
-    else if (kind == QStringLiteral("collider"))
-        error = m_document->removeCollider(index);
-    else
-        return;
-    if (!error.isEmpty())
-        emit statusMessage(error);
 }
 
 } // namespace drape

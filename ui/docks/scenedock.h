@@ -1,5 +1,6 @@
-// The scene dock: built-in presets with their descriptions, Open / Save / Save As / Revert,
-// recent files, and what the open scene contains (its cloths and colliders).
+// The scene dock: built-in presets with their descriptions, the user's own presets (open,
+// rename, delete), Open / Save / Save As / Revert and recent files. What the open scene
+// contains is the Outliner's (outlinerdock.h).
 #pragma once
 
 #include "document/document.h"
@@ -9,7 +10,6 @@
 class QLabel;
 class QListWidget;
 class QPushButton;
-class QTreeWidget;
 
 namespace drape {
 
@@ -22,12 +22,12 @@ public:
     explicit SceneDock(MainWindow *window);
 
     QListWidget *presetList() const { return m_presets; }
-    QTreeWidget *contents() const { return m_contents; }
+    QListWidget *userPresetList() const { return m_userPresets; }
 
 public slots:
     void refreshRecent();
-    /// Deletes the cloth or collider selected in the "In this scene" list (an undo step).
-    void deleteCurrentObject();
+    /// Re-reads the user's scene presets.
+    void refreshUserPresets();
 
 signals:
     void statusMessage(const QString &text);
@@ -39,8 +39,8 @@ private:
     MainWindow *m_window;
     QPointer<Document> m_document;
     QListWidget *m_presets;
+    QListWidget *m_userPresets;
     QListWidget *m_recent;
-    QTreeWidget *m_contents;
     QLabel *m_title;
     QPushButton *m_revert;
 };

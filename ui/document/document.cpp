@@ -172,6 +172,36 @@ QString Document::setColliderPlacement(int collider, const Vec3 &centre, const V
                tr("Place Collider #%1").arg(collider + 1), Change::All);
 }
 
+QString Document::removeObjects(const std::vector<SceneObject> &objects)
+{
+    if (objects.size() == 1)
+        return objects[0].kind == SceneObject::Kind::Cloth ? removeCloth(objects[0].index)
+                                                           : removeCollider(objects[0].index);
+    return run([&] { return m_edit.removeObjects(objects); }, tr("Delete %n Objects", nullptr, int(objects.size())),
+               Change::All);
+}
+
+QString Document::duplicate(const std::vector<SceneObject> &objects)
+{
+    return run([&] { return m_edit.duplicate(objects); }, {}, Change::All);
+}
+
+QString Document::moveObject(const SceneObject &object, int to)
+{
+    return run([&] { return m_edit.moveObject(object, to); }, {}, Change::All);
+}
+
+QString Document::rename(const SceneObject &object, const QString &name)
+{
+    return run([&] { return m_edit.rename(object, name.trimmed().toStdString()); },
+               tr("Rename to %1").arg(quotedName(name.trimmed().toStdString(), {})), Change::View | Change::Parameters);
+}
+
+QString Document::setHidden(const std::vector<SceneObject> &objects, bool hidden)
+{
+    return run([&] { return m_edit.setHidden(objects, hidden); }, {}, Change::View);
+}
+
 QString Document::removeEvent(std::size_t index)
 {
     return run([&] { return m_edit.removeEvent(index); }, {}, Change::All);

@@ -115,6 +115,13 @@ public:
     /// Places a cloth (a structural edit) or a collider (core/edit/editdocument.h).
     QString setPlacement(int cloth, const Placement &placement);
     QString setColliderPlacement(int collider, const Vec3 &centre, const Vec3 &rotation, float scale = 1.f);
+    /// The Outliner's edits of whole objects (core/edit/src/sceneedits.cpp): remove,
+    /// duplicate and reorder are structural; rename and hide replay nothing.
+    QString removeObjects(const std::vector<SceneObject> &objects);
+    QString duplicate(const std::vector<SceneObject> &objects);
+    QString moveObject(const SceneObject &object, int to);
+    QString rename(const SceneObject &object, const QString &name);
+    QString setHidden(const std::vector<SceneObject> &objects, bool hidden);
     /// Deletes event `index` of the take (a timeline marker's menu).
     QString removeEvent(std::size_t index);
     QString push(const Vec3 &centre, float radius, const Vec3 &delta, float factor);

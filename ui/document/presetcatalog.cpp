@@ -1,6 +1,7 @@
 #include "document/presetcatalog.h"
 
 #include "scene/presets.h"
+#include "scene/userpresets.h"
 
 namespace drape {
 
@@ -16,15 +17,27 @@ const std::vector<PresetInfo> &builtinPresets()
     return presets;
 }
 
-std::optional<Scene> loadPreset(const QString &key, QString *error)
+std::optional<Scene> loadPreset(const QString &key, QString *error, QStringList *warnings)
 {
     SceneLoadResult result = loadPreset(key.toStdString());
+    if (warnings)
+        for (const std::string &w : result.warnings)
+            warnings->append(QString::fromStdString(w));
     if (!result.ok()) {
         if (error)
             *error = QString::fromStdString(result.error);
         return std::nullopt;
     }
     return std::move(result.scene);
+}
+
+QStringList userScenePresets()
+{
+    QStringList ids;
+    for (const UserPreset &u : userPresetList())
+        if (u.kind == UserPresetKind::Scene)
+            ids << QString::fromStdString(u.id);
+    return ids;
 }
 
 QStringList presetKeys()

@@ -20,8 +20,12 @@ struct PresetInfo {
 
 /// Every built-in preset that parses, sorted by file name.
 const std::vector<PresetInfo> &builtinPresets();
-/// The preset's scene; nullopt with `error` set when `key` is unknown or the file is bad.
-std::optional<Scene> loadPreset(const QString &key, QString *error);
+/// The preset's scene (built in, else the user's preset of that name); nullopt with `error`
+/// set when `key` is unknown or the file is bad. `warnings` receives what loading said (a
+/// user preset shadowed by a built-in one of the same name).
+std::optional<Scene> loadPreset(const QString &key, QString *error, QStringList *warnings = nullptr);
+/// The user's own scene presets (core/scene/userpresets.h), sorted by id.
+QStringList userScenePresets();
 /// The preset keys, for messages ("known presets: cloth-ball, curtain, ...").
 QStringList presetKeys();
 

@@ -23,13 +23,18 @@ void SceneRenderer::drawShadowCasters(const Scene &scene, const Simulation &sim,
         lo = { std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z) };
         hi = { std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z) };
     };
-    for (const Cloth &c : sim.cloths) {
-        for (const Vec3 &p : c.particles.position) {
+    for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
+        if (clothHidden(scene, i))
+            continue;
+        for (const Vec3 &p : sim.cloths[i].particles.position) {
             if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z))
                 grow(p);
         }
     }
-    for (const Collider &c : sim.colliders) {
+    for (std::size_t i = 0; i < sim.colliders.size(); ++i) {
+        const Collider &c = sim.colliders[i];
+        if (colliderHidden(scene, i))
+            continue;
         if (c.kind == ColliderKind::Sphere) {
             grow(c.center - Vec3 { 1, 1, 1 } * c.radius);
             grow(c.center + Vec3 { 1, 1, 1 } * c.radius);
@@ -55,9 +60,12 @@ void SceneRenderer::drawShadowCasters(const Scene &scene, const Simulation &sim,
     // Slope-scaled offset keeps lit surfaces from shadowing themselves (shadow acne).
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(2.f, 4.f);
-    for (const Collider &c : sim.colliders) {
+    for (std::size_t i = 0; i < sim.colliders.size(); ++i) {
+        const Collider &c = sim.colliders[i];
         const Mesh *mesh = nullptr;
-        if (c.kind == ColliderKind::Sphere) {
+        if (colliderHidden(scene, i)) {
+            continue;
+        } else if (c.kind == ColliderKind::Sphere) {
             mesh = m_sphere.get();
             m_shadow->setModel(translateScale(c.center, Vec3 { 1, 1, 1 } * c.radius));
         } else if (c.kind == ColliderKind::Box && !c.keepInside) {
@@ -72,7 +80,7 @@ void SceneRenderer::drawShadowCasters(const Scene &scene, const Simulation &sim,
     m_shadow->setModel(Mat4 {});
     for (std::size_t i = 0; i < sim.cloths.size() && i < m_cloths.size(); ++i) {
         const ClothBuffers &b = *m_cloths[i];
-        if (b.triangleIndices == 0)
+        if (b.triangleIndices == 0 || clothHidden(scene, i))
             continue;
         glBindVertexArray(b.vao);
         glDrawElements(GL_TRIANGLES, b.triangleIndices, GL_UNSIGNED_INT, nullptr);
@@ -90,8 +98,9 @@ void SceneRenderer::setLighting(
     // is where cloth drapes in the presets, and the uniform array stays small).
     float spheres[8 * 4] = {};
     int count = 0;
-    for (const Collider &c : sim.colliders) {
-        if (c.kind != ColliderKind::Sphere || count == 8)
+    for (std::size_t i = 0; i < sim.colliders.size(); ++i) {
+        const Collider &c = sim.colliders[i];
+        if (c.kind != ColliderKind::Sphere || count == 8 || colliderHidden(scene, i))
             continue;
         spheres[count * 4 + 0] = c.center.x;
         spheres[count * 4 + 1] = c.center.y;

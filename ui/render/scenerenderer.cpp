@@ -329,7 +329,10 @@ void SceneRenderer::drawColliders(const Scene &scene, const Simulation &sim, con
     const int color = m_solidProgram->uniform("uColor");
     std::vector<const Vec3 *> usedMeshes;
     std::vector<std::pair<float, float>> usedCapsules;
-    for (const Collider &c : sim.colliders) {
+    for (std::size_t i = 0; i < sim.colliders.size(); ++i) {
+        const Collider &c = sim.colliders[i];
+        if (colliderHidden(scene, i))
+            continue;
         const Mesh *mesh = nullptr;
         Mat4 m;
         switch (c.kind) {
@@ -560,7 +563,7 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     if (scene.view.showGround)
         drawGround(scene, viewProjection);
     for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
-        if (!sim.cloths[i].particles.empty())
+        if (!sim.cloths[i].particles.empty() && !clothHidden(scene, i))
             drawCloth(i, scene, sim, viewProjection, eye, options);
     }
 

@@ -75,4 +75,15 @@ inline float groundHeight(const std::vector<Collider> &colliders)
 
 } // namespace render_detail
 
+/// Objects hidden in the Outliner are not drawn (they still simulate); sim and scene lists
+/// share their indices.
+inline bool clothHidden(const Scene &scene, std::size_t i)
+{
+    return i < scene.cloths.size() && scene.cloths[i].hidden;
+}
+inline bool colliderHidden(const Scene &scene, std::size_t i)
+{
+    return i < scene.colliders.size() && scene.colliders[i].hidden;
+}
+
 } // namespace drape

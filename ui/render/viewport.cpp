@@ -499,9 +499,13 @@ void Viewport::mousePressEvent(QMouseEvent *event)
         event->accept();
         return;
     }
+    if (event->button() == Qt::LeftButton)
+        m_leftClickPos.reset();
     if (event->button() == Qt::LeftButton || event->button() == Qt::RightButton) {
         if (m_tool && m_tool->mousePress(event)) {
             m_pressedTool = m_tool;
+        } else if (event->button() == Qt::LeftButton) {
+            m_leftClickPos = event->position();
         } else if (event->button() == Qt::RightButton && m_secondaryTool && m_secondaryTool->mousePress(event)) {
             m_pressedTool = m_secondaryTool;
         }
@@ -555,6 +559,12 @@ void Viewport::mouseReleaseEvent(QMouseEvent *event)
         else
             unsetCursor();
         return;
+    }
+    if (event->button() == Qt::LeftButton && m_leftClickPos) {
+        const QPointF moved = event->position() - *m_leftClickPos;
+        m_leftClickPos.reset();
+        if (moved.manhattanLength() <= 3.0)
+            emit clicked(event->position());
     }
     if (m_pressedTool) {
         Tool *tool = m_pressedTool;

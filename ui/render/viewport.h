@@ -17,6 +17,8 @@
 
 #include <QImage>
 #include <QOpenGLWidget>
+
+#include <optional>
 #include <QPointer>
 
 namespace drape {
@@ -100,6 +102,9 @@ signals:
     void cameraMoved();
     /// A right click (press and release without a drag) at `logicalPos`.
     void contextMenuRequested(QPointF logicalPos);
+    /// A left click (press and release on the same spot) that no tool took: selects what is
+    /// under the cursor.
+    void clicked(QPointF logicalPos);
 
 protected:
     void initializeGL() override;
@@ -139,6 +144,7 @@ private:
     bool m_measureDraw = false;
     double m_lastDrawMs = 0.0;
     QPointF m_rightPressPos { -1e9, -1e9 }; ///< where the right button went down (click vs. drag)
+    std::optional<QPointF> m_leftClickPos; ///< a left press no tool took, until its release
     QString m_glError;
     Drag m_drag = Drag::None;
     QPointF m_lastPos;

@@ -1,6 +1,7 @@
 #include "tools/viewportmenu.h"
 
 #include "document/document.h"
+#include "edit/pick.h"
 #include "render/viewport.h"
 #include "tools/screenpick.h"
 #include "tools/toolmanager.h"
@@ -25,6 +26,17 @@ ViewportMenu::ViewportMenu(ToolManager *tools, QObject *parent)
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->popup(viewport->mapToGlobal(pos.toPoint()));
     });
+    // A plain left click that no tool took selects the cloth or collider under the cursor.
+    connect(viewport, &Viewport::clicked, this, [this, viewport](const QPointF &pos) {
+        Document *doc = m_tools->document();
+        if (!doc)
+            return;
+        const PickHit hit = ScreenProjection(*viewport, doc->simulation()).nearestParticle(pos, kPickTolerancePx);
+        if (hit.valid() && !doc->scene().cloths[std::size_t(hit.cloth)].hidden)
+            emit clothChosen(hit.cloth);
+        else if (const int collider = colliderAt(pos); collider >= 0)
+            emit colliderChosen(collider);
+    });
 }
 
 QMenu *ViewportMenu::menuAt(const QPointF &pos)
@@ -36,6 +48,9 @@ QMenu *ViewportMenu::menuAt(const QPointF &pos)
     PickHit hit;
     if (doc)
         hit = ScreenProjection(*viewport, doc->simulation()).nearestParticle(pos, kPickTolerancePx);
+    // Hidden cloths are not drawn: nothing of theirs is under the cursor.
+    if (hit.valid() && doc->scene().cloths[std::size_t(hit.cloth)].hidden)
+        hit = PickHit {};
     if (hit.valid()) {
         const int cloth = hit.cloth;
         const std::uint32_t particle = hit.index;
@@ -56,8 +71,30 @@ QMenu *ViewportMenu::menuAt(const QPointF &pos)
             tr("Frame Cloth “%1”").arg(name), viewport, [viewport, cloth] { viewport->frameCloth(cloth); });
         menu->addSeparator();
     }
+    if (const int collider = hit.valid() ? -1 : colliderAt(pos); collider >= 0) {
+        const QString name = QString::fromStdString(doc->scene().colliders[std::size_t(collider)].name);
+        menu->addSection(name);
+        menu->addAction(tr("Select Collider “%1”").arg(name), this, [this, collider] { emit colliderChosen(collider); });
+        menu->addSeparator();
+    }
     menu->addAction(tr("Frame All"), viewport, &Viewport::frameAll);
+    if (m_addMenu) {
+        menu->addSeparator();
+        menu->addMenu(m_addMenu);
+    }
     return menu;
+}
+
+int ViewportMenu::colliderAt(const QPointF &pos) const
+{
+    Document *doc = m_tools->document();
+    if (!doc)
+        return -1;
+    std::vector<bool> hidden;
+    for (const Collider &c : doc->scene().colliders)
+        hidden.push_back(c.hidden);
+    const ColliderHit hit = pickCollider(doc->simulation(), m_tools->viewport()->rayAt(pos), hidden);
+    return hit.found ? hit.collider : -1;
 }
 
 } // namespace drape

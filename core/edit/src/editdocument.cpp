@@ -548,16 +548,7 @@ std::string EditDocument::addCloth(const ClothDesc &cloth)
 
 std::string EditDocument::removeCloth(int cloth)
 {
-    if (m_drag)
-        return "finish the drag first";
-    if (cloth < 0 || std::size_t(cloth) >= m_scene->cloths.size())
-        return "cloth " + std::to_string(cloth) + " out of range";
-    Scene next = *m_scene;
-    next.cloths.erase(next.cloths.begin() + cloth);
-    if (next.state && std::size_t(cloth) < next.state->cloths.size())
-        next.state->cloths.erase(next.state->cloths.begin() + cloth);
-    structural("Remove cloth", std::move(next), cloth, true);
-    return {};
+    return removeObjects({ { SceneObject::Kind::Cloth, cloth } });
 }
 
 std::string EditDocument::addCollider(const Collider &collider)
@@ -576,36 +567,37 @@ std::string EditDocument::addCollider(const Collider &collider)
 
 std::string EditDocument::removeCollider(int index)
 {
-    if (m_drag)
-        return "finish the drag first";
-    if (index < 0 || std::size_t(index) >= m_scene->colliders.size())
-        return "collider " + std::to_string(index) + " out of range";
-    Scene next = *m_scene;
-    next.colliders.erase(next.colliders.begin() + index);
-    if (next.state && std::size_t(index) < next.state->colliderCenters.size())
-        next.state->colliderCenters.erase(next.state->colliderCenters.begin() + index);
-    // Parameter events of the removed collider go; those of later colliders follow them.
+    return removeObjects({ { SceneObject::Kind::Collider, index } });
+}
+
+void EditDocument::renumbered(
+    std::string text, Scene next, const std::vector<int> &clothMap, const std::vector<int> &colliderMap)
+{
+    // Events follow the cloth or collider they are about; those of removed objects go.
     const Take was = m_take;
     Take kept;
     for (const Event &e : m_take.events) {
-        const auto *p = std::get_if<ParameterEvent>(&e.data);
-        const ParamDesc *param = p ? findParam(p->key) : nullptr;
-        if (param && param->group == ParamGroup::Collider) {
-            if (p->index == index)
+        Event moved = e;
+        const int c = clothOfEvent(e.data);
+        if (c >= 0 && std::size_t(c) < clothMap.size()) {
+            if (clothMap[std::size_t(c)] < 0)
                 continue;
-            if (p->index > index) {
-                Event moved = e;
-                std::get<ParameterEvent>(moved.data).index -= 1;
-                kept.events.push_back(std::move(moved));
-                continue;
+            setEventCloth(moved.data, clothMap[std::size_t(c)]);
+        }
+        if (auto *p = std::get_if<ParameterEvent>(&moved.data)) {
+            const ParamDesc *param = findParam(p->key);
+            if (param && param->group == ParamGroup::Collider && p->index >= 0
+                && std::size_t(p->index) < colliderMap.size()) {
+                if (colliderMap[std::size_t(p->index)] < 0)
+                    continue;
+                p->index = colliderMap[std::size_t(p->index)];
             }
         }
-        kept.events.push_back(e);
+        kept.events.push_back(std::move(moved));
     }
     const std::size_t dropped = m_take.events.size() - kept.events.size();
     m_take = std::move(kept);
-    structural("Remove collider", std::move(next), -1, false, &was, dropped);
-    return {};
+    structural(std::move(text), std::move(next), -1, false, &was, dropped);
 }
 
 void EditDocument::structural(

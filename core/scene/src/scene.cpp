@@ -191,6 +191,15 @@ Scene withoutPresentation(Scene scene)
     scene.camera = {};
     scene.view = {};
     scene.record = {};
+    // Names and visibility in the viewport change nothing a replay computes.
+    for (ClothDesc &c : scene.cloths) {
+        c.name.clear();
+        c.hidden = false;
+    }
+    for (Collider &c : scene.colliders) {
+        c.name.clear();
+        c.hidden = false;
+    }
     return scene;
 }
 

@@ -192,7 +192,7 @@ ClothDesc SceneReader::readCloth(const Json &j, const std::string &path)
 {
     expectObject(j, path,
         { "name", "source", "grid", "rope", "explicit", "material", "pins", "tearMode", "thickness",
-            "tetherStretch", "frontColor", "backColor", "placement" });
+            "tetherStretch", "frontColor", "backColor", "placement", "hidden" });
     ClothDesc c;
     optString(j, path, "name", c.name);
     if (const Json *s = find(j, "source"))
@@ -238,6 +238,7 @@ ClothDesc SceneReader::readCloth(const Json &j, const std::string &path)
         paramVec3(*p, pp, "rotation", "cloth.placement.rotation", c.placement.rotation);
         param(*p, pp, "scale", "cloth.placement.scale", c.placement.scale);
     }
+    optBool(j, path, "hidden", c.hidden);
     return c;
 }
 
@@ -474,9 +475,10 @@ Collider SceneReader::readCollider(const Json &j, const std::string &path)
 {
     expectObject(j, path,
         { "name", "kind", "center", "normal", "radius", "halfExtents", "keepInside", "axis", "halfLength",
-            "mesh", "rotation", "thickness", "friction", "staticFriction", "restitution", "motion" });
+            "mesh", "rotation", "thickness", "friction", "staticFriction", "restitution", "motion", "hidden" });
     Collider c;
     optString(j, path, "name", c.name);
+    optBool(j, path, "hidden", c.hidden);
     param(j, path, "kind", "collider.kind", c.kind);
     paramVec3(j, path, "center", "collider.center", c.baseCenter);
     c.center = c.baseCenter;

@@ -209,6 +209,8 @@ Json writeCloth(const ClothDesc &c)
         p["scale"] = num(c.placement.scale);
         j["placement"] = std::move(p);
     }
+    if (c.hidden) // optional key, written only when set
+        j["hidden"] = true;
     return j;
 }
 
@@ -261,6 +263,8 @@ Json writeCollider(const Collider &c)
     m["frequency"] = num(c.motion.frequency);
     m["phase"] = num(c.motion.phase);
     j["motion"] = std::move(m);
+    if (c.hidden) // optional key, written only when set
+        j["hidden"] = true;
     return j;
 }
 
