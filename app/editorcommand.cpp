@@ -163,14 +163,15 @@ int runEditor(int argc, char **argv)
         }
     } else {
         const QString key = args.preset.isEmpty() ? QString::fromLatin1(kDefaultPreset) : args.preset;
-        std::optional<Scene> scene = loadPreset(key, &error);
+        Take take;
+        std::optional<Scene> scene = loadPreset(key, &error, &take);
         if (!scene) {
             std::fprintf(stderr, "drape: %s\n", qPrintable(error));
             if (!args.preset.isEmpty())
                 return 1;
             scene = Scene {}; // the default preset is missing from this build: start empty
         }
-        document = std::make_unique<Document>(std::move(*scene));
+        document = std::make_unique<Document>(std::move(*scene), QString(), nullptr, std::move(take));
     }
     window.setDocument(std::move(document));
     if (!openError.isEmpty())

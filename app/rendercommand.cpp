@@ -56,7 +56,7 @@ std::optional<Scene> loadSceneArgument(
     const QString &argument, const SceneBudget &budget, QString *error, Take *take)
 {
     if (argument.startsWith(QLatin1String("preset:")))
-        return loadPreset(argument.mid(7), error);
+        return loadPreset(argument.mid(7), error, take);
     SceneLoadResult result = loadSceneFile(QFile::encodeName(argument).toStdString(), budget);
     for (const std::string &warning : result.warnings)
         printLine(stderr, QStringLiteral("drape render: warning: %1").arg(QString::fromStdString(warning)));

@@ -18,6 +18,7 @@ private slots:
     void curtainThirtyFramesToJson();
     void objOutputAndSequence();
     void replaysTheTakeToTheHashTheEditorShowed();
+    void presetReplaysTheTakeItShipsWith();
     void reportHasPerFrameTotals();
     void helpListsOptionsAndPresets();
     void withoutOutputSaysNothingWasWritten();
@@ -67,6 +68,27 @@ void TestSimulate::replaysTheTakeToTheHashTheEditorShowed()
                                  .arg(qulonglong(doc.simulation().stateHash()), 16, 16, QLatin1Char('0'));
     QVERIFY2(r.out.contains(expected), qPrintable(r.out + "\nexpected: " + expected));
     QVERIFY2(!r.err.contains("warning"), qPrintable(r.err));
+}
+
+// The tearable net ships with a take: `drape simulate preset:tearable-net` replays it, and
+// the hash it prints is the replay's with the take, not the scene's alone.
+void TestSimulate::presetReplaysTheTakeItShipsWith()
+{
+    const SceneLoadResult preset = loadPreset("tearable-net");
+    QVERIFY2(preset.ok(), preset.error.c_str());
+    QVERIFY(!preset.take.empty());
+    constexpr std::uint64_t kFrames = 180; // past the drag and the cut
+    const auto hashText = [](const Simulation &sim) {
+        return QStringLiteral("state hash %1 at frame %2")
+            .arg(qulonglong(sim.stateHash()), 16, 16, QLatin1Char('0'))
+            .arg(kFrames);
+    };
+    const QString withTake = hashText(replay(*preset.scene, preset.take, kFrames));
+    QVERIFY(withTake != hashText(replay(*preset.scene, Take {}, kFrames)));
+
+    const Run r = run({ "preset:tearable-net", "--frames", QString::number(kFrames) });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(withTake), qPrintable(r.out + "\nexpected: " + withTake));
 }
 
 void TestSimulate::withoutOutputSaysNothingWasWritten()

@@ -165,14 +165,15 @@ bool FileActions::maybeSave()
 bool FileActions::newFromPreset(const QString &key)
 {
     QString error;
-    std::optional<Scene> scene = loadPreset(key, &error);
+    Take take;
+    std::optional<Scene> scene = loadPreset(key, &error, &take);
     if (!scene) {
         QMessageBox::critical(m_window, tr("New from Preset"), error);
         return false;
     }
     if (!maybeSave())
         return false;
-    m_window->setDocument(std::make_unique<Document>(std::move(*scene)));
+    m_window->setDocument(std::make_unique<Document>(std::move(*scene), QString(), nullptr, std::move(take)));
     return true;
 }
 

@@ -16,7 +16,7 @@ const std::vector<PresetInfo> &builtinPresets()
     return presets;
 }
 
-std::optional<Scene> loadPreset(const QString &key, QString *error)
+std::optional<Scene> loadPreset(const QString &key, QString *error, Take *take)
 {
     SceneLoadResult result = loadPreset(key.toStdString());
     if (!result.ok()) {
@@ -24,6 +24,8 @@ std::optional<Scene> loadPreset(const QString &key, QString *error)
             *error = QString::fromStdString(result.error);
         return std::nullopt;
     }
+    if (take)
+        *take = std::move(result.take);
     return std::move(result.scene);
 }
 

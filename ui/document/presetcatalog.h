@@ -3,6 +3,7 @@
 #pragma once
 
 #include "scene/scene.h"
+#include "scene/take.h"
 
 #include <QString>
 #include <QStringList>
@@ -21,7 +22,8 @@ struct PresetInfo {
 /// Every built-in preset that parses, sorted by file name.
 const std::vector<PresetInfo> &builtinPresets();
 /// The preset's scene; nullopt with `error` set when `key` is unknown or the file is bad.
-std::optional<Scene> loadPreset(const QString &key, QString *error);
+/// `take` (optional) receives the take the preset ships with (empty for most).
+std::optional<Scene> loadPreset(const QString &key, QString *error, Take *take = nullptr);
 /// The preset keys, for messages ("known presets: cloth-ball, curtain, ...").
 QStringList presetKeys();
 
