@@ -18,12 +18,12 @@
 // complete, so a failed bake (disk full) leaves the previous cache as it was.
 #pragma once
 
+#include "base/partfile.h"
 #include "scene/scene.h"
 #include "scene/take.h"
 #include "timeline/cachedframe.h"
 
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,11 +39,6 @@ std::uint64_t documentHash(const Scene &scene, const Take &take);
 
 class DiskCacheWriter {
 public:
-    DiskCacheWriter() = default;
-    ~DiskCacheWriter(); ///< abandons an unfinished bake (removes the temporary file)
-    DiskCacheWriter(const DiskCacheWriter &) = delete;
-    DiskCacheWriter &operator=(const DiskCacheWriter &) = delete;
-
     /// Creates `folder` if needed and starts the file. False with `error` set on failure.
     bool open(const std::string &folder, std::uint64_t documentHash, std::string *error);
     /// Appends the next frame; frames must follow each other (f, f + 1, ...).
@@ -54,15 +49,11 @@ public:
     std::uint64_t framesWritten() const { return m_count; }
 
 private:
-    bool fail(const std::string &message, std::string *error);
-    bool put(const void *data, std::size_t bytes, std::string *error);
-
-    std::string m_path;
-    std::string m_temp;
-    std::FILE *m_file = nullptr;
+    PartFile m_file; ///< an unfinished bake is removed when the writer goes
     std::uint64_t m_first = 0;
     std::uint64_t m_count = 0;
-    std::shared_ptr<const CachedFrame> m_previous; ///< for writing a topology only when it changed
+    /// The previous frame's topology per cloth: a topology is written only when it changed.
+    std::vector<std::shared_ptr<const ClothTopology>> m_previous;
 };
 
 enum class DiskCacheStatus {

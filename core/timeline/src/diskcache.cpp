@@ -2,7 +2,6 @@
 
 #include "scene/scenefile.h"
 
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -13,7 +12,7 @@ namespace {
 
 constexpr char kSignature[12] = { 'D', 'R', 'A', 'P', 'E', 'C', 'A', 'C', 'H', 'E', '1', '\0' };
 constexpr std::uint32_t kVersion = 1;
-constexpr long kCountOffset = 12 + 4 + 8 + 8; // signature, version, hash, first frame
+constexpr long kFirstFrameOffset = 12 + 4 + 8; // signature, version, hash
 constexpr const char *kFileName = "frames.bin";
 
 // Little-endian encoding, whatever the host.
@@ -196,67 +195,36 @@ std::uint64_t documentHash(const Scene &scene, const Take &take)
     return hash;
 }
 
-DiskCacheWriter::~DiskCacheWriter()
-{
-    if (m_file) {
-        std::fclose(m_file);
-        std::remove(m_temp.c_str());
-    }
-}
-
-bool DiskCacheWriter::fail(const std::string &message, std::string *error)
-{
-    if (error)
-        *error = message;
-    if (m_file) {
-        std::fclose(m_file);
-        m_file = nullptr;
-        std::remove(m_temp.c_str());
-    }
-    return false;
-}
-
-bool DiskCacheWriter::put(const void *data, std::size_t bytes, std::string *error)
-{
-    if (std::fwrite(data, 1, bytes, m_file) != bytes)
-        return fail("cannot write " + m_temp + ": " + std::strerror(errno)
-                + " (the cache is incomplete and was removed; an earlier one is kept)",
-            error);
-    return true;
-}
-
 bool DiskCacheWriter::open(const std::string &folder, std::uint64_t documentHash, std::string *error)
 {
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
-    if (ec)
-        return fail("cannot create the cache folder " + folder + ": " + ec.message(), error);
-    m_path = (std::filesystem::path(folder) / kFileName).string();
-    m_temp = m_path + ".part";
+    if (ec) {
+        if (error)
+            *error = "cannot create the cache folder " + folder + ": " + ec.message();
+        return false;
+    }
     m_count = 0;
-    m_previous.reset();
-    m_file = std::fopen(m_temp.c_str(), "wb");
-    if (!m_file)
-        return fail("cannot write " + m_temp + ": " + std::strerror(errno), error);
+    m_previous.clear();
+    if (!m_file.open((std::filesystem::path(folder) / kFileName).string(), error))
+        return false;
     Bytes header;
     for (char c : kSignature)
         header.u8(std::uint8_t(c));
     header.u32(kVersion);
     header.u64(documentHash);
-    header.u64(0); // first frame, written with the first frame
+    header.u64(0); // first frame, written by finish()
     header.u64(0); // frame count, written by finish()
-    return put(header.data().data(), header.data().size(), error);
+    return m_file.write(header.data().data(), header.data().size(), error);
 }
 
 bool DiskCacheWriter::append(const CachedFrame &frame, std::string *error)
 {
-    if (!m_file)
-        return fail("cannot write " + m_path + ": not open", error);
     if (m_count == 0)
         m_first = frame.frame;
     else if (frame.frame != m_first + m_count)
-        return fail("cache " + m_path + ": frame " + std::to_string(frame.frame) + " does not follow frame "
-                + std::to_string(m_first + m_count - 1),
+        return m_file.fail("cache " + m_file.path() + ": frame " + std::to_string(frame.frame)
+                + " does not follow frame " + std::to_string(m_first + m_count - 1),
             error);
     Bytes out;
     out.u64(frame.frame);
@@ -267,8 +235,7 @@ bool DiskCacheWriter::append(const CachedFrame &frame, std::string *error)
     for (std::size_t c = 0; c < frame.cloths.size(); ++c) {
         const ClothFrame &cloth = frame.cloths[c];
         out.u32(std::uint32_t(cloth.position.size()));
-        const bool shared = m_previous && c < m_previous->cloths.size()
-            && m_previous->cloths[c].topology == cloth.topology;
+        const bool shared = c < m_previous.size() && m_previous[c] == cloth.topology;
         out.u8(shared ? 0 : 1);
         if (!shared) {
             out.u64(cloth.topology->revision);
@@ -282,39 +249,24 @@ bool DiskCacheWriter::append(const CachedFrame &frame, std::string *error)
     }
     out.u32(std::uint32_t(frame.colliderCenters.size()));
     out.vec3s(frame.colliderCenters);
-    if (!put(out.data().data(), out.data().size(), error))
+    if (!m_file.write(out.data().data(), out.data().size(), error))
         return false;
-    // Keep only what sharing needs: the topology pointers of this frame.
-    auto previous = std::make_shared<CachedFrame>();
+    m_previous.clear();
     for (const ClothFrame &cloth : frame.cloths)
-        previous->cloths.push_back({ {}, cloth.topology });
-    m_previous = std::move(previous);
+        m_previous.push_back(cloth.topology);
     ++m_count;
     return true;
 }
 
 bool DiskCacheWriter::finish(std::string *error)
 {
-    if (!m_file)
-        return fail("cannot write " + m_path + ": not open", error);
     if (m_count == 0)
-        return fail(m_path + ": no frames to write", error);
+        return m_file.fail(m_file.path() + ": no frames to write", error);
     Bytes tail;
     tail.u64(m_first);
     tail.u64(m_count);
-    if (std::fseek(m_file, kCountOffset - 8, SEEK_SET) != 0 || !put(tail.data().data(), 16, error))
-        return false;
-    const int flushed = std::fflush(m_file);
-    const int closed = std::fclose(m_file);
-    m_file = nullptr;
-    if (flushed != 0 || closed != 0 || std::rename(m_temp.c_str(), m_path.c_str()) != 0) {
-        const std::string reason = std::strerror(errno);
-        std::remove(m_temp.c_str());
-        if (error)
-            *error = "cannot write " + m_path + ": " + reason + " (an earlier cache is kept)";
-        return false;
-    }
-    return true;
+    return m_file.seek(kFirstFrameOffset, error) && m_file.write(tail.data().data(), tail.data().size(), error)
+        && m_file.commit(error);
 }
 
 DiskCacheLoad readDiskCache(const std::string &folder, std::uint64_t documentHash)
