@@ -2,6 +2,7 @@
 // keeps the file on disk and the modified state, a bad file is refused with a message that
 // names it, Reset goes back to the start, and the editor's edits follow the scene + take
 // model (core/edit/editdocument.h) through the undo stack.
+#include "document/bake.h"
 #include "document/document.h"
 #include "scene/params.h"
 #include "document/presetcatalog.h"
@@ -31,6 +32,8 @@ private slots:
     void takeIsSavedAndReplayed();
     void gridResolutionKeepsPinsInPlace();
     void cancelledGestureKeepsRedo();
+    void presetOpensWithItsTake();
+    void bakedFolderSeedsTheReopenedDocument();
 };
 
 void TestDocument::saveAndReloadGivesSameScene_data()
@@ -354,6 +357,59 @@ void TestDocument::cancelledGestureKeepsRedo()
     document.undoStack()->redo();
     QCOMPARE(document.take().events.size(), std::size_t(1));
     QVERIFY(std::holds_alternative<PinEvent>(document.take().events[0].data));
+}
+
+// New from Preset keeps the take a preset ships with (the tearable net's drag and cut).
+void TestDocument::presetOpensWithItsTake()
+{
+    QString error;
+    Take take;
+    std::optional<Scene> scene = loadPreset(QStringLiteral("tearable-net"), &error, &take);
+    QVERIFY2(scene, qPrintable(error));
+    QVERIFY(!take.empty());
+    Document document(*scene, {}, nullptr, take);
+    QVERIFY(document.take() == take);
+    QVERIFY(!document.isModified());
+}
+
+// File ▸ Bake to Folder: the re-opened file shows the baked frames without simulating them;
+// after the file changes, the cache is named as stale and ignored.
+void TestDocument::bakedFolderSeedsTheReopenedDocument()
+{
+    QString error;
+    Take take;
+    std::optional<Scene> scene = loadPreset(QStringLiteral("tearable-net"), &error, &take);
+    QVERIFY2(scene, qPrintable(error));
+    Document document(*scene, {}, nullptr, take);
+    QVERIFY(!bakeToFolder(document, 40).isEmpty()); // never saved: nowhere to bake to
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("net.json"));
+    QVERIFY2(document.save(path, false, &error), qPrintable(error));
+    std::uint64_t calls = 0;
+    const QString baked = bakeToFolder(document, 40, [&calls](std::uint64_t done, std::uint64_t total) {
+        ++calls;
+        return done <= total;
+    });
+    QVERIFY2(baked.isEmpty(), qPrintable(baked));
+    QCOMPARE(calls, std::uint64_t(41));
+    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("net.drape-cache/frames.bin"))));
+
+    QStringList warnings;
+    std::unique_ptr<Document> reopened = Document::load(path, &error, &warnings);
+    QVERIFY2(reopened, qPrintable(error));
+    QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join('\n')));
+    for (std::uint64_t f = 0; f <= 40; ++f)
+        QCOMPARE(reopened->timeline().cachedFrame(f)->stateHash, document.timeline().frame(f)->stateHash);
+    QCOMPARE(reopened->timeline().simulatedFrames(), std::uint64_t(0));
+
+    // The file saved again without the take: the cache beside it is stale.
+    Document plain(*scene);
+    QVERIFY2(plain.save(path, false, &error), qPrintable(error));
+    reopened = Document::load(path, &error, &warnings);
+    QVERIFY2(reopened, qPrintable(error));
+    QCOMPARE(warnings.size(), 1);
+    QVERIFY2(warnings.front().contains(QStringLiteral("net.drape-cache")), qPrintable(warnings.front()));
+    QVERIFY(!reopened->timeline().cachedFrame(5));
 }
 
 QTEST_MAIN(TestDocument)

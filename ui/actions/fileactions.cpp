@@ -1,5 +1,6 @@
 #include "actions/fileactions.h"
 
+#include "actions/exportactions.h"
 #include "actions/importmeshdialog.h"
 #include "actions/openscene.h"
 
@@ -24,7 +25,7 @@ const QString kFilter = QStringLiteral("Drape scenes (*.json);;All files (*)");
 
 } // namespace
 
-FileActions::FileActions(MainWindow *window) : QObject(window), m_window(window)
+FileActions::FileActions(MainWindow *window) : QObject(window), m_window(window), m_export(new ExportActions(window))
 {
     m_open = new QAction(tr("&Open…"), this);
     m_open->setShortcut(QKeySequence::Open);
@@ -111,6 +112,7 @@ void FileActions::populate(QMenu *menu)
     menu->addAction(m_revert);
     menu->addSeparator();
     menu->addAction(m_quit);
+    m_export->populate(menu, m_quit);
     updateActions();
 }
 
