@@ -3,10 +3,9 @@
 #include "appsettings.h"
 #include "document/bake.h"
 #include "document/document.h"
+#include "document/frameexport.h"
 #include "mainwindow.h"
-#include "scene/objexport.h"
 #include "timeline/diskcache.h"
-#include "timeline/pc2writer.h"
 
 #include <QAction>
 #include <QCoreApplication>
@@ -73,11 +72,7 @@ bool ExportActions::bake()
                                                    .arg(QDir::toNativeSeparators(QString::fromStdString(
                                                        diskCacheFolder(QFile::encodeName(doc->filePath()).toStdString())))),
                                                last + 1);
-    const QString error = bakeToFolder(*doc, last, [progress](std::uint64_t done, std::uint64_t) {
-        progress->setValue(int(done));
-        QCoreApplication::processEvents();
-        return !progress->wasCanceled();
-    });
+    const QString error = bakeToFolder(*doc, last, follow(progress));
     progress->close();
     if (!error.isEmpty()) {
         QMessageBox::warning(m_window, tr("Bake to Folder"), error);
@@ -85,13 +80,6 @@ bool ExportActions::bake()
     }
     m_window->statusBar()->showMessage(tr("Baked frames 0 to %1 beside %2").arg(last).arg(doc->displayName()), 5000);
     return true;
-}
-
-void ExportActions::exportRange(Document &document, std::uint64_t *first, std::uint64_t *last) const
-{
-    const RecordSettings &r = document.scene().record;
-    *first = std::uint64_t(std::max(0, r.startFrame));
-    *last = r.endFrame > r.startFrame ? std::uint64_t(r.endFrame) : std::max(*first, bakeEnd(document));
 }
 
 bool ExportActions::exportPointCache()
@@ -107,80 +95,59 @@ bool ExportActions::exportPointCache()
         return false;
     if (QFileInfo(path).suffix().isEmpty())
         path += QStringLiteral(".pc2");
-    return writePointCache(*doc, path, first, last);
-}
-
-bool ExportActions::writePointCache(Document &document, const QString &path, std::uint64_t first, std::uint64_t last)
-{
-    Timeline &timeline = document.timeline();
-    Pc2Writer writer;
-    std::string error;
-    bool ok = writer.open(QFile::encodeName(path).toStdString(), first, &error);
     QProgressDialog *progress = progressDialog(tr("Writing %1…").arg(QFileInfo(path).fileName()), last - first + 1);
-    std::uint64_t failedAt = 0;
-    bool topologyChanged = false;
-    for (std::uint64_t f = first; ok && f <= last; ++f) {
-        const auto frame = timeline.frame(f);
-        topologyChanged = f > first && pointCount(*frame) != writer.pointCount();
-        ok = writer.append(*frame, &error);
-        failedAt = f;
-        progress->setValue(int(f - first + 1));
-        QCoreApplication::processEvents();
-        if (progress->wasCanceled()) {
-            progress->close();
-            return false; // the writer removes its temporary file
-        }
-    }
+    const PointCacheExport result = drape::exportPointCache(*doc, path, first, last, follow(progress));
     progress->close();
-    if (ok && writer.finish(&error)) {
-        m_window->statusBar()->showMessage(
-            tr("Wrote frames %1 to %2 (%3 points) to %4").arg(first).arg(last).arg(writer.pointCount())
-                .arg(QDir::toNativeSeparators(path)), 5000);
+    if (result.cancelled)
+        return false;
+    if (result.error.isEmpty()) {
+        m_window->statusBar()->showMessage(tr("Wrote frames %1 to %2 (%3 points) to %4")
+                                               .arg(first)
+                                               .arg(last)
+                                               .arg(result.points)
+                                               .arg(QDir::toNativeSeparators(path)),
+                                           5000);
         return true;
     }
-    if (!topologyChanged) {
-        QMessageBox::warning(m_window, tr("Export Point Cache"), QString::fromStdString(error));
+    if (result.topologyChangedAt > last) {
+        QMessageBox::warning(m_window, tr("Export Point Cache"), result.error);
         return false;
     }
     const auto answer = QMessageBox::question(
         m_window, tr("Export Point Cache"),
         tr("The cloth tears or is cut at frame %1, so its vertex count changes; a PC2 point cache holds a fixed "
            "vertex count and was not written.\n\nExport frames %2 to %3 as an OBJ sequence instead (one mesh per "
-           "frame)?").arg(failedAt).arg(first).arg(last),
+           "frame)?")
+            .arg(result.topologyChangedAt)
+            .arg(first)
+            .arg(last),
         QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes);
     if (answer != QMessageBox::Yes)
         return false;
     const QString folder = QFileDialog::getExistingDirectory(m_window, tr("Folder for the OBJ sequence"),
                                                              QFileInfo(path).absolutePath());
-    return !folder.isEmpty() && writeObjSequence(document, folder, first, last);
+    if (folder.isEmpty())
+        return false;
+    progress = progressDialog(tr("Writing OBJ meshes…"), last - first + 1);
+    const QString error = exportObjSequence(*doc, folder, first, last, follow(progress));
+    progress->close();
+    if (!error.isEmpty()) {
+        QMessageBox::warning(m_window, tr("Export OBJ Sequence"), error);
+        return false;
+    }
+    m_window->statusBar()->showMessage(
+        tr("Wrote OBJ meshes of frames %1 to %2 to %3").arg(first).arg(last).arg(QDir::toNativeSeparators(folder)),
+        5000);
+    return true;
 }
 
-bool ExportActions::writeObjSequence(Document &document, const QString &folder, std::uint64_t first,
-                                     std::uint64_t last)
+ExportProgress ExportActions::follow(QProgressDialog *progress)
 {
-    QProgressDialog *progress = progressDialog(tr("Writing OBJ meshes…"), last - first + 1);
-    std::string error;
-    for (std::uint64_t f = first; f <= last; ++f) {
-        const QString name = QDir(folder).filePath(QStringLiteral("frame_%1.obj").arg(f, 4, 10, QLatin1Char('0')));
-        // Consecutive frames continue the timeline's own replay, so this is one pass.
-        if (!writeObjFile(QFile::encodeName(name).toStdString(), document.timeline().simulationAt(f), &error)) {
-            progress->close();
-            QMessageBox::warning(m_window, tr("Export OBJ Sequence"),
-                                 tr("%1\n\nThe %2 meshes written before it stay in %3.")
-                                     .arg(QString::fromStdString(error))
-                                     .arg(f - first)
-                                     .arg(QDir::toNativeSeparators(folder)));
-            return false;
-        }
-        progress->setValue(int(f - first + 1));
+    return [progress](std::uint64_t done, std::uint64_t) {
+        progress->setValue(int(std::min<std::uint64_t>(done, 1u << 30)));
         QCoreApplication::processEvents();
-        if (progress->wasCanceled())
-            break;
-    }
-    progress->close();
-    m_window->statusBar()->showMessage(tr("Wrote OBJ meshes of frames %1 to %2 to %3").arg(first).arg(last)
-                                           .arg(QDir::toNativeSeparators(folder)), 5000);
-    return true;
+        return !progress->wasCanceled();
+    };
 }
 
 } // namespace drape

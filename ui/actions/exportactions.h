@@ -5,6 +5,8 @@
 // then says so and offers the same frames as an OBJ sequence.
 #pragma once
 
+#include "document/frameexport.h"
+
 #include <QObject>
 
 #include <cstdint>
@@ -15,7 +17,6 @@ class QProgressDialog;
 
 namespace drape {
 
-class Document;
 class MainWindow;
 
 class ExportActions : public QObject {
@@ -36,11 +37,9 @@ public slots:
     bool exportPointCache();
 
 private:
-    /// The document frames a point cache or OBJ sequence covers: the record range when set.
-    void exportRange(Document &document, std::uint64_t *first, std::uint64_t *last) const;
-    bool writePointCache(Document &document, const QString &path, std::uint64_t first, std::uint64_t last);
-    bool writeObjSequence(Document &document, const QString &folder, std::uint64_t first, std::uint64_t last);
     QProgressDialog *progressDialog(const QString &text, std::uint64_t total);
+    /// Progress that moves `progress` and cancels when its Cancel was pressed.
+    static ExportProgress follow(QProgressDialog *progress);
     void updateActions();
 
     MainWindow *m_window;
