@@ -632,6 +632,24 @@ void TestRecord::dockEditsAreUndoable()
     doc->undoStack()->undo();
     QCOMPARE(doc->scene().record.width, 1280);
     QCOMPARE(doc->scene().record.fps, 30);
+
+    // The frame range: saved in the scene, one undo step for a range typed in a row; an end
+    // at or before the start means none (the length decides again).
+    auto *start = dock.findChild<QSpinBox *>(QStringLiteral("RecordStartFrame"));
+    auto *end = dock.findChild<QSpinBox *>(QStringLiteral("RecordEndFrame"));
+    QVERIFY(start && end);
+    const int rangeBefore = doc->undoStack()->index();
+    start->setValue(10);
+    end->setValue(70);
+    QCOMPARE(doc->scene().record.startFrame, 10);
+    QCOMPARE(doc->scene().record.endFrame, 70);
+    QCOMPARE(doc->undoStack()->index(), rangeBefore + 1);
+    start->setValue(80);
+    QCOMPARE(doc->scene().record.endFrame, 0);
+    QCOMPARE(end->value(), 0);
+    doc->undoStack()->undo();
+    QCOMPARE(doc->scene().record.startFrame, 0);
+    QCOMPARE(start->value(), 0);
 }
 
 int main(int argc, char **argv)

@@ -154,9 +154,11 @@ void RecordDock::buildUi()
 
     // The range in the document's own frames (the timeline's), saved with the scene.
     m_startFrame = new QSpinBox(body);
+    m_startFrame->setObjectName(QStringLiteral("RecordStartFrame"));
     m_startFrame->setRange(0, 100000000);
     m_startFrame->setToolTip(tr("The first frame of the take to record (with \"Restart\" checked)"));
     m_endFrame = new QSpinBox(body);
+    m_endFrame->setObjectName(QStringLiteral("RecordEndFrame"));
     m_endFrame->setRange(0, 100000000);
     m_endFrame->setSpecialValueText(tr("by length"));
     m_endFrame->setToolTip(tr("The last frame of the take to record; it then sets the length"));
