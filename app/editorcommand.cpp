@@ -164,7 +164,8 @@ int runEditor(int argc, char **argv)
     } else {
         const QString key = args.preset.isEmpty() ? QString::fromLatin1(kDefaultPreset) : args.preset;
         QStringList presetWarnings;
-        std::optional<Scene> scene = loadPreset(key, &error, &presetWarnings);
+        Take take;
+        std::optional<Scene> scene = loadPreset(key, &error, &presetWarnings, &take);
         for (const QString &w : presetWarnings) // a user preset shadowed by a built-in one
             std::fprintf(stderr, "drape: warning: %s\n", qPrintable(w));
         if (!scene) {
@@ -173,7 +174,7 @@ int runEditor(int argc, char **argv)
                 return 1;
             scene = Scene {}; // the default preset is missing from this build: start empty
         }
-        document = std::make_unique<Document>(std::move(*scene));
+        document = std::make_unique<Document>(std::move(*scene), QString(), nullptr, std::move(take));
     }
     window.setDocument(std::move(document));
     if (!openError.isEmpty())

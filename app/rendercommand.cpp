@@ -58,7 +58,7 @@ std::optional<Scene> loadSceneArgument(
     const QString &argument, const SceneBudget &budget, QString *error, Take *take)
 {
     if (argument.startsWith(QLatin1String("preset:")))
-        return loadPreset(argument.mid(7), error);
+        return loadPreset(argument.mid(7), error, nullptr, take);
     SceneLoadResult result = loadSceneFile(QFile::encodeName(argument).toStdString(), budget);
     for (const std::string &warning : result.warnings)
         printLine(stderr, QStringLiteral("drape render: warning: %1").arg(QString::fromStdString(warning)));
@@ -85,10 +85,11 @@ bool parseSize(const QString &text, int *width, int *height)
 
 const char *renderUsage()
 {
-    return "  drape render SCENE -o OUT [--frames N | --seconds S] [--fps F] [--size WxH]\n"
+    return "  drape render SCENE -o OUT [--frames N | --seconds S] [--start N] [--fps F] [--size WxH]\n"
            "        Renders a scene (a file, or preset:NAME) without a display: OUT ending in .mp4,\n"
            "        .webm or .gif is a video (needs ffmpeg); any other OUT is a folder of PNG frames,\n"
-           "        or of OBJ meshes with --obj. Unset options come from the scene's record settings.\n";
+           "        or of OBJ meshes with --obj. --start N begins at frame N of the scene's take. Unset\n"
+           "        options come from the scene's record settings.\n";
 }
 
 int runRender(int argc, char **argv)
@@ -100,7 +101,8 @@ int runRender(int argc, char **argv)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Renders the frames of a scene without the editor and without a display server, through EGL.\n"
-        "Frame k shows the simulation at exactly k / fps seconds (see docs/recording.md)."));
+        "Frame k shows the simulation at exactly k / fps seconds after the first frame (--start; see\n"
+        "docs/recording.md)."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("render"), QStringLiteral("The render mode."));
     parser.addPositionalArgument(QStringLiteral("scene"), QStringLiteral("A scene file, or preset:NAME."));
@@ -112,6 +114,11 @@ int runRender(int argc, char **argv)
     const QCommandLineOption secondsOption(QStringLiteral("seconds"),
                                            QStringLiteral("Length in seconds (frames = round(S · fps))."),
                                            QStringLiteral("S"));
+    const QCommandLineOption startOption(
+        QStringLiteral("start"),
+        QStringLiteral("First frame of the scene and its take to render, in simulation frames since the start "
+                       "(default: the scene's record.startFrame, else 0)."),
+        QStringLiteral("N"));
     const QCommandLineOption fpsOption(QStringLiteral("fps"), QStringLiteral("Frames per second."), QStringLiteral("F"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Frame size in pixels, e.g. 1280x720."),
                                         QStringLiteral("WxH"));
@@ -132,7 +139,7 @@ int runRender(int argc, char **argv)
     const QCommandLineOption fabricImageOption(QStringLiteral("fabric-image"),
         QStringLiteral("The picture of the image fabric look (a scene names the look, never the file)."),
         QStringLiteral("FILE"));
-    parser.addOptions({outOption, framesOption, secondsOption, fpsOption, sizeOption, qualityOption, objOption,
+    parser.addOptions({outOption, framesOption, secondsOption, startOption, fpsOption, sizeOption, qualityOption, objOption,
                        patternOption, overlaysOption, transparentOption, quietOption, forceOption,
                        fabricImageOption, maxParticlesOption()});
     if (!parser.parse(QCoreApplication::arguments()))
@@ -213,7 +220,18 @@ int runRender(int argc, char **argv)
             return usageError(QStringLiteral("--seconds: \"%1\" is not a positive number.").arg(parser.value(secondsOption)));
         settings.frames = std::max(1, int(std::lround(seconds * settings.fps)));
     }
-    if (settings.frames < 1)
+    if (parser.isSet(startOption)) {
+        settings.startFrame = parser.value(startOption).toInt(&ok);
+        if (!ok || settings.startFrame < 0)
+            return usageError(QStringLiteral("--start: \"%1\" is not a whole number of frames >= 0.")
+                                  .arg(parser.value(startOption)));
+        if (settings.endFrame != 0 && settings.endFrame <= settings.startFrame)
+            settings.endFrame = 0; // the scene's range ends before the start asked for
+    }
+    // A length given on the command line wins over the scene's frame range.
+    if (parser.isSet(framesOption) || parser.isSet(secondsOption))
+        settings.endFrame = 0;
+    if (settings.frames < 1 && settings.endFrame == 0)
         return usageError(QStringLiteral("the scene records until stopped (record.frames = 0); give --frames or --seconds."));
     if (settings.width <= 0 || settings.height <= 0)
         return usageError(QStringLiteral("the scene records at the viewport's size; give --size WxH."));
@@ -250,6 +268,15 @@ int runRender(int argc, char **argv)
     if (!problems.empty()) {
         printLine(stderr, QStringLiteral("drape render: the scene cannot be simulated: %1")
                               .arg(QString::fromStdString(problems.front())));
+        return 1;
+    }
+
+    // The range starts at record.startFrame: the take is replayed up to it first.
+    player.advanceTo(std::uint64_t(plan.settings.startFrame));
+    if (sim.status().blownUp) {
+        printLine(stderr, QStringLiteral("drape render: the simulation blew up before frame %1: %2")
+                              .arg(plan.settings.startFrame)
+                              .arg(QString::fromStdString(sim.status().message)));
         return 1;
     }
 

@@ -43,6 +43,10 @@ state hash printed at the end is the one the editor shows at that frame.
 SCENE is a scene file (.json) or preset:NAME for a built-in preset.
 Built-in presets: %1
 
+--start N replays the scene and its take to frame N first; the outputs then begin at
+frame N (a --pc2 cache's sample 0, the --report's first record) and --frames counts
+the frames after it.
+
 Outputs:
   --out FILE.json       the final state as the start of a new scene (positions,
                         velocities, time; a torn cloth with its torn topology; the take's
@@ -142,7 +146,7 @@ QString objFrameName(const QString &dir, int frame, int total)
 
 const char *simulateUsage()
 {
-    return "  drape simulate SCENE [--frames N] [--out FILE.json|FILE.obj] [--obj-sequence DIR]\n"
+    return "  drape simulate SCENE [--frames N] [--start N] [--out FILE.json|FILE.obj] [--obj-sequence DIR]\n"
            "                 [--report FILE.json] [--pc2 FILE.pc2] [--max-particles N]\n"
            "                          step a scene (file or preset:NAME) without a display and\n"
            "                          write the final state or a mesh cache (see drape simulate --help)\n";
@@ -163,6 +167,10 @@ int runSimulate(int argc, char **argv)
     const QCommandLineOption framesOption(QStringLiteral("frames"),
         QStringLiteral("Frames to simulate (default: one second at the scene's frame rate)."),
         QStringLiteral("N"));
+    const QCommandLineOption startOption(QStringLiteral("start"),
+        QStringLiteral("Replay the scene and its take to frame N first; the outputs begin there "
+                       "(--frames counts the frames after it)."),
+        QStringLiteral("N"));
     const QCommandLineOption outOption(QStringLiteral("out"),
         QStringLiteral("Write the final state to FILE (.json scene or .obj mesh)."), QStringLiteral("FILE"));
     const QCommandLineOption objSequenceOption(QStringLiteral("obj-sequence"),
@@ -177,7 +185,7 @@ int runSimulate(int argc, char **argv)
     const QCommandLineOption pc2Option(QStringLiteral("pc2"),
         QStringLiteral("Write every frame as a PC2 point cache (Blender, Maya, 3ds Max)."),
         QStringLiteral("FILE"));
-    parser.addOptions({ helpOption, framesOption, outOption, objSequenceOption, pc2Option, withStateOption,
+    parser.addOptions({ helpOption, framesOption, startOption, outOption, objSequenceOption, pc2Option, withStateOption,
         noStateOption, reportOption, maxParticlesOption() });
 
     if (!parser.parse(QCoreApplication::arguments())) {
@@ -252,6 +260,17 @@ int runSimulate(int argc, char **argv)
         }
     }
 
+    int start = 0;
+    if (parser.isSet(startOption)) {
+        bool ok = false;
+        const QString text = parser.value(startOption);
+        start = text.toInt(&ok);
+        if (!ok || start < 0) {
+            printError(QStringLiteral("--start: expected a whole number of frames >= 0, got \"%1\"").arg(text));
+            return kExitUsage;
+        }
+    }
+
     // The outputs, before the run: an OBJ is about 120 bytes per particle, a scene file with
     // state about 200.
     const std::uint64_t bytesPerMesh = 200 * std::max<std::uint64_t>(sceneTotals(scene).particles, 1);
@@ -287,6 +306,15 @@ int runSimulate(int argc, char **argv)
         printError(QStringLiteral("%1: cannot simulate: %2")
                        .arg(QString::fromStdString(sceneArg), QString::fromStdString(problems.front())));
         return kExitInput;
+    }
+
+    // Outputs begin at --start: the take is replayed silently up to it.
+    player.advanceTo(std::uint64_t(start));
+    if (sim.status().blownUp) {
+        printError(QStringLiteral("the simulation blew up before frame %1 (--start): %2")
+                       .arg(start)
+                       .arg(QString::fromStdString(sim.status().message)));
+        return kExitBlowUp;
     }
 
     std::size_t constraintsAtStart = 0;

@@ -1,5 +1,8 @@
 // Built-in presets: each one loads without warnings, round-trips through the file format
 // byte for byte, builds the shape its description promises and simulates without blowing up.
+#include "edit/cut.h"
+#include "edit/editdocument.h"
+#include "edit/player.h"
 #include "embeddedfiles.h"
 #include "scene/presets.h"
 #include "scene/scenefile.h"
@@ -24,6 +27,8 @@ private slots:
     void tearableNetMatchesTheCanvasDemo();
     void springFabricHasNoBendSprings();
     void threejsBallMoves();
+    void tearableNetShipsWithItsTake();
+    void tearableNetTakeIsTheRecordedSession();
 
 private:
     static Scene load(const QString &id);
@@ -192,6 +197,96 @@ void TestPresets::threejsBallMoves()
     const Vec3 got = sim.colliders[std::size_t(ballIndex)].center;
     QVERIFY2(
         length(got - expected) < 1e-4f, qPrintable(QString("%1 %2 %3").arg(got.x).arg(got.y).arg(got.z)));
+}
+
+namespace {
+
+constexpr std::uint64_t kNetDragStart = 30, kNetDragFrames = 60, kNetCutFrame = 130, kNetTakeEnd = 240;
+
+// The session whose take ships with the tearable net: a hand grabs the middle of the net at
+// 0.5 s and pulls it down and towards the camera for a second (the net tears around it),
+// lets go, and at about 2.2 s a knife cuts across the left of the net. Recorded through the
+// editing layer exactly as the editor records it. Set DRAPE_PRINT_PRESET_TAKE=1 to print the
+// take as it goes into resources/presets/tearable-net.json.
+EditDocument tearableNetSession(const Scene &scene)
+{
+    EditDocument doc(scene);
+    doc.run(int(kNetDragStart));
+    const int across = scene.cloths.at(0).grid.across;
+    const std::uint32_t held = std::uint32_t(20 * across + across / 2); // row 20, middle column
+    const Vec3 centre = doc.simulation().cloths[0].particles.position[held];
+    if (!doc.beginDrag(0, { held, held + 1 }, centre).empty())
+        qFatal("the drag did not start");
+    for (std::uint64_t i = 0; i < kNetDragFrames; ++i) {
+        doc.dragTo(centre + Vec3 { 0.f, -0.02f, 0.01f } * float(i));
+        doc.step();
+    }
+    doc.endDrag();
+    doc.run(int(kNetCutFrame - doc.playhead()));
+    const Particles &p = doc.simulation().cloths[0].particles;
+    const Vec3 from = p.position[std::uint32_t(8 * across + 4)];
+    const Vec3 to = p.position[std::uint32_t(14 * across + 16)];
+    const std::vector<std::uint32_t> cut = constraintsNearSegment(doc.simulation().cloths[0], from, to, 0.01f);
+    if (cut.empty() || !doc.removeConstraints(0, cut, true).empty())
+        qFatal("the cut found nothing to cut");
+    doc.run(int(kNetTakeEnd - doc.playhead()));
+    return doc;
+}
+
+std::size_t constraintCount(const Simulation &sim)
+{
+    std::size_t n = 0;
+    for (const Cloth &c : sim.cloths)
+        n += c.constraints.size();
+    return n;
+}
+
+} // namespace
+
+// The tearable net ships with a take (a drag and a cut): opening it and pressing Play shows
+// them, and replaying the preset with its take is not the same as the scene alone.
+void TestPresets::tearableNetShipsWithItsTake()
+{
+    const SceneLoadResult r = loadPreset("tearable-net");
+    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY(!r.take.empty());
+    bool drag = false, cut = false;
+    for (const Event &e : r.take.events) {
+        drag = drag || std::holds_alternative<DragEvent>(e.data);
+        if (const auto *remove = std::get_if<RemoveConstraintsEvent>(&e.data))
+            cut = cut || remove->cut;
+    }
+    QVERIFY(drag);
+    QVERIFY(cut);
+
+    std::vector<EventReport> reports;
+    const Simulation withTake = replay(*r.scene, r.take, kNetTakeEnd, &reports);
+    QVERIFY2(reports.empty(), reports.empty() ? "" : reports.front().message.c_str());
+    const Simulation without = replay(*r.scene, Take {}, kNetTakeEnd);
+    QVERIFY(!withTake.status().blownUp);
+    QVERIFY(withTake.stateHash() != without.stateHash());
+    // What the take did shows: constraints were cut and torn; alone, the net hangs whole.
+    QCOMPARE(constraintCount(without), constraintCount(buildSimulation(*r.scene)));
+    QVERIFY(constraintCount(withTake) < constraintCount(without));
+}
+
+// The shipped take is the one the editing layer records for the session above, so it can be
+// rebuilt (and changed) from code rather than by hand.
+void TestPresets::tearableNetTakeIsTheRecordedSession()
+{
+    const SceneLoadResult r = loadPreset("tearable-net");
+    QVERIFY2(r.ok(), r.error.c_str());
+    const EditDocument doc = tearableNetSession(*r.scene);
+    if (qEnvironmentVariableIsSet("DRAPE_PRINT_PRESET_TAKE")) {
+        SaveOptions options;
+        options.take = &doc.take();
+        const std::string text = serializeScene(doc.scene(), options);
+        std::printf("%s", text.substr(text.find("\"take\"")).c_str());
+        std::fflush(stdout);
+        return;
+    }
+    QCOMPARE(r.take.events.size(), doc.take().events.size());
+    QVERIFY(r.take == doc.take());
 }
 
 QTEST_GUILESS_MAIN(TestPresets)

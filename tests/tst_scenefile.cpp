@@ -33,6 +33,7 @@ private slots:
     void version1FilesKeepTheirPhysics();
     void fabricLookRoundTrips();
     void fabricLookRejectsBadValues();
+    void recordFrameRangeIsOptional();
 
 private:
     static Scene preset(const char *id);
@@ -392,6 +393,30 @@ void TestSceneFile::fabricLookRejectsBadValues()
     r = parseScene(badDensity, "bad.json");
     QVERIFY(!r.ok());
     QVERIFY2(r.error.find("weaveDensity") != std::string::npos, r.error.c_str());
+}
+
+// The record settings' frame range (startFrame, endFrame) is optional: a scene without one
+// is written as before; one with one reads back; an end before the start is refused by name.
+void TestSceneFile::recordFrameRangeIsOptional()
+{
+    Scene scene = preset("flag");
+    const std::string plain = serializeScene(scene);
+    QVERIFY(plain.find("startFrame") == std::string::npos);
+    QVERIFY(plain.find("endFrame") == std::string::npos);
+
+    scene.record.startFrame = 30;
+    scene.record.endFrame = 150;
+    const SceneLoadResult back = parseScene(serializeScene(scene), "range.json");
+    QVERIFY2(back.ok(), back.error.c_str());
+    QCOMPARE(back.scene->record.startFrame, 30);
+    QCOMPARE(back.scene->record.endFrame, 150);
+    QVERIFY(back.scene->record == scene.record);
+
+    scene.record.endFrame = 20;
+    const SceneLoadResult bad = parseScene(serializeScene(scene), "bad.json");
+    QVERIFY(!bad.ok());
+    QVERIFY2(bad.error.find("/record/endFrame") != std::string::npos, bad.error.c_str());
+    QVERIFY2(bad.error.find("startFrame 30") != std::string::npos, bad.error.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestSceneFile)

@@ -100,6 +100,22 @@ std::vector<std::uint64_t> forwardHashes(const FrameSource &source, std::uint64_
     return hashes;
 }
 
+// Moves the playhead to every frame in a random order (`seed`); each frame must have the hash
+// of the forward run.
+void scrubInRandomOrder(Timeline &timeline, const std::vector<std::uint64_t> &expected, unsigned seed)
+{
+    std::vector<std::uint64_t> order(expected.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), std::mt19937(seed));
+    for (std::uint64_t f : order) {
+        timeline.setPlayhead(f);
+        const auto frame = timeline.frame(f);
+        QVERIFY(frame);
+        QCOMPARE(frame->frame, f);
+        QCOMPARE(frame->stateHash, expected[f]);
+    }
+}
+
 } // namespace
 
 class TestTimeline : public QObject {
@@ -116,6 +132,9 @@ private slots:
     void takeSourceReplaysTheDocument();
     void editAtAFrameRefillsFromThatFrame();
     void deletedEventIsOneUndoStep();
+    void editDocumentTakeScrubsLikeItsForwardRun();
+    void undoOfAnEventRefillsFromItsFrame();
+    void takeSourceWorkerFollowsDocumentEdits();
 };
 
 void TestTimeline::snapshotCopyIsExact_data()
@@ -151,16 +170,7 @@ void TestTimeline::scrubRandomFramesMatchesForwardRun()
     QVERIFY(expected.back() != forwardHashes(PlainSource(takeStart()), kFrames).back());
 
     Timeline timeline(source);
-    std::vector<std::uint64_t> order(kFrames + 1);
-    std::iota(order.begin(), order.end(), 0);
-    std::shuffle(order.begin(), order.end(), std::mt19937(13));
-    for (std::uint64_t f : order) {
-        timeline.setPlayhead(f);
-        const auto frame = timeline.frame(f);
-        QVERIFY(frame);
-        QCOMPARE(frame->frame, f);
-        QCOMPARE(frame->stateHash, expected[f]);
-    }
+    scrubInRandomOrder(timeline, expected, 13);
     // Within the default budget every frame was simulated once.
     QCOMPARE(timeline.simulatedFrames(), kFrames);
     QCOMPARE(timeline.status().frames, std::size_t(kFrames + 1));
@@ -454,6 +464,152 @@ void TestTimeline::deletedEventIsOneUndoStep()
     QCOMPARE(doc.simulation().stateHash(), shown);
     QVERIFY(!doc.removeEvent(9).empty()); // out of range: nothing changes
     QCOMPARE(doc.undoIndex(), steps);
+}
+
+namespace {
+
+// A small curtain (16 × 12 particles, 2 substeps) so that 600-frame takes stay quick, also
+// under the sanitizers.
+Scene smallCurtain()
+{
+    Scene scene = *loadPreset("curtain").scene;
+    ClothDesc &cloth = scene.cloths.at(0);
+    cloth.grid.across = 16;
+    cloth.grid.down = 12;
+    cloth.pins.clear();
+    for (std::uint32_t i = 0; i < 16; ++i)
+        cloth.pins.push_back(i);
+    scene.solver.substeps = 2;
+    return scene;
+}
+
+// A session on it recorded through the editing layer: a drag of a bottom-row particle from
+// frame 40 to 120, a cut across the middle at 200 and a change of air damping at 300.
+EditDocument smallCurtainSession()
+{
+    EditDocument doc(smallCurtain());
+    doc.run(int(kDragBegin));
+    const std::uint32_t held = 11 * 16 + 5;
+    const Vec3 centre = doc.simulation().cloths[0].particles.position[held];
+    if (!doc.beginDrag(0, { held }, centre).empty())
+        qFatal("the drag did not start");
+    for (std::uint64_t k = kDragBegin; k < kDragEnd; ++k) {
+        doc.dragTo(centre + Vec3 { 0.f, 0.f, 0.01f } * float(k - kDragBegin));
+        doc.step();
+    }
+    doc.endDrag();
+    doc.run(int(kCutFrame - doc.playhead()));
+    const Particles &p = doc.simulation().cloths[0].particles;
+    const std::vector<std::uint32_t> cut
+        = constraintsNearSegment(doc.simulation().cloths[0], p.position[6 * 16 + 2], p.position[6 * 16 + 9], 0.02f);
+    if (cut.empty() || !doc.removeConstraints(0, cut, true).empty())
+        qFatal("the cut found nothing to cut");
+    doc.run(int(kParamFrame - doc.playhead()));
+    if (!doc.setParameter("world.airDamping", 0, 0.5).empty())
+        qFatal("the parameter change failed");
+    return doc;
+}
+
+std::shared_ptr<const FrameSource> sourceOf(const EditDocument &doc)
+{
+    return std::make_shared<TakeSource>(doc.sharedScene(), doc.take());
+}
+
+} // namespace
+
+// A 600-frame take made in the editing layer (a drag, a cut and a parameter change),
+// scrubbed at random through the document's TakeSource: every frame equals the forward run.
+void TestTimeline::editDocumentTakeScrubsLikeItsForwardRun()
+{
+    constexpr std::uint64_t kFrames = 600;
+    const EditDocument doc = smallCurtainSession();
+    QCOMPARE(doc.take().events.size(), std::size_t(3));
+    auto source = sourceOf(doc);
+    const std::vector<std::uint64_t> expected = forwardHashes(*source, kFrames);
+    QVERIFY(expected.back() != forwardHashes(TakeSource(doc.sharedScene(), Take {}), kFrames).back());
+    // The source replays what the editor showed.
+    QCOMPARE(expected[kParamFrame], doc.simulation().stateHash());
+
+    Timeline timeline(source);
+    scrubInRandomOrder(timeline, expected, 600);
+    QCOMPARE(timeline.simulatedFrames(), kFrames);
+}
+
+// Undoing an event made in the editing layer re-simulates from the event's frame only: the
+// state just before it was kept as a snapshot, the frames before it stay cached.
+void TestTimeline::undoOfAnEventRefillsFromItsFrame()
+{
+    constexpr std::uint64_t kEnd = 400, kPin = 250;
+    EditDocument doc = smallCurtainSession();
+    Timeline timeline(sourceOf(doc));
+    timeline.frame(kEnd);
+    auto scene = doc.sharedScene();
+    const Take original = doc.take();
+
+    doc.seek(kPin);
+    QVERIFY(doc.setKind(0, { 11 * 16 + 12 }, ParticleKind::Static).empty()); // drops the change at 300
+    const Take pinned = doc.take();
+    std::uint64_t from = firstChangedFrame(*scene, original, *doc.sharedScene(), pinned);
+    QCOMPARE(from, kPin);
+    timeline.setSource(sourceOf(doc), from);
+    QCOMPARE(timeline.frame(kEnd)->stateHash, replay(doc.scene(), pinned, kEnd).stateHash());
+    const auto kept = timeline.cachedFrame(kPin - 1);
+    QVERIFY(kept);
+
+    doc.undo();
+    QVERIFY(doc.take() == original);
+    from = firstChangedFrame(*scene, pinned, *doc.sharedScene(), doc.take());
+    QCOMPARE(from, kPin);
+    const std::uint64_t simulated = timeline.simulatedFrames();
+    timeline.setSource(sourceOf(doc), from);
+    QCOMPARE(timeline.frame(kEnd)->stateHash, replay(doc.scene(), original, kEnd).stateHash());
+    QCOMPARE(timeline.simulatedFrames() - simulated, kEnd - kPin + 1); // frames 250..400
+    QCOMPARE(timeline.cachedFrame(kPin - 1), kept); // untouched
+}
+
+// The worker fills a document's timeline while this (the "GUI") thread edits the document
+// in the editing layer and hands the timeline each new TakeSource, as the editor does. Run
+// under ThreadSanitizer in the sanitizer build.
+void TestTimeline::takeSourceWorkerFollowsDocumentEdits()
+{
+    constexpr std::uint64_t kEnd = 160;
+    EditDocument doc = smallCurtainSession();
+    CacheSettings settings;
+    settings.snapshotInterval = 10;
+    Timeline timeline(sourceOf(doc), settings);
+    timeline.setEndFrame(kEnd);
+    timeline.startWorker();
+    std::shared_ptr<const Scene> scene = doc.sharedScene();
+    Take take = doc.take();
+    std::mt19937 random(5);
+    std::uniform_int_distribution<std::uint64_t> pick(0, kEnd);
+    for (int i = 0; i < 12; ++i) {
+        timeline.setPlayhead(pick(random));
+        (void)timeline.cachedFrame(pick(random));
+        (void)timeline.status();
+        // Pin, undo, redo: each makes a new source from the frame it changed.
+        if (i % 3 == 0) {
+            doc.seek(20 + std::uint64_t(i) * 10);
+            QVERIFY(doc.setKind(0, { std::uint32_t(100 + i) }, ParticleKind::Static).empty());
+        } else if (i % 3 == 1) {
+            doc.undo();
+        } else {
+            doc.redo();
+        }
+        const std::uint64_t from = firstChangedFrame(*scene, take, *doc.sharedScene(), doc.take());
+        scene = doc.sharedScene();
+        take = doc.take();
+        timeline.setSource(sourceOf(doc), from);
+    }
+    timeline.setPlayhead(0);
+    timeline.waitIdle();
+    const std::vector<std::uint64_t> expected = forwardHashes(*sourceOf(doc), kEnd);
+    for (std::uint64_t f = 0; f <= kEnd; ++f) {
+        const auto frame = timeline.cachedFrame(f);
+        QVERIFY2(frame, qPrintable(QStringLiteral("frame %1 not filled").arg(f)));
+        QCOMPARE(frame->stateHash, expected[f]);
+    }
+    timeline.stopWorker();
 }
 
 QTEST_GUILESS_MAIN(TestTimeline)

@@ -13,21 +13,16 @@
 // over it only when complete, so a refused or failed export never leaves a partial file.
 #pragma once
 
+#include "base/partfile.h"
 #include "timeline/cachedframe.h"
 
 #include <cstdint>
-#include <cstdio>
 #include <string>
 
 namespace drape {
 
 class Pc2Writer {
 public:
-    Pc2Writer() = default;
-    ~Pc2Writer(); ///< abandons an unfinished file (removes the temporary)
-    Pc2Writer(const Pc2Writer &) = delete;
-    Pc2Writer &operator=(const Pc2Writer &) = delete;
-
     /// Starts `path` for frames from `startFrame` on. False with `error` set on failure.
     bool open(const std::string &path, std::uint64_t startFrame, std::string *error);
     /// Appends one frame; the first fixes the point count, a later different count is refused.
@@ -39,11 +34,7 @@ public:
     std::uint32_t sampleCount() const { return m_samples; }
 
 private:
-    bool fail(const std::string &message, std::string *error);
-
-    std::string m_path;
-    std::string m_temp;
-    std::FILE *m_file = nullptr;
+    PartFile m_file; ///< an unfinished file is removed when the writer goes
     std::uint64_t m_startFrame = 0;
     std::uint32_t m_points = 0;
     std::uint32_t m_samples = 0;

@@ -75,6 +75,12 @@ public:
     std::unique_ptr<SourceState> stateAt(std::uint64_t f);
     Simulation simulationAt(std::uint64_t f) { return stateAt(f)->simulation(); }
 
+    /// Stores frames made earlier from the same source (a cache baked to disk) as if they had
+    /// been simulated: consecutive, from the start frame, the first one equal to the start
+    /// (same state hash), else none is taken. Frames past them and full states are still
+    /// simulated from the start. Returns how many frames were taken.
+    std::size_t seed(const std::vector<std::shared_ptr<const CachedFrame>> &frames);
+
     /// Starts / stops the worker thread (stopped at construction).
     void startWorker();
     void stopWorker();

@@ -80,6 +80,7 @@ private slots:
     void oddSizes_data();
     void oddSizes();
     void objSequence();
+    void startBeginsAtThatFrame();
     void missingFfmpeg();
     void interruptLeavesNoVideo();
     void videoPathIsAFolder();
@@ -268,6 +269,23 @@ void TestRender::videoPathIsAFolder()
     QCOMPARE(entries(out, QStringLiteral("*")), QStringList());
 }
 
+// --start N: the first frame written is frame N of the scene (t = N / the scene's rate).
+void TestRender::startBeginsAtThatFrame()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("meshes"));
+    const Run r = runDrape({QStringLiteral("preset:curtain"), QStringLiteral("--frames"), QStringLiteral("3"),
+                            QStringLiteral("--start"), QStringLiteral("60"), QStringLiteral("--fps"), QStringLiteral("30"),
+                            QStringLiteral("--obj"), QStringLiteral("-o"), out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QStringList files = entries(out, QStringLiteral("*.obj"));
+    QCOMPARE(files.size(), 3);
+    const QString first = QString::fromUtf8(fileBytes(QDir(out).filePath(files.first())));
+    const QString last = QString::fromUtf8(fileBytes(QDir(out).filePath(files.last())));
+    QVERIFY2(first.contains(QStringLiteral("t = 1.000000 s")), qPrintable(first.left(80)));
+    QVERIFY2(last.contains(QStringLiteral("t = 1.066667 s")), qPrintable(last.left(80)));
+}
+
 void TestRender::badInput_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -291,6 +309,9 @@ void TestRender::badInput_data()
                                                QStringLiteral("-o"), QStringLiteral("x")}
                                 << 2 << QStringLiteral("--frames");
     QTest::newRow("no output") << QStringList{QStringLiteral("preset:flag")} << 2 << QStringLiteral("no output");
+    QTest::newRow("bad start") << QStringList{QStringLiteral("preset:flag"), QStringLiteral("--start"), QStringLiteral("-1"),
+                                              QStringLiteral("-o"), QStringLiteral("x")}
+                               << 2 << QStringLiteral("--start: \"-1\"");
     QTest::newRow("fps out of range") << QStringList{QStringLiteral("preset:flag"), QStringLiteral("--fps"), QStringLiteral("0"),
                                                      QStringLiteral("-o"), QStringLiteral("x")}
                                       << 2 << QStringLiteral("record.fps: 0 is out of range");

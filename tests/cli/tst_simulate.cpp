@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cstring>
 
 using namespace drape;
 
@@ -18,6 +19,8 @@ private slots:
     void curtainThirtyFramesToJson();
     void objOutputAndSequence();
     void replaysTheTakeToTheHashTheEditorShowed();
+    void presetReplaysTheTakeItShipsWith();
+    void startReplaysToThatFrameFirst();
     void reportHasPerFrameTotals();
     void helpListsOptionsAndPresets();
     void withoutOutputSaysNothingWasWritten();
@@ -67,6 +70,52 @@ void TestSimulate::replaysTheTakeToTheHashTheEditorShowed()
                                  .arg(qulonglong(doc.simulation().stateHash()), 16, 16, QLatin1Char('0'));
     QVERIFY2(r.out.contains(expected), qPrintable(r.out + "\nexpected: " + expected));
     QVERIFY2(!r.err.contains("warning"), qPrintable(r.err));
+}
+
+// The tearable net ships with a take: `drape simulate preset:tearable-net` replays it, and
+// the hash it prints is the replay's with the take, not the scene's alone.
+void TestSimulate::presetReplaysTheTakeItShipsWith()
+{
+    const SceneLoadResult preset = loadPreset("tearable-net");
+    QVERIFY2(preset.ok(), preset.error.c_str());
+    QVERIFY(!preset.take.empty());
+    constexpr std::uint64_t kFrames = 180; // past the drag and the cut
+    const auto hashText = [](const Simulation &sim) {
+        return QStringLiteral("state hash %1 at frame %2")
+            .arg(qulonglong(sim.stateHash()), 16, 16, QLatin1Char('0'))
+            .arg(kFrames);
+    };
+    const QString withTake = hashText(replay(*preset.scene, preset.take, kFrames));
+    QVERIFY(withTake != hashText(replay(*preset.scene, Take {}, kFrames)));
+
+    const Run r = run({ "preset:tearable-net", "--frames", QString::number(kFrames) });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(withTake), qPrintable(r.out + "\nexpected: " + withTake));
+}
+
+// --start N replays the take to frame N silently; --frames counts from there and the point
+// cache's first sample is frame N.
+void TestSimulate::startReplaysToThatFrameFirst()
+{
+    const SceneLoadResult preset = loadPreset("tearable-net");
+    QVERIFY2(preset.ok(), preset.error.c_str());
+    const QString pc2 = m_dir.filePath("net.pc2");
+    const Run r = run({ "preset:tearable-net", "--start", "100", "--frames", "20", "--pc2", pc2 });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QString expected = QStringLiteral("state hash %1 at frame 120")
+                                 .arg(qulonglong(replay(*preset.scene, preset.take, 120).stateHash()), 16, 16,
+                                     QLatin1Char('0'));
+    QVERIFY2(r.out.contains(expected), qPrintable(r.out + "\nexpected: " + expected));
+    QVERIFY2(r.out.contains("20 frames (100..120)"), qPrintable(r.out));
+    QFile file(pc2);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray header = file.read(32);
+    float startFrame = 0.f;
+    std::int32_t samples = 0;
+    std::memcpy(&startFrame, header.constData() + 20, 4);
+    std::memcpy(&samples, header.constData() + 28, 4);
+    QCOMPARE(startFrame, 100.f);
+    QCOMPARE(samples, 21);
 }
 
 void TestSimulate::withoutOutputSaysNothingWasWritten()

@@ -2,15 +2,20 @@
 // keeps the file on disk and the modified state, a bad file is refused with a message that
 // names it, Reset goes back to the start, and the editor's edits follow the scene + take
 // model (core/edit/editdocument.h) through the undo stack.
+#include "document/bake.h"
 #include "document/document.h"
+#include "document/frameexport.h"
 #include "scene/params.h"
 #include "document/presetcatalog.h"
 #include "render/resources.h"
 
+#include <QDir>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cstring>
 
 using namespace drape;
 
@@ -31,6 +36,10 @@ private slots:
     void takeIsSavedAndReplayed();
     void gridResolutionKeepsPinsInPlace();
     void cancelledGestureKeepsRedo();
+    void presetOpensWithItsTake();
+    void bakedFolderSeedsTheReopenedDocument();
+    void pointCacheCoversTheRecordRange();
+    void tearRefusesPointCacheObjSequenceTakesOver();
 };
 
 void TestDocument::saveAndReloadGivesSameScene_data()
@@ -354,6 +363,144 @@ void TestDocument::cancelledGestureKeepsRedo()
     document.undoStack()->redo();
     QCOMPARE(document.take().events.size(), std::size_t(1));
     QVERIFY(std::holds_alternative<PinEvent>(document.take().events[0].data));
+}
+
+// New from Preset keeps the take a preset ships with (the tearable net's drag and cut).
+void TestDocument::presetOpensWithItsTake()
+{
+    QString error;
+    Take take;
+    std::optional<Scene> scene = loadPreset(QStringLiteral("tearable-net"), &error, &take);
+    QVERIFY2(scene, qPrintable(error));
+    QVERIFY(!take.empty());
+    Document document(*scene, {}, nullptr, take);
+    QVERIFY(document.take() == take);
+    QVERIFY(!document.isModified());
+}
+
+// File ▸ Bake to Folder: the re-opened file shows the baked frames without simulating them;
+// after the file changes, the cache is named as stale and ignored.
+void TestDocument::bakedFolderSeedsTheReopenedDocument()
+{
+    QString error;
+    Take take;
+    std::optional<Scene> scene = loadPreset(QStringLiteral("tearable-net"), &error, &take);
+    QVERIFY2(scene, qPrintable(error));
+    Document document(*scene, {}, nullptr, take);
+    QVERIFY(!bakeToFolder(document, 40).isEmpty()); // never saved: nowhere to bake to
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("net.json"));
+    QVERIFY2(document.save(path, false, &error), qPrintable(error));
+    std::uint64_t calls = 0;
+    const QString baked = bakeToFolder(document, 40, [&calls](std::uint64_t done, std::uint64_t total) {
+        ++calls;
+        return done <= total;
+    });
+    QVERIFY2(baked.isEmpty(), qPrintable(baked));
+    QCOMPARE(calls, std::uint64_t(41));
+    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("net.drape-cache/frames.bin"))));
+
+    QStringList warnings;
+    std::unique_ptr<Document> reopened = Document::load(path, &error, &warnings);
+    QVERIFY2(reopened, qPrintable(error));
+    QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join('\n')));
+    for (std::uint64_t f = 0; f <= 40; ++f)
+        QCOMPARE(reopened->timeline().cachedFrame(f)->stateHash, document.timeline().frame(f)->stateHash);
+    QCOMPARE(reopened->timeline().simulatedFrames(), std::uint64_t(0));
+
+    // The file saved again without the take: the cache beside it is stale.
+    Document plain(*scene);
+    QVERIFY2(plain.save(path, false, &error), qPrintable(error));
+    reopened = Document::load(path, &error, &warnings);
+    QVERIFY2(reopened, qPrintable(error));
+    QCOMPARE(warnings.size(), 1);
+    QVERIFY2(warnings.front().contains(QStringLiteral("net.drape-cache")), qPrintable(warnings.front()));
+    QVERIFY(!reopened->timeline().cachedFrame(5));
+}
+
+namespace {
+
+std::unique_ptr<Document> presetDocument(const QString &key)
+{
+    QString error;
+    Take take;
+    std::optional<Scene> scene = loadPreset(key, &error, &take);
+    if (!scene)
+        qFatal("%s", qPrintable(error));
+    return std::make_unique<Document>(std::move(*scene), QString(), nullptr, std::move(take));
+}
+
+int objVertexCount(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    int n = 0;
+    for (const QByteArray &line : f.readAll().split('\n'))
+        n += line.startsWith("v ");
+    return n;
+}
+
+} // namespace
+
+// File ▸ Export Point Cache writes the Record dock's frame range: its header starts at the
+// range's first frame and holds one sample per frame, the positions of the replay there.
+void TestDocument::pointCacheCoversTheRecordRange()
+{
+    std::unique_ptr<Document> document = presetDocument(QStringLiteral("flag"));
+    Scene ranged = document->scene();
+    ranged.record.startFrame = 10;
+    ranged.record.endFrame = 40;
+    QVERIFY(document->setPresentation(ranged, QStringLiteral("Range"), {}, Change::Record).isEmpty());
+    std::uint64_t first = 0, last = 0;
+    exportRange(*document, &first, &last);
+    QCOMPARE(first, std::uint64_t(10));
+    QCOMPARE(last, std::uint64_t(40));
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("flag.pc2"));
+    const PointCacheExport result = exportPointCache(*document, path, first, last);
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    std::int32_t points = 0, samples = 0;
+    float start = 0.f;
+    std::memcpy(&points, bytes.constData() + 16, 4);
+    std::memcpy(&start, bytes.constData() + 20, 4);
+    std::memcpy(&samples, bytes.constData() + 28, 4);
+    const Simulation at10 = replay(document->scene(), document->take(), 10);
+    QCOMPARE(points, std::int32_t(at10.cloths[0].particles.size()));
+    QCOMPARE(start, 10.f);
+    QCOMPARE(samples, 31);
+    QCOMPARE(bytes.size(), 32 + 31 * points * 12);
+    Vec3 p0;
+    std::memcpy(&p0, bytes.constData() + 32, 12);
+    QCOMPARE(p0, at10.cloths[0].particles.position[0]);
+}
+
+// A cloth that tears apart (split vertices) changes its vertex count: the point cache is
+// refused, naming the frame, leaves no file, and the OBJ sequence of the frames holds both.
+void TestDocument::tearRefusesPointCacheObjSequenceTakesOver()
+{
+    std::unique_ptr<Document> document = presetDocument(QStringLiteral("banner-tear"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("banner.pc2"));
+    const PointCacheExport result = exportPointCache(*document, path, 0, 400);
+    QVERIFY(!result.error.isEmpty());
+    QVERIFY2(result.topologyChangedAt <= 400, qPrintable(result.error));
+    QVERIFY2(result.error.contains(QString::number(result.topologyChangedAt)), qPrintable(result.error));
+    QVERIFY(!QFile::exists(path));
+    QVERIFY(!QFile::exists(path + QStringLiteral(".part")));
+
+    const std::uint64_t tear = result.topologyChangedAt;
+    const QString folder = dir.filePath(QStringLiteral("meshes"));
+    const QString error = exportObjSequence(*document, folder, tear - 1, tear);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const int before = objVertexCount(QDir(folder).filePath(QStringLiteral("frame_%1.obj").arg(tear - 1, 4, 10, QLatin1Char('0'))));
+    const int after = objVertexCount(QDir(folder).filePath(QStringLiteral("frame_%1.obj").arg(tear, 4, 10, QLatin1Char('0'))));
+    QVERIFY(before > 0);
+    QVERIFY2(after > before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
 }
 
 QTEST_MAIN(TestDocument)

@@ -6,6 +6,7 @@
 // settings in the Record dock.
 #include "document/document.h"
 #include "document/presetcatalog.h"
+#include "edit/cut.h"
 #include "record/ffmpegencoder.h"
 #include "record/objsequencewriter.h"
 #include "record/pngsequencewriter.h"
@@ -137,6 +138,7 @@ private slots:
     void resetCancels();
     void missingFfmpeg();
     void matchesHeadlessRender();
+    void takeMatchesHeadlessRender();
     void transparentPng();
     void sinkErrors();
     void screenshot();
@@ -145,6 +147,9 @@ private slots:
 private:
     /// Records `document` into `output` and waits for the end; returns the final message.
     bool record(Document *document, const QString &output, QString *message);
+    /// Saves `doc` (scene and take, the viewport's camera), renders it with `drape render` and
+    /// compares its PNG frames with the `frames` the editor wrote to `editorFrames`.
+    void checkMatchesHeadless(Document *doc, const QString &editorFrames, QTemporaryDir &dir, int frames);
 
     std::unique_ptr<Viewport> m_viewport;
 };
@@ -214,6 +219,16 @@ void TestRecord::planRules()
     s.fps = 0;
     QVERIFY(!makeRecordPlan(s, 60.0, QSize(640, 480), QStringLiteral("dir"), &plan, &error));
     QVERIFY2(error.contains(QStringLiteral("record.fps")), qPrintable(error));
+    // A range of document frames sets the length: frames 10..80 at 30 fps of 60 Hz are 36.
+    s.fps = 30;
+    s.startFrame = 10;
+    s.endFrame = 80;
+    QVERIFY(makeRecordPlan(s, 60.0, QSize(640, 480), QStringLiteral("dir"), &plan, &error));
+    QCOMPARE(plan.frames, 36);
+    // At 24 fps an output frame is not whole frames of the scene: refused, by name.
+    s.fps = 24;
+    QVERIFY(!makeRecordPlan(s, 60.0, QSize(640, 480), QStringLiteral("dir"), &plan, &error));
+    QVERIFY2(error.contains(QStringLiteral("record.endFrame")), qPrintable(error));
 }
 
 void TestRecord::framesAtExactTimes()
@@ -378,11 +393,56 @@ void TestRecord::matchesHeadlessRender()
     QString message;
     QVERIFY2(record(doc.get(), editorFrames, &message), qPrintable(message));
 
+    checkMatchesHeadless(doc.get(), editorFrames, dir, 30);
+}
+
+// A take with a drag and a cut, recorded over a frame range from the start of the range: the
+// editor's frames equal drape render's of the scene saved with the take.
+void TestRecord::takeMatchesHeadlessRender()
+{
+    std::unique_ptr<Document> doc = flagDocument(RecordFormat::PngSequence);
+    QVERIFY(doc);
+    doc->step(20);
+    const Particles &p = doc->simulation().cloths[0].particles;
+    const std::uint32_t corner = std::uint32_t(p.size() - 1);
+    const Vec3 centre = p.position[corner];
+    QVERIFY(doc->beginDrag(0, {corner}, centre).isEmpty());
+    for (int i = 0; i < 15; ++i) {
+        doc->dragTo(centre + Vec3{0.f, 0.03f, 0.04f} * float(i));
+        doc->step(1);
+    }
+    doc->endDrag(QStringLiteral("Drag"));
+    doc->step(10);
+    const Cloth &cloth = doc->simulation().cloths[0];
+    const std::vector<std::uint32_t> cut = constraintsNearSegment(
+        cloth, cloth.particles.position[cloth.particles.size() / 2], cloth.particles.position[cloth.particles.size() / 2 + 6],
+        0.03f);
+    QVERIFY(!cut.empty());
+    QVERIFY(doc->removeConstraints(0, cut, true, QStringLiteral("Cut")).isEmpty());
+    QCOMPARE(doc->take().events.size(), std::size_t(2));
+    // Frames 10 to 80 of the document: 36 frames at 30 fps of a 60 Hz scene.
+    changeScene(doc.get(), [](Scene &s) {
+        s.record.startFrame = 10;
+        s.record.endFrame = 80;
+    });
+
+    QTemporaryDir dir;
+    const QString editorFrames = dir.filePath(QStringLiteral("editor"));
+    QString message;
+    QVERIFY2(record(doc.get(), editorFrames, &message), qPrintable(message));
+    QCOMPARE(doc->frame(), std::uint64_t(80));
+    checkMatchesHeadless(doc.get(), editorFrames, dir, 36);
+}
+
+void TestRecord::checkMatchesHeadless(Document *doc, const QString &editorFrames, QTemporaryDir &dir, int frames)
+{
     // The same scene, saved with the camera the editor used, rendered with no display.
     doc->setCameraQuietly(m_viewport->camera().desc());
     const QString scenePath = dir.filePath(QStringLiteral("scene.json"));
     std::string error;
-    QVERIFY2(saveSceneFile(QFile::encodeName(scenePath).toStdString(), doc->scene(), {}, &error), error.c_str());
+    // The scene with its take (empty or not), as File ▸ Save writes it.
+    const SaveOptions options{false, &doc->take()};
+    QVERIFY2(saveSceneFile(QFile::encodeName(scenePath).toStdString(), doc->scene(), options, &error), error.c_str());
     const QString headlessFrames = dir.filePath(QStringLiteral("headless"));
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -396,7 +456,7 @@ void TestRecord::matchesHeadlessRender()
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
 
     const QStringList a = filesIn(editorFrames), b = filesIn(headlessFrames);
-    QCOMPARE(a.size(), 30);
+    QCOMPARE(a.size(), frames);
     QCOMPARE(b, a);
     Difference worst;
     for (const QString &name : a) {
@@ -572,6 +632,24 @@ void TestRecord::dockEditsAreUndoable()
     doc->undoStack()->undo();
     QCOMPARE(doc->scene().record.width, 1280);
     QCOMPARE(doc->scene().record.fps, 30);
+
+    // The frame range: saved in the scene, one undo step for a range typed in a row; an end
+    // at or before the start means none (the length decides again).
+    auto *start = dock.findChild<QSpinBox *>(QStringLiteral("RecordStartFrame"));
+    auto *end = dock.findChild<QSpinBox *>(QStringLiteral("RecordEndFrame"));
+    QVERIFY(start && end);
+    const int rangeBefore = doc->undoStack()->index();
+    start->setValue(10);
+    end->setValue(70);
+    QCOMPARE(doc->scene().record.startFrame, 10);
+    QCOMPARE(doc->scene().record.endFrame, 70);
+    QCOMPARE(doc->undoStack()->index(), rangeBefore + 1);
+    start->setValue(80);
+    QCOMPARE(doc->scene().record.endFrame, 0);
+    QCOMPARE(end->value(), 0);
+    doc->undoStack()->undo();
+    QCOMPARE(doc->scene().record.startFrame, 0);
+    QCOMPARE(start->value(), 0);
 }
 
 int main(int argc, char **argv)

@@ -1,5 +1,6 @@
 #include "actions/fileactions.h"
 
+#include "actions/exportactions.h"
 #include "actions/importmeshdialog.h"
 #include "actions/newscenedialog.h"
 #include "actions/openscene.h"
@@ -27,7 +28,7 @@ const QString kFilter = QStringLiteral("Drape scenes (*.json);;All files (*)");
 
 } // namespace
 
-FileActions::FileActions(MainWindow *window) : QObject(window), m_window(window)
+FileActions::FileActions(MainWindow *window) : QObject(window), m_window(window), m_export(new ExportActions(window))
 {
     m_new = new QAction(tr("&New…"), this);
     m_new->setObjectName(QStringLiteral("NewScene"));
@@ -118,6 +119,7 @@ void FileActions::populate(QMenu *menu)
     menu->addAction(m_revert);
     menu->addSeparator();
     menu->addAction(m_quit);
+    m_export->populate(menu, m_quit);
     updateActions();
 }
 
@@ -192,14 +194,15 @@ bool FileActions::newFromPreset(const QString &key)
 {
     QString error;
     QStringList warnings;
-    std::optional<Scene> scene = loadPreset(key, &error, &warnings);
+    Take take;
+    std::optional<Scene> scene = loadPreset(key, &error, &warnings, &take);
     if (!scene) {
         QMessageBox::critical(m_window, tr("New from Preset"), error);
         return false;
     }
     if (!maybeSave())
         return false;
-    m_window->setDocument(std::make_unique<Document>(std::move(*scene)));
+    m_window->setDocument(std::make_unique<Document>(std::move(*scene), QString(), nullptr, std::move(take)));
     if (!warnings.isEmpty())
         m_window->banner()->showMessage(warnings.join(QLatin1Char('\n')), MessageBanner::Kind::Warning);
     return true;

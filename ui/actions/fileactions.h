@@ -1,4 +1,5 @@
-// File menu: New (empty or from a preset), New from Preset, Open, Open Recent, Save, Save As, Save with State, Revert, Quit. Owns the
+// File menu: New (empty or from a preset), New from Preset, Open, Open Recent, Save, Save As,
+// Save with State, Revert, the exports of ExportActions (Bake to Folder, Export Point Cache), Quit. Owns the
 // "unsaved changes" prompt (Save / Discard / Cancel) used before anything replaces the
 // document, and shows load/save errors (which name the file and the place) in a message box.
 #pragma once
@@ -10,6 +11,7 @@ class QMenu;
 
 namespace drape {
 
+class ExportActions;
 class MainWindow;
 
 class FileActions : public QObject {
@@ -26,6 +28,8 @@ public:
     QAction *saveAsAction() const { return m_saveAs; }
     QAction *revertAction() const { return m_revert; }
     QAction *quitAction() const { return m_quit; }
+    /// Bake to Folder and Export Point Cache.
+    ExportActions *exportActions() const { return m_export; }
 
     /// True when the current document may be replaced (saved, discarded, or unmodified).
     bool maybeSave();
@@ -62,6 +66,7 @@ private:
 
     MainWindow *m_window;
     QAction *m_new = nullptr;
+    ExportActions *m_export;
     QAction *m_open = nullptr;
     QAction *m_save = nullptr;
     QAction *m_saveAs = nullptr;

@@ -157,6 +157,22 @@ void RecordDock::buildUi()
     length->addWidget(m_lengthUnit);
     form->addRow(tr("Length"), length);
 
+    // The range in the document's own frames (the timeline's), saved with the scene.
+    m_startFrame = new QSpinBox(body);
+    m_startFrame->setObjectName(QStringLiteral("RecordStartFrame"));
+    m_startFrame->setRange(0, 100000000);
+    m_startFrame->setToolTip(tr("The first frame of the take to record (with \"Restart\" checked)"));
+    m_endFrame = new QSpinBox(body);
+    m_endFrame->setObjectName(QStringLiteral("RecordEndFrame"));
+    m_endFrame->setRange(0, 100000000);
+    m_endFrame->setSpecialValueText(tr("by length"));
+    m_endFrame->setToolTip(tr("The last frame of the take to record; it then sets the length"));
+    auto *range = new QHBoxLayout;
+    range->addWidget(m_startFrame, 1);
+    range->addWidget(new QLabel(tr("to"), body));
+    range->addWidget(m_endFrame, 1);
+    form->addRow(tr("Frames"), range);
+
     m_overlays = new QCheckBox(tr("Include overlays (wireframe, strain, ...)"), body);
     m_transparent = new QCheckBox(tr("Transparent background (PNG)"), body);
     m_restart = new QCheckBox(tr("Restart the simulation first"), body);
@@ -282,6 +298,17 @@ void RecordDock::buildUi()
             m_length->setValue(std::max(1, s.frames > 0 ? s.frames : 5 * s.fps));
         lengthChanged(0);
     });
+    connect(m_startFrame, &QSpinBox::valueChanged, this, [this, edit](int start) {
+        edit(tr("range"), [start](RecordSettings &s) {
+            s.startFrame = start;
+            if (s.endFrame != 0 && s.endFrame <= start)
+                s.endFrame = 0; // an end before the start means none
+        });
+    });
+    connect(m_endFrame, &QSpinBox::valueChanged, this, [this, edit](int end) {
+        edit(tr("range"), [end](RecordSettings &s) { s.endFrame = end > s.startFrame ? end : 0; });
+        updateEnabled();
+    });
     connect(m_overlays, &QCheckBox::toggled, this,
             [edit](bool on) { edit(tr("overlays"), [on](RecordSettings &s) { s.overlays = on; }); });
     connect(m_transparent, &QCheckBox::toggled, this,
@@ -361,7 +388,8 @@ void RecordDock::refreshFromScene()
     const QSignalBlocker blockers[] = {QSignalBlocker(m_format), QSignalBlocker(m_size), QSignalBlocker(m_width),
                                        QSignalBlocker(m_height), QSignalBlocker(m_fps), QSignalBlocker(m_quality),
                                        QSignalBlocker(m_length), QSignalBlocker(m_lengthUnit),
-                                       QSignalBlocker(m_overlays), QSignalBlocker(m_transparent)};
+                                       QSignalBlocker(m_overlays), QSignalBlocker(m_transparent),
+                                       QSignalBlocker(m_startFrame), QSignalBlocker(m_endFrame)};
     m_updating = true;
     const RecordSettings s = m_document ? m_document->scene().record : RecordSettings{};
     m_format->setCurrentIndex(std::max(0, m_format->findData(int(s.format))));
@@ -385,6 +413,8 @@ void RecordDock::refreshFromScene()
         m_lengthUnit->setCurrentIndex(Frames);
         m_length->setValue(s.frames);
     }
+    m_startFrame->setValue(s.startFrame);
+    m_endFrame->setValue(s.endFrame);
     m_overlays->setChecked(s.overlays);
     m_transparent->setChecked(s.transparent);
     if (!m_outputEdited && m_document)
@@ -400,15 +430,17 @@ void RecordDock::updateEnabled()
     const RecordFormat format = RecordFormat(m_format->currentData().toInt());
     const bool video = FfmpegEncoder::isVideoFormat(format);
     const bool editable = haveDoc && !recording;
-    for (QWidget *w : std::initializer_list<QWidget *>{m_format, m_size, m_fps, m_lengthUnit, m_restart, m_output,
-                                                       m_browse})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_format, m_size, m_fps, m_restart, m_output, m_browse,
+                                                       m_startFrame, m_endFrame})
         w->setEnabled(editable);
     const bool custom = m_size->currentIndex() == kCustomSize;
     m_width->setEnabled(editable && custom);
     m_height->setEnabled(editable && custom);
     m_customSize->setVisible(custom);
     m_quality->setEnabled(editable && video);
-    m_length->setEnabled(editable && m_lengthUnit->currentIndex() != UntilStopped);
+    const bool ranged = m_document && m_document->scene().record.endFrame > 0;
+    m_lengthUnit->setEnabled(editable && !ranged);
+    m_length->setEnabled(editable && !ranged && m_lengthUnit->currentIndex() != UntilStopped);
     m_overlays->setEnabled(editable && format != RecordFormat::ObjSequence);
     m_transparent->setEnabled(editable && format == RecordFormat::PngSequence);
     m_size->setEnabled(editable && format != RecordFormat::ObjSequence);

@@ -1,4 +1,4 @@
-// The Record dock: format, frame rate, size, quality, length, overlays and background of the
+// The Record dock: format, frame rate, size, quality, length or frame range, overlays and background of the
 // scene's RecordSettings (edited through undoable commands, saved with the scene), the output
 // path (the user's Videos / Pictures folder by default), Record / Stop / Cancel, and progress
 // with frame k of N and the time left. Video formats are disabled with an explanation when
@@ -82,6 +82,8 @@ private:
     QSpinBox *m_quality = nullptr;
     QSpinBox *m_length = nullptr;
     QComboBox *m_lengthUnit = nullptr;
+    QSpinBox *m_startFrame = nullptr; ///< record.startFrame
+    QSpinBox *m_endFrame = nullptr;   ///< record.endFrame (0: the length decides)
     QCheckBox *m_overlays = nullptr;
     QCheckBox *m_transparent = nullptr;
     QCheckBox *m_restart = nullptr;

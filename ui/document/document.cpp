@@ -1,6 +1,7 @@
 #include "document/document.h"
 
 #include "commands/editstepcommand.h"
+#include "document/bake.h"
 
 #include "scene/params.h"
 #include "scene/scenefile.h"
@@ -499,6 +500,10 @@ std::unique_ptr<Document> Document::load(const QString &filePath, QString *error
     auto document = std::make_unique<Document>(std::move(*result.scene), QFileInfo(filePath).absoluteFilePath(),
                                                nullptr, std::move(result.take));
     document->setBudget(budget);
+    // A cache baked beside the file lets the document scrub at once; a stale one is named.
+    const QString cacheMessage = seedFromDiskCache(*document);
+    if (warnings && !cacheMessage.isEmpty())
+        warnings->append(cacheMessage);
     return document;
 }
 

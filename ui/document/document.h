@@ -44,7 +44,8 @@ public:
     explicit Document(Scene scene, QString filePath = {}, QObject *parent = nullptr, Take take = {});
     ~Document() override;
 
-    /// Loads a scene file (and its take); on failure returns null and sets `error` (names
+    /// Loads a scene file (and its take), and the frames baked beside it when they were baked
+    /// from it (a stale cache is a warning); on failure returns null and sets `error` (names
     /// file, line/path). A file over `budget` also sets `overBudget` to what it would need,
     /// so the caller can offer to open it with a larger budget.
     static std::unique_ptr<Document> load(const QString &filePath, QString *error, QStringList *warnings = nullptr,

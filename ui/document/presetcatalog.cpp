@@ -17,7 +17,7 @@ const std::vector<PresetInfo> &builtinPresets()
     return presets;
 }
 
-std::optional<Scene> loadPreset(const QString &key, QString *error, QStringList *warnings)
+std::optional<Scene> loadPreset(const QString &key, QString *error, QStringList *warnings, Take *take)
 {
     SceneLoadResult result = loadPreset(key.toStdString());
     if (warnings)
@@ -28,6 +28,8 @@ std::optional<Scene> loadPreset(const QString &key, QString *error, QStringList 
             *error = QString::fromStdString(result.error);
         return std::nullopt;
     }
+    if (take)
+        *take = std::move(result.take);
     return std::move(result.scene);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "scene/scene.h"
+#include "scene/take.h"
 
 #include <QString>
 #include <QStringList>
@@ -22,8 +23,10 @@ struct PresetInfo {
 const std::vector<PresetInfo> &builtinPresets();
 /// The preset's scene (built in, else the user's preset of that name); nullopt with `error`
 /// set when `key` is unknown or the file is bad. `warnings` receives what loading said (a
-/// user preset shadowed by a built-in one of the same name).
-std::optional<Scene> loadPreset(const QString &key, QString *error, QStringList *warnings = nullptr);
+/// user preset shadowed by a built-in one of the same name); `take` the take the preset
+/// ships with (empty for most).
+std::optional<Scene> loadPreset(
+    const QString &key, QString *error, QStringList *warnings = nullptr, Take *take = nullptr);
 /// The user's own scene presets (core/scene/userpresets.h), sorted by id.
 QStringList userScenePresets();
 /// The preset keys, for messages ("known presets: cloth-ball, curtain, ...").

@@ -6,6 +6,7 @@
 
 #include <QDir>
 
+#include <algorithm>
 #include <cmath>
 
 namespace drape {
@@ -62,8 +63,11 @@ bool Recorder::start(Document *document, const QString &output, bool restart, QS
         m_wasPlaying = m_controller->isPlaying();
         m_controller->setPlaying(false);
     }
-    if (restart)
+    if (restart) {
+        // The first frame of the range, from the timeline's cache where it holds it.
         document->reset();
+        document->seek(std::uint64_t(std::max(0, settings.startFrame)));
+    }
     auto session = std::make_unique<RecordSession>(plan, std::move(sink));
     // The document advances in its own frames (the take is stamped in them): output frame k
     // shows the document's frame nearest its time.

@@ -35,8 +35,9 @@ public:
     void setFfmpegProgram(const QString &program) { m_ffmpegProgram = program; }
 
     /// Starts recording `document` with its scene's record settings into `output`. With
-    /// `restart` the simulation is first rebuilt from the scene, so frame k is at k / fps;
-    /// otherwise frame k is at t0 + k / fps from the current state. Returns false with
+    /// `restart` the document first goes to the range's start frame (record.startFrame, 0 by
+    /// default), so frame k is at start + k / fps; otherwise frame k is at t0 + k / fps from
+    /// the current state. Returns false with
     /// `error` when it cannot start (no GL, bad settings, ffmpeg missing, unwritable folder).
     bool start(Document *document, const QString &output, bool restart, QString *error);
     /// Ends the recording after the current frame and keeps what was recorded (a video is

@@ -82,6 +82,23 @@ bool makeRecordPlan(const RecordSettings &settings, double sceneFrameRate, QSize
                        .arg(settings.fps)
                        .arg(p.stepsPerFrame);
     }
+    if (settings.startFrame < 0 || (settings.endFrame != 0 && settings.endFrame <= settings.startFrame)) {
+        *error = QStringLiteral("record.endFrame: %1 is not after record.startFrame %2.")
+                     .arg(settings.endFrame)
+                     .arg(settings.startFrame);
+        return false;
+    }
+    if (settings.endFrame > 0) {
+        // A range of document frames: each output frame must be whole frames of the scene.
+        if (p.simFrameRate != sceneFrameRate) {
+            *error = QStringLiteral("record.endFrame: a frame range needs a frame rate that divides the scene's "
+                                    "%1 Hz (for example %2 fps).")
+                         .arg(sceneFrameRate)
+                         .arg(sceneFrameRate / 2);
+            return false;
+        }
+        p.frames = (settings.endFrame - settings.startFrame) / p.stepsPerFrame + 1;
+    }
     *plan = std::move(p);
     return true;
 }

@@ -15,6 +15,11 @@
 //     steps never get longer than the scene's (60 Hz at 24 fps: 72 Hz, 3 steps per frame), and
 //     `notes` says so. The scene's own rate is restored afterwards.
 // No frame is ever dropped or repeated, whatever the display does meanwhile.
+//
+// Range. settings.startFrame is the document frame shown first (a recording that restarts
+// goes there, through the timeline's cache); with settings.endFrame set, the recording ends
+// at that document frame and the length follows from it (frames = (end − start) / steps + 1),
+// which needs the scene's own rate (fps dividing it).
 #pragma once
 
 #include "record/framesink.h"

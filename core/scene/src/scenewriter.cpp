@@ -311,6 +311,11 @@ Json writeRecord(const RecordSettings &r)
     j["frames"] = r.frames;
     j["overlays"] = r.overlays;
     j["transparent"] = r.transparent;
+    // The frame range is optional: files without one stay as they were.
+    if (r.startFrame != 0)
+        j["startFrame"] = r.startFrame;
+    if (r.endFrame != 0)
+        j["endFrame"] = r.endFrame;
     return j;
 }
 

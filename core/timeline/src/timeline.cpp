@@ -201,6 +201,28 @@ std::unique_ptr<SourceState> Timeline::stateAt(std::uint64_t f)
     }
 }
 
+std::size_t Timeline::seed(const std::vector<std::shared_ptr<const CachedFrame>> &frames)
+{
+    std::lock_guard lock(m_mutex);
+    const std::uint64_t start = m_cache.startFrame();
+    const auto startFrame = m_cache.frame(start);
+    // A cache from a build that simulates differently shows already in its first frame.
+    if (frames.empty() || frames.front()->frame != start || !startFrame
+        || startFrame->stateHash != frames.front()->stateHash)
+        return 0;
+    std::size_t taken = 0;
+    for (const auto &frame : frames) {
+        if (!frame || frame->frame != start + taken)
+            break;
+        if (frame->frame >= m_cache.knownEnd())
+            m_cache.put(frame);
+        ++taken;
+    }
+    m_full = false;
+    m_wake.notify_all();
+    return taken;
+}
+
 bool Timeline::nextWorkLocked(std::uint64_t &target) const
 {
     if (m_full)
