@@ -23,6 +23,7 @@ class ParametersDock;
 class SceneDock;
 class TimelineBar;
 class SimulationActions;
+class PlaybackActions;
 class SimulationController;
 class StatusWidgets;
 class ViewActions;
@@ -43,6 +44,7 @@ public:
     FileActions *fileActions() const { return m_fileActions; }
     EditActions *editActions() const { return m_editActions; }
     SimulationActions *simulationActions() const { return m_simulationActions; }
+    PlaybackActions *playbackActions() const { return m_playbackActions; }
     ViewActions *viewActions() const { return m_viewActions; }
     ParametersDock *parametersDock() const { return m_parametersDock; }
     SceneDock *sceneDock() const { return m_sceneDock; }
@@ -99,6 +101,7 @@ private:
     FileActions *m_fileActions = nullptr;
     EditActions *m_editActions = nullptr;
     SimulationActions *m_simulationActions = nullptr;
+    PlaybackActions *m_playbackActions = nullptr;
     ViewActions *m_viewActions = nullptr;
     AddActions *m_addActions = nullptr;
     HelpActions *m_helpActions = nullptr;
