@@ -30,6 +30,7 @@ private slots:
     void saveFailureNamesPathAndKeepsOldFile();
     void refusesToSaveAnUnreadableScene();
     void version1FilesKeepLoading();
+    void playbackRangeIsOptional();
     void version1FilesKeepTheirPhysics();
 
 private:
@@ -240,6 +241,36 @@ void TestSceneFile::saveAndLoadFile()
         ++files;
     }
     QCOMPARE(files, 1);
+}
+
+void TestSceneFile::playbackRangeIsOptional()
+{
+    // A scene without a range writes no range keys, so older files save as they were.
+    Scene scene = preset("flag");
+    const std::string plain = serializeScene(scene);
+    QVERIFY(plain.find("startFrame") == std::string::npos);
+    QVERIFY(plain.find("endFrame") == std::string::npos);
+    const SceneLoadResult noRange = parseScene(plain, "plain");
+    QVERIFY2(noRange.ok(), noRange.error.c_str());
+    QCOMPARE(noRange.scene->record.startFrame, 0);
+    QCOMPARE(noRange.scene->record.endFrame, -1);
+
+    scene.record.startFrame = 12;
+    scene.record.endFrame = 345;
+    const std::string text = serializeScene(scene);
+    const SceneLoadResult ranged = parseScene(text, "ranged");
+    QVERIFY2(ranged.ok(), ranged.error.c_str());
+    QCOMPARE(ranged.scene->record.startFrame, 12);
+    QCOMPARE(ranged.scene->record.endFrame, 345);
+    QCOMPARE(serializeScene(*ranged.scene), text);
+
+    // An end before the start is refused, naming the key and both frames.
+    std::string bad = text;
+    bad.replace(bad.find("345", bad.find("endFrame")), 3, "5");
+    const SceneLoadResult refused = parseScene(bad, "bad");
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error.find("/record/endFrame") != std::string::npos, refused.error.c_str());
+    QVERIFY2(refused.error.find("before startFrame 12") != std::string::npos, refused.error.c_str());
 }
 
 void TestSceneFile::saveFailureNamesPathAndKeepsOldFile()

@@ -163,6 +163,8 @@ struct RecordSettings {
     int frames = 150;        ///< frames to record (0 = until stopped)
     bool overlays = false;   ///< include wireframe/strain overlays
     bool transparent = false; ///< PNG: transparent background
+    int startFrame = 0;      ///< first frame of playback and export (frames since the scene's start)
+    int endFrame = -1;       ///< last frame of playback and export, inclusive (-1 = no end)
 
     bool operator==(const RecordSettings &) const = default;
 };

@@ -38,6 +38,7 @@ constexpr Limits kSpacingLimits { 0.0, 1e5, "m" };
 // A scene may ask `drape render` for at most this many frames (half an hour at 60 frames/s);
 // the command line's --frames can ask for more.
 constexpr double kMaxRecordFrames = 100000;
+constexpr double kMaxRangeFrame = 100000000; // a playback range end: 19 days at 60 frames/s
 
 std::string at(const std::string &path, std::size_t i)
 {
@@ -546,7 +547,9 @@ void SceneReader::readView(const Json &j, const std::string &path, ViewSettings 
 void SceneReader::readRecord(const Json &j, const std::string &path, RecordSettings &r)
 {
     expectObject(
-        j, path, { "format", "fps", "width", "height", "quality", "frames", "overlays", "transparent" });
+        j, path,
+        { "format", "fps", "width", "height", "quality", "frames", "overlays", "transparent", "startFrame",
+            "endFrame" });
     optEnum(j, path, "format", scenejson::kRecordFormatNames, r.format);
     optInteger(j, path, "fps", { 1, 240, "frames/s" }, r.fps);
     optInteger(j, path, "width", { 0, 16384, "px" }, r.width);
@@ -555,6 +558,12 @@ void SceneReader::readRecord(const Json &j, const std::string &path, RecordSetti
     optInteger(j, path, "frames", { 0, kMaxRecordFrames, "" }, r.frames);
     optBool(j, path, "overlays", r.overlays);
     optBool(j, path, "transparent", r.transparent);
+    optInteger(j, path, "startFrame", { 0, kMaxRangeFrame, "" }, r.startFrame);
+    optInteger(j, path, "endFrame", { -1, kMaxRangeFrame, "" }, r.endFrame);
+    if (r.endFrame >= 0 && r.endFrame < r.startFrame)
+        fail(path + "/endFrame",
+            std::to_string(r.endFrame) + " is before startFrame " + std::to_string(r.startFrame)
+                + " (use -1 for no end)");
 }
 
 std::vector<Vec3> SceneReader::readVecList(

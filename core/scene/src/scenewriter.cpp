@@ -293,6 +293,12 @@ Json writeRecord(const RecordSettings &r)
     j["frames"] = r.frames;
     j["overlays"] = r.overlays;
     j["transparent"] = r.transparent;
+    // Optional keys (version 2 files written before them have none): the default range is
+    // not written, so such files save byte-identically.
+    if (r.startFrame != 0)
+        j["startFrame"] = r.startFrame;
+    if (r.endFrame >= 0)
+        j["endFrame"] = r.endFrame;
     return j;
 }
 
