@@ -50,12 +50,10 @@ void SimulationController::setDocument(Document *document)
     m_shown.reset();
     m_document = document;
     m_accumulator = 0.0;
-    m_rangeStart = 0;
-    m_rangeEnd = kNoEnd;
     if (m_document) {
         m_player = std::make_unique<TimelinePlayer>(&m_document->timeline());
         m_player->setLoop(m_loop);
-        m_player->setRange(m_rangeStart, m_rangeEnd);
+        applyRange();
         m_document->timeline().setLookAhead(kLookAhead);
         connect(m_player.get(), &TimelinePlayer::playheadChanged, this, [this](quint64 frame) {
             if (m_document && !m_stepping)
@@ -75,8 +73,10 @@ void SimulationController::setDocument(Document *document)
                 m_player->seek(m_document->frame());
             updateStats();
         });
-        connect(m_document, &Document::changed, this, [this] {
+        connect(m_document, &Document::changed, this, [this](Change what) {
             applyFrameRate();
+            if (what & Change::Record)
+                applyRange();
             updateMode();
         });
         connect(m_document, &QObject::destroyed, this, [this] {
@@ -85,8 +85,22 @@ void SimulationController::setDocument(Document *document)
         });
         m_document->timeline().startWorker();
     }
-    emit rangeChanged(m_rangeStart, m_rangeEnd);
     updateStats();
+}
+
+void SimulationController::applyRange()
+{
+    m_rangeStart = 0;
+    m_rangeEnd = kNoEnd;
+    if (m_document) {
+        const RecordSettings &r = m_document->scene().record;
+        m_rangeStart = quint64(std::max(0, r.startFrame));
+        if (r.endFrame >= 0)
+            m_rangeEnd = std::max(m_rangeStart, quint64(r.endFrame));
+    }
+    if (m_player)
+        m_player->setRange(m_rangeStart, m_rangeEnd);
+    emit rangeChanged(m_rangeStart, m_rangeEnd);
 }
 
 quint64 SimulationController::playhead() const
@@ -239,11 +253,16 @@ void SimulationController::setLoop(bool loop)
 
 void SimulationController::setRange(quint64 start, quint64 end)
 {
-    m_rangeStart = std::min(start, end);
-    m_rangeEnd = std::max(start, end);
-    if (m_player)
-        m_player->setRange(m_rangeStart, m_rangeEnd);
-    emit rangeChanged(m_rangeStart, m_rangeEnd);
+    if (!m_document)
+        return;
+    // Saved with the scene's recording settings, where the exporters read it; an undo step.
+    constexpr quint64 kMax = 100000000; // the scene file's limit
+    Scene next = m_document->scene();
+    next.record.startFrame = int(std::min({ start, end, kMax }));
+    next.record.endFrame = end == kNoEnd ? -1 : int(std::min(std::max(start, end), kMax));
+    if (next.record == m_document->scene().record)
+        return;
+    m_document->setPresentation(next, tr("Set Playback Range"), {}, Change::Record);
 }
 
 void SimulationController::setSpeed(double speed)

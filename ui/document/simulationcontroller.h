@@ -62,7 +62,7 @@ public:
     int direction() const { return m_playing ? m_direction : 0; }
     double speed() const { return m_speed; }
     bool loop() const { return m_loop; }
-    /// Playback range, inclusive; the end is kNoEnd until set.
+    /// Playback range, inclusive (the scene's record.startFrame / endFrame); kNoEnd: no end.
     quint64 rangeStart() const { return m_rangeStart; }
     quint64 rangeEnd() const { return m_rangeEnd; }
     /// The frame on screen (the document's playhead).
@@ -82,7 +82,8 @@ public slots:
     /// Plays backwards over the cache (stops where the cache or the range starts, or loops).
     void playBackward();
     void setLoop(bool loop);
-    /// Playback (and export) range, inclusive; the playhead keeps its place.
+    /// Sets the playback (and export) range, inclusive, in the scene's recording settings: an
+    /// undo step, saved with the scene. The playhead keeps its place.
     void setRange(quint64 start, quint64 end);
     /// Advances exactly `n` frames now on the document (also while paused).
     void stepFrames(int n = 1);
@@ -126,6 +127,7 @@ private:
     void scheduleSettle(int ms);
     void settleIfResting();
     void applyFrameRate();
+    void applyRange(); ///< from the scene's recording settings
     bool blownUpAtPlayhead() const;
 
     QPointer<Document> m_document;
