@@ -71,6 +71,7 @@ private slots:
     void keysMoveThePlayheadFromTheWindow();
     void rangeIsPartOfTheSceneAndUndoable();
     void editWhilePlayingIsRecordedAtThePlayhead();
+    void dragWhilePlayingStepsTheDocument();
 };
 
 void TestPlayback::initTestCase()
@@ -283,6 +284,42 @@ void TestPlayback::editWhilePlayingIsRecordedAtThePlayhead()
     QVERIFY(controller->isPlaying());
     // Playback goes on from the edit once the worker has simulated past it.
     QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() > at + 10, 20000);
+    controller->setPlaying(false);
+    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), doc->frame()).stateHash());
+}
+
+void TestPlayback::dragWhilePlayingStepsTheDocument()
+{
+    // A drag records the hand's place at every frame: while it is held the document steps
+    // itself; on release playback goes on from the cache.
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 300);
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    controller->setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() >= 20, 10000);
+    const Vec3 grabbed = doc->simulation().cloths[0].particles.position[60];
+    QVERIFY(doc->beginDrag(0, { 60 }, grabbed).isEmpty());
+    const quint64 at = doc->frame();
+    QCOMPARE(doc->playhead(), at); // the drag starts at the frame on screen
+    QVERIFY(controller->isPlaying());
+    for (int k = 1; k <= 3; ++k) {
+        const std::uint64_t before = doc->frame();
+        doc->dragTo(grabbed + Vec3 { 0.f, 0.05f * float(k), 0.f });
+        QTRY_VERIFY_WITH_TIMEOUT(doc->frame() > before, 5000); // stepped by the controller
+        QVERIFY(doc->isSettled());
+    }
+    doc->endDrag(QStringLiteral("Drag"));
+    QCOMPARE(doc->take().events.size(), std::size_t(1));
+    QCOMPARE(doc->take().events.front().frame, std::uint64_t(at));
+    const auto *drag = std::get_if<DragEvent>(&doc->take().events.front().data);
+    QVERIFY(drag);
+    QVERIFY(drag->targets.size() >= 3);
+    const std::uint64_t released = doc->frame();
+    QVERIFY(controller->isPlaying());
+    QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() > released + 5, 20000);
+    QCOMPARE(doc->frame(), released); // from the cache again
     controller->setPlaying(false);
     QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), doc->frame()).stateHash());
 }
