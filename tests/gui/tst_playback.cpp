@@ -119,15 +119,15 @@ void TestPlayback::seekPastTheCacheWaitsForTheWorker()
     Document *doc = window.document();
     SimulationController *controller = window.controller();
     controller->setRange(0, SimulationController::kNoEnd);
-    QVERIFY(doc->timeline().cachedFrame(1500) == nullptr);
-    controller->seekTo(1500);
-    QCOMPARE(doc->playhead(), quint64(1500));
+    QVERIFY(doc->timeline().cachedFrame(900) == nullptr);
+    controller->seekTo(900);
+    QCOMPARE(doc->playhead(), quint64(900));
     QVERIFY(controller->isWaiting());
-    QVERIFY(controller->waitText().startsWith(QStringLiteral("Simulating to frame 1500: ")));
+    QVERIFY(controller->waitText().startsWith(QStringLiteral("Simulating to frame 900: ")));
     QVERIFY(controller->waitText().contains(QLatin1Char('/')));
     QTRY_VERIFY_WITH_TIMEOUT(!controller->isWaiting(), 60000);
-    QTRY_COMPARE(doc->frame(), std::uint64_t(1500));
-    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), 1500).stateHash());
+    QTRY_COMPARE(doc->frame(), std::uint64_t(900));
+    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), 900).stateHash());
 }
 
 void TestPlayback::playingDrawsTheCacheAndStopsAtTheEnd()
