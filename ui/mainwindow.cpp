@@ -5,6 +5,7 @@
 #include "actions/fileactions.h"
 #include "actions/helpactions.h"
 #include "actions/presetactions.h"
+#include "actions/playbackactions.h"
 #include "actions/shortcutfilter.h"
 #include "actions/simulationactions.h"
 #include "actions/viewactions.h"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_presetActions = new PresetActions(this);
     m_editActions = new EditActions(m_undoGroup, this);
     m_simulationActions = new SimulationActions(m_controller, this);
+    m_playbackActions = new PlaybackActions(m_controller, this);
     m_viewActions = new ViewActions(this);
     m_addActions = new AddActions(m_viewport, [this] { return m_document.get(); }, this);
     m_helpActions = new HelpActions(this);
@@ -86,6 +88,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         QMessageBox::critical(this, tr("OpenGL"), tr("The 3D view cannot draw.\n\n%1").arg(message));
     });
     connect(m_controller, &SimulationController::statsChanged, m_status, &StatusWidgets::setStats);
+    connect(m_controller, &SimulationController::frameShown, m_viewport, &Viewport::showCachedFrame);
     // The advice is long (which particle, which limit, how many substeps): it goes into the
     // banner, which wraps, rather than the one-line status bar.
     connect(m_controller, &SimulationController::blownUp, this, [this](const QString &message) {
@@ -103,7 +106,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         m_banner->hide();
         m_status->clearMessage();
     });
-    new ShortcutFilter(this, { QKeySequence(Qt::Key_Space), QKeySequence(QStringLiteral("Ctrl+R")) });
+    new ShortcutFilter(this, { QKeySequence(Qt::Key_Space), QKeySequence(QStringLiteral("Shift+Space")),
+                               QKeySequence(QStringLiteral("Ctrl+R")) });
 
     createComponents();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
@@ -167,6 +171,8 @@ void MainWindow::createMenus()
     connect(m_addActions, &AddActions::importMeshRequested, m_fileActions, &FileActions::importMesh);
     m_simulationMenu = menuBar()->addMenu(tr("&Simulation"));
     m_simulationActions->populate(m_simulationMenu);
+    m_simulationMenu->addSeparator();
+    m_playbackActions->populate(m_simulationMenu);
     m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewActions->populate(m_viewMenu);

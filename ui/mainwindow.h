@@ -25,6 +25,7 @@ class PresetActions;
 class SceneDock;
 class TimelineBar;
 class SimulationActions;
+class PlaybackActions;
 class SimulationController;
 class StatusWidgets;
 class ViewActions;
@@ -48,6 +49,7 @@ public:
     QMenu *addMenu() const { return m_addMenu; }
     EditActions *editActions() const { return m_editActions; }
     SimulationActions *simulationActions() const { return m_simulationActions; }
+    PlaybackActions *playbackActions() const { return m_playbackActions; }
     ViewActions *viewActions() const { return m_viewActions; }
     ParametersDock *parametersDock() const { return m_parametersDock; }
     SceneDock *sceneDock() const { return m_sceneDock; }
@@ -106,6 +108,7 @@ private:
     OutlinerDock *m_outlinerDock = nullptr;
     EditActions *m_editActions = nullptr;
     SimulationActions *m_simulationActions = nullptr;
+    PlaybackActions *m_playbackActions = nullptr;
     ViewActions *m_viewActions = nullptr;
     AddActions *m_addActions = nullptr;
     HelpActions *m_helpActions = nullptr;

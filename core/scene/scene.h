@@ -196,8 +196,8 @@ struct RecordSettings {
     int frames = 150;        ///< frames to record (0 = until stopped)
     bool overlays = false;   ///< include wireframe/strain overlays
     bool transparent = false; ///< PNG: transparent background
-    int startFrame = 0;      ///< document frame (solver frames since the start) recorded first
-    int endFrame = 0;        ///< last document frame recorded (> startFrame); 0 = `frames` sets the length
+    int startFrame = 0;      ///< first document frame (solver frames since the start) of playback and export
+    int endFrame = 0;        ///< last document frame of playback and export (> startFrame); 0 = no end (`frames` sets an export's length)
 
     bool operator==(const RecordSettings &) const = default;
 };

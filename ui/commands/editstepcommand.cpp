@@ -19,6 +19,7 @@ bool EditStepCommand::mergeWith(const QUndoCommand *other)
 
 void EditStepCommand::undo()
 {
+    m_document->settle(); // undo at the frame on screen, as the edit was made there
     const std::uint64_t frame = m_document->frame();
     m_document->m_edit.undo();
     m_document->afterHistoryMove(frame);
@@ -30,6 +31,7 @@ void EditStepCommand::redo()
         m_first = false;
         return;
     }
+    m_document->settle();
     const std::uint64_t frame = m_document->frame();
     m_document->m_edit.redo();
     m_document->afterHistoryMove(frame);

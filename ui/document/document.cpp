@@ -44,15 +44,16 @@ QString Document::displayName() const
 
 QString Document::modeText() const
 {
-    if (frame() == 0)
+    if (playhead() == 0)
         return tr("Editing the scene");
-    return tr("Recording at frame %1").arg(frame());
+    return tr("Recording at frame %1").arg(playhead());
 }
 
 // ---- time ----------------------------------------------------------------------------------
 
 int Document::step(int frames)
 {
+    settle();
     int ran = 0;
     for (; ran < frames && !simulation().status().blownUp; ++ran)
         m_edit.step();
@@ -68,6 +69,7 @@ void Document::reset()
         endGesture(tr("Edit"));
     }
     const std::uint64_t before = frame();
+    m_shown.reset();
     m_edit.reset();
     announce(Change::Topology | Change::Pins | Change::Parameters, before == 0 ? 1 : before);
 }
@@ -99,8 +101,12 @@ void Document::updateTimeline()
 void Document::seek(std::uint64_t target)
 {
     const std::uint64_t before = frame();
-    if (target == before)
+    m_shown.reset();
+    if (target == before) {
+        m_timeline->setPlayhead(target);
+        emit playheadMoved(target);
         return;
+    }
     updateTimeline();
     if (target > before && target - before <= 2) {
         m_edit.seek(target); // a step or two: simulate them
@@ -112,6 +118,22 @@ void Document::seek(std::uint64_t target)
     }
     m_timeline->setPlayhead(frame());
     announce(Change::Pins | Change::Topology | Change::Parameters, before);
+}
+
+void Document::showFrame(std::uint64_t target)
+{
+    if (target == frame())
+        m_shown.reset();
+    else
+        m_shown = target;
+    m_timeline->setPlayhead(target);
+    emit playheadMoved(target);
+}
+
+void Document::settle()
+{
+    if (m_shown)
+        seek(*m_shown);
 }
 
 namespace {
@@ -126,6 +148,7 @@ QString quotedName(const std::string &name, const QString &fallback)
 QString Document::run(const std::function<std::string()> &edit, const QString &text, Change what,
                       const QString &mergeKey)
 {
+    settle();
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
     const std::string error = edit();
@@ -300,6 +323,7 @@ QString Document::setKinds(const std::vector<std::vector<std::uint32_t>> &partic
 
 QString Document::setKind(int cloth, const std::vector<std::uint32_t> &particles, bool pin, const QString &text)
 {
+    settle();
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
     const std::vector<std::uint32_t> list = changing(simulation(), std::size_t(std::max(cloth, 0)), particles, pin);
@@ -319,7 +343,7 @@ QString Document::movePins(int cloth, const std::vector<std::uint32_t> &particle
 
 QString Document::sew(int cloth, std::uint32_t a, std::uint32_t b, const NewConstraintDef &def, const QString &text)
 {
-    beginGesture();
+    beginGesture(); // settles
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
     const QString error = finishEdit(m_edit.sew(cloth, a, b, def), steps, before, Change::Topology);
@@ -341,6 +365,7 @@ QString Document::removeConstraints(int cloth, const std::vector<std::uint32_t> 
 QString Document::changeConstraints(int cloth, const std::vector<std::uint32_t> &indices,
                                     const ConstraintProps &props, const QString &text, const QString &mergeKey)
 {
+    settle();
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
     std::string error = m_edit.changeConstraints(cloth, indices, props);
@@ -352,6 +377,7 @@ QString Document::changeConstraints(int cloth, const std::vector<std::uint32_t> 
 
 QString Document::setParameter(const std::string &key, int index, double value, bool scrub)
 {
+    settle();
     const ParamDesc *param = findParam(key);
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
@@ -380,7 +406,11 @@ QString Document::setMaterial(int cloth, const Material &material)
 
 QString Document::setPresentation(const Scene &next, const QString &text, const QString &mergeKey, Change what)
 {
-    return run([&] { return m_edit.setPresentation(text.toStdString(), next); }, {}, what, mergeKey);
+    // Looking different changes no state: the playhead may stay ahead of it (no settle()).
+    const std::size_t steps = m_edit.undoIndex();
+    const std::uint64_t before = frame();
+    const std::string error = m_edit.setPresentation(text.toStdString(), next);
+    return finishEdit(error, steps, before, what, mergeKey);
 }
 
 QString Document::setStartHere()
@@ -395,6 +425,7 @@ QString Document::push(const Vec3 &centre, float radius, const Vec3 &delta, floa
 
 void Document::beginGesture()
 {
+    settle();
     if (m_gestureDepth++ == 0) {
         m_gestureSteps = m_edit.undoIndex();
         m_gestureFrame = frame();
@@ -422,6 +453,7 @@ void Document::cancelGesture()
 
 QString Document::beginDrag(int cloth, const std::vector<std::uint32_t> &particles, const Vec3 &centre)
 {
+    settle();
     const std::uint64_t before = frame();
     m_dragCloth = cloth;
     m_dragPins.clear();
@@ -512,6 +544,7 @@ bool Document::save(const QString &filePath, bool withState, QString *error)
     Scene scene;
     Take take;
     if (withState) {
+        settle();
         auto [start, rest] = m_edit.fromPlayhead();
         scene = std::move(start);
         take = std::move(rest);

@@ -63,9 +63,14 @@ public:
     const Take &take() const { return m_edit.take(); }
     /// The simulation shown: the replay of the scene and the take to the playhead.
     const Simulation &simulation() const { return m_edit.simulation(); }
-    /// Frames since the scene's start.
+    /// Frames since the scene's start of the state simulation() holds.
     std::uint64_t frame() const { return m_edit.playhead(); }
-    /// "Editing the scene" at frame 0, "Recording at frame 183" otherwise.
+    /// The frame on screen: frame(), or while playing or scrubbing over the cache a frame the
+    /// state has not been brought to yet (showFrame()); an edit brings it there first.
+    std::uint64_t playhead() const { return m_shown ? *m_shown : frame(); }
+    /// True while the playhead shows a cached frame the state is not at (see settle()).
+    bool isSettled() const { return !m_shown.has_value(); }
+    /// "Editing the scene" at frame 0, "Recording at frame 183" otherwise (at the playhead).
     QString modeText() const;
     /// Events of the take that no longer applied on the way to the playhead.
     const std::vector<EventReport> &reports() const { return m_edit.reports(); }
@@ -86,6 +91,15 @@ public:
     /// Shows `frame` (the timeline's playhead): from the timeline's cache when it holds a
     /// state before it, else by replaying. Not an edit.
     void seek(std::uint64_t frame);
+    /// Moves the playhead to `frame` without simulating: the viewport draws the timeline's
+    /// cached frame. The state follows at settle(), which every edit, step and save calls
+    /// first, so an edit is still recorded at the frame on screen.
+    void showFrame(std::uint64_t frame);
+    /// Brings the state to the playhead exactly (seek(), from the cache's nearest snapshot).
+    void settle();
+    /// A drag or a stroke is in progress: its edits are recorded frame by frame, so the
+    /// document itself steps while it lasts.
+    bool interacting() const { return dragging() || m_gestureDepth > 0; }
 
     /// The document's timeline: a cache of its frames kept by a worker thread (started by
     /// the window that shows the document), re-filled from the frame each edit changes.
@@ -158,6 +172,8 @@ signals:
     /// The playhead jumped (Reset, undo or redo to another frame, a structural edit).
     void simulationReset();
     void simulationStepped();
+    /// The playhead moved over the cache without simulating (showFrame()).
+    void playheadMoved(quint64 frame);
     void modifiedChanged(bool modified);
     void filePathChanged(const QString &path);
     /// A message about the take ("2 events no longer apply and were removed").
@@ -189,6 +205,7 @@ private:
     CameraDesc m_camera;
     std::vector<std::optional<GridDesc>> m_grids; ///< each cloth's grid as last announced
     std::unique_ptr<Timeline> m_timeline;
+    std::optional<std::uint64_t> m_shown; ///< the playhead while the state lags behind it
     std::shared_ptr<const Scene> m_timelineScene; ///< what the timeline's source replays
     Take m_timelineTake;
     std::size_t m_gestureSteps = 0; ///< core undo index at beginGesture()

@@ -1,10 +1,25 @@
 #include "document/simulationcontroller.h"
 
 #include "document/document.h"
+#include "timeline/timelineplayer.h"
 
 #include <algorithm>
 
 namespace drape {
+
+namespace {
+
+/// The last frame before `frame` the cache holds, or the cache's start.
+quint64 lastCachedBefore(const TimelineStatus &status, quint64 frame)
+{
+    quint64 last = status.startFrame;
+    for (const FrameRange &r : status.cached)
+        if (r.begin < frame)
+            last = std::max<quint64>(last, std::min<quint64>(r.end, frame) - 1);
+    return last;
+}
+
+} // namespace
 
 SimulationController::SimulationController(QObject *parent) : QObject(parent)
 {
@@ -12,6 +27,8 @@ SimulationController::SimulationController(QObject *parent) : QObject(parent)
     m_timer.setTimerType(Qt::PreciseTimer);
     m_timer.setInterval(kTickMs);
     connect(&m_timer, &QTimer::timeout, this, &SimulationController::tick);
+    m_settleTimer.setSingleShot(true);
+    connect(&m_settleTimer, &QTimer::timeout, this, &SimulationController::settleIfResting);
     // Stats keep updating while paused (display fps, counts), at a calmer rate.
     auto *statsTimer = new QTimer(this);
     statsTimer->setInterval(500);
@@ -20,33 +37,234 @@ SimulationController::SimulationController(QObject *parent) : QObject(parent)
     m_statsClock.start();
 }
 
+SimulationController::~SimulationController() = default;
+
 void SimulationController::setDocument(Document *document)
 {
     if (m_document)
         disconnect(m_document, nullptr, this, nullptr);
     setPlaying(false);
+    m_timer.stop();
+    m_settleTimer.stop();
+    m_player.reset();
+    m_shown.reset();
     m_document = document;
     m_accumulator = 0.0;
-    if (m_document)
-        connect(m_document, &Document::simulationReset, this, [this] { m_accumulator = 0.0; updateStats(); });
+    if (m_document) {
+        m_player = std::make_unique<TimelinePlayer>(&m_document->timeline());
+        m_player->setLoop(m_loop);
+        applyRange();
+        m_document->timeline().setLookAhead(kLookAhead);
+        connect(m_player.get(), &TimelinePlayer::playheadChanged, this, [this](quint64 frame) {
+            if (m_document && !m_stepping)
+                m_document->showFrame(frame);
+        });
+        connect(m_player.get(), &TimelinePlayer::frameShown, this, &SimulationController::onFrameShown);
+        connect(m_player.get(), &TimelinePlayer::playingChanged, this, [this](int direction) {
+            if (direction == 0) // reached the end, or the cache's start playing backwards
+                QMetaObject::invokeMethod(this, &SimulationController::onPlayerStopped, Qt::QueuedConnection);
+        });
+        connect(m_player.get(), &TimelinePlayer::waitingChanged, this, &SimulationController::waitingChanged);
+        m_player->seek(m_document->playhead());
+        applyFrameRate();
+        connect(m_document, &Document::simulationReset, this, [this] {
+            m_accumulator = 0.0;
+            if (!m_stepping && m_player)
+                m_player->seek(m_document->frame());
+            updateStats();
+        });
+        connect(m_document, &Document::changed, this, [this](Change what) {
+            applyFrameRate();
+            if (what & Change::Record)
+                applyRange();
+            updateMode();
+        });
+        connect(m_document, &QObject::destroyed, this, [this] {
+            setPlaying(false);
+            m_player.reset();
+        });
+        m_document->timeline().startWorker();
+    }
     updateStats();
+}
+
+void SimulationController::applyRange()
+{
+    m_rangeStart = 0;
+    m_rangeEnd = kNoEnd;
+    if (m_document) {
+        const RecordSettings &r = m_document->scene().record;
+        m_rangeStart = quint64(std::max(0, r.startFrame));
+        if (r.endFrame > 0)
+            m_rangeEnd = std::max(m_rangeStart, quint64(r.endFrame));
+    }
+    if (m_player)
+        m_player->setRange(m_rangeStart, m_rangeEnd);
+    emit rangeChanged(m_rangeStart, m_rangeEnd);
+}
+
+quint64 SimulationController::playhead() const
+{
+    return m_document ? m_document->playhead() : 0;
+}
+
+bool SimulationController::isWaiting() const
+{
+    return m_player && !m_stepping && m_player->waiting();
+}
+
+QString SimulationController::waitText() const
+{
+    if (!isWaiting() || !m_document)
+        return {};
+    const quint64 target = m_player->playhead();
+    if (m_playing)
+        return tr("Waiting for the solver at frame %1").arg(target);
+    const TimelineStatus status = m_document->timeline().status();
+    const quint64 from = std::min(m_waitFrom, target);
+    const quint64 done = std::max(lastCachedBefore(status, target), from) - from;
+    return tr("Simulating to frame %1: %2/%3").arg(target).arg(done).arg(target - from);
+}
+
+quint64 SimulationController::cachedAhead() const
+{
+    if (!m_document)
+        return 0;
+    const quint64 at = playhead();
+    for (const FrameRange &r : m_document->timeline().status().cached)
+        if (r.begin <= at && at < r.end)
+            return r.end - 1 - at;
+    return 0;
+}
+
+bool SimulationController::blownUpAtPlayhead() const
+{
+    if (m_document->isSettled())
+        return m_document->simulation().status().blownUp;
+    const std::shared_ptr<const CachedFrame> frame = m_document->timeline().cachedFrame(m_document->playhead());
+    return frame && frame->blownUp;
+}
+
+void SimulationController::applyFrameRate()
+{
+    if (m_player && m_document)
+        m_player->setFrameRate(m_document->settings().solver.frameRate * m_speed);
 }
 
 void SimulationController::setPlaying(bool playing)
 {
-    if (playing && (!m_document || m_document->simulation().status().blownUp))
+    if (playing && (!m_document || !m_player || blownUpAtPlayhead()))
         playing = false;
     if (playing == m_playing)
         return;
     m_playing = playing;
     m_accumulator = 0.0;
     if (playing) {
+        m_settleTimer.stop();
         m_clock.start();
-        m_timer.start();
+        updateMode();
     } else {
+        m_stepping = false;
         m_timer.stop();
+        if (m_player)
+            m_player->pause();
+        if (m_document) {
+            m_document->timeline().setLookAhead(kLookAhead);
+            m_document->settle(); // edits, steps and exports start from the frame on screen
+        }
     }
     emit playingChanged(m_playing);
+}
+
+void SimulationController::play(int direction)
+{
+    direction = direction < 0 ? -1 : 1;
+    if (m_playing && direction != m_direction && !m_stepping && m_player) {
+        m_direction = direction;
+        m_player->pause();
+        m_player->play(direction);
+    }
+    m_direction = direction;
+    emit directionChanged(direction);
+    setPlaying(true);
+}
+
+void SimulationController::playBackward()
+{
+    play(-1);
+}
+
+void SimulationController::updateMode()
+{
+    if (!m_playing || !m_document || !m_player)
+        return;
+    const bool stepping = m_document->interacting();
+    if (stepping && !m_stepping) {
+        // A drag records where the hand is every frame: the document steps itself until the
+        // release, and the worker waits (what it would make is replaced by the drag).
+        m_stepping = true;
+        m_player->pause();
+        m_document->settle();
+        m_document->timeline().setLookAhead(0);
+        m_direction = 1;
+        m_accumulator = 0.0;
+        m_clock.start();
+        m_timer.start();
+    } else if (!stepping && (m_stepping || !m_player->isPlaying())) {
+        m_stepping = false;
+        m_timer.stop();
+        m_document->timeline().setLookAhead(kLookAhead);
+        m_player->setRange(m_rangeStart, m_rangeEnd);
+        m_player->seek(m_document->playhead());
+        m_player->play(m_direction);
+    }
+}
+
+void SimulationController::onPlayerStopped()
+{
+    if (m_playing && !m_stepping && m_player && !m_player->isPlaying())
+        setPlaying(false);
+}
+
+void SimulationController::onFrameShown(const std::shared_ptr<const CachedFrame> &frame)
+{
+    m_shown = frame;
+    emit frameShown(frame);
+    if (frame && frame->blownUp && m_playing) {
+        QMetaObject::invokeMethod(this, [this] {
+            if (!m_document)
+                return;
+            setPlaying(false); // settles: the document holds the blow-up's message
+            updateStats();
+            emit blownUp(QString::fromStdString(m_document->simulation().status().message));
+        }, Qt::QueuedConnection);
+    }
+}
+
+void SimulationController::setLoop(bool loop)
+{
+    if (loop == m_loop)
+        return;
+    m_loop = loop;
+    if (m_player)
+        m_player->setLoop(loop);
+    emit loopChanged(loop);
+}
+
+void SimulationController::setRange(quint64 start, quint64 end)
+{
+    if (!m_document)
+        return;
+    // Saved with the scene's recording settings, where the exporters read it; an undo step.
+    constexpr quint64 kMax = 100000000; // the scene file's limit
+    Scene next = m_document->scene();
+    next.record.startFrame = int(std::min({ start, end, kMax - 1 }));
+    // The file's range ends after its start; 0 is no end.
+    next.record.endFrame
+        = end == kNoEnd ? 0 : int(std::min(std::max(quint64(next.record.startFrame) + 1, end), kMax));
+    if (next.record == m_document->scene().record)
+        return;
+    m_document->setPresentation(next, tr("Set Playback Range"), {}, Change::Record);
 }
 
 void SimulationController::setSpeed(double speed)
@@ -55,6 +273,7 @@ void SimulationController::setSpeed(double speed)
     if (speed == m_speed)
         return;
     m_speed = speed;
+    applyFrameRate();
     emit speedChanged(m_speed);
 }
 
@@ -63,7 +282,82 @@ void SimulationController::stepFrames(int n)
     if (!m_document || n <= 0)
         return;
     advance(n);
+    if (m_player && !m_stepping)
+        m_player->seek(m_document->frame());
     updateStats();
+}
+
+void SimulationController::seekTo(quint64 frame, bool settle)
+{
+    if (!m_document || !m_player)
+        return;
+    if (m_playing) {
+        m_playing = false; // paused without settling: the document follows the new playhead
+        m_stepping = false;
+        m_player->pause();
+        m_document->timeline().setLookAhead(kLookAhead);
+        emit playingChanged(false);
+    }
+    m_settleTimer.stop();
+    // A frame past the playback end is still filled when asked for.
+    m_document->timeline().setEndFrame(std::max(m_rangeEnd, frame));
+    const quint64 from = lastCachedBefore(m_document->timeline().status(), frame);
+    m_player->seek(frame);
+    m_document->showFrame(frame);
+    if (m_player->waiting()) {
+        m_waitFrom = from;
+        m_settleOnArrival = !m_scrubbing;
+        m_timer.start(); // polls for the frame
+    } else if (settle && !m_scrubbing) {
+        m_document->settle();
+    } else if (!m_scrubbing) {
+        scheduleSettle(250);
+    }
+}
+
+void SimulationController::seekBy(qint64 frames)
+{
+    const qint64 at = qint64(playhead());
+    qint64 target = std::max<qint64>(0, at + frames);
+    if (m_rangeEnd != kNoEnd)
+        target = std::min<qint64>(target, qint64(m_rangeEnd));
+    seekTo(quint64(target), false);
+}
+
+void SimulationController::seekToEnd()
+{
+    if (!m_document)
+        return;
+    quint64 end = m_rangeEnd;
+    if (end == kNoEnd) { // no end set: the end of the cache ahead of the playhead
+        const TimelineStatus status = m_document->timeline().status();
+        end = std::max<quint64>(playhead(), status.knownEnd > 0 ? status.knownEnd - 1 : 0);
+    }
+    seekTo(end, false);
+}
+
+void SimulationController::setScrubbing(bool scrubbing)
+{
+    m_scrubbing = scrubbing;
+    if (scrubbing) {
+        m_settleTimer.stop();
+        return;
+    }
+    if (isWaiting())
+        m_settleOnArrival = true;
+    else
+        scheduleSettle(0);
+}
+
+void SimulationController::scheduleSettle(int ms)
+{
+    m_settleTimer.start(ms);
+}
+
+void SimulationController::settleIfResting()
+{
+    if (m_document && !m_playing && !m_scrubbing && !isWaiting())
+        m_document->settle();
 }
 
 void SimulationController::reset()
@@ -98,8 +392,21 @@ int SimulationController::advance(int frames)
 
 void SimulationController::tick()
 {
-    if (!m_document) {
-        setPlaying(false);
+    if (!m_document || !m_player) {
+        m_timer.stop();
+        return;
+    }
+    if (!m_stepping) {
+        // Paused on a frame the worker is making: show it when it arrives.
+        m_player->poll();
+        if (!m_player->waiting()) {
+            if (!m_playing)
+                m_timer.stop();
+            if (m_settleOnArrival) {
+                m_settleOnArrival = false;
+                scheduleSettle(0);
+            }
+        }
         return;
     }
     const double wall = double(m_clock.nsecsElapsed()) * 1e-9;
@@ -114,6 +421,7 @@ void SimulationController::tick()
         m_accumulator = std::min(m_accumulator, frameDt); // falling behind: drop the debt
     if (frames > 0)
         advance(frames);
+    updateMode();
 }
 
 void SimulationController::updateStats()
@@ -121,7 +429,12 @@ void SimulationController::updateStats()
     const double window = double(m_statsClock.nsecsElapsed()) * 1e-9;
     if (window >= 0.25) {
         m_stats.framesPerSecond = m_framesRendered / window;
-        m_stats.realTimeFactor = m_playing ? m_simAdvanced / window : 0.0;
+        if (!m_playing)
+            m_stats.realTimeFactor = 0.0;
+        else if (m_stepping)
+            m_stats.realTimeFactor = m_simAdvanced / window;
+        else if (m_player)
+            m_stats.realTimeFactor = m_player->realTimeFactor() * m_speed;
         if (m_stepsInWindow > 0)
             m_stats.msPerStep = 1000.0 * m_stepSeconds / m_stepsInWindow;
         m_framesRendered = 0;
@@ -132,8 +445,9 @@ void SimulationController::updateStats()
     }
     if (m_document) {
         const Simulation &sim = m_document->simulation();
-        m_stats.simTime = sim.time();
-        m_stats.frame = m_document->frame();
+        const bool cached = !m_document->isSettled() && m_shown && m_shown->frame == m_document->playhead();
+        m_stats.simTime = cached ? m_shown->time : sim.time();
+        m_stats.frame = m_document->playhead();
         m_stats.mode = m_document->modeText();
         qint64 particles = 0, constraints = 0;
         for (const Cloth &c : sim.cloths) {

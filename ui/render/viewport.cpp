@@ -122,7 +122,9 @@ void Viewport::setDocument(Document *document)
     if (m_document) {
         connect(m_document, &Document::changed, this, [this](Change what) { onDocumentChanged(unsigned(what)); });
         connect(m_document, &Document::simulationStepped, this, &Viewport::requestUpdate);
+        connect(m_document, &Document::playheadMoved, this, &Viewport::requestUpdate);
         connect(m_document, &Document::simulationReset, this, [this] {
+            m_cachedView.invalidate();
             m_renderer.invalidate();
             if (m_tool)
                 m_tool->reset();
@@ -133,12 +135,41 @@ void Viewport::setDocument(Document *document)
         m_autoFramed = false;
         fitSceneIfCut();
     }
+    m_cachedFrame.reset();
+    m_cachedView.invalidate();
     m_renderer.invalidate();
     update();
 }
 
+void Viewport::showCachedFrame(std::shared_ptr<const CachedFrame> frame)
+{
+    m_cachedFrame = std::move(frame);
+    if (m_cachedFrame && m_document)
+        m_cachedView.show(m_document->simulation(), *m_cachedFrame);
+    update();
+}
+
+const Simulation &Viewport::shownSimulation() const
+{
+    static const Simulation empty;
+    if (!m_document)
+        return empty;
+    if (m_cachedFrame && !m_document->isSettled() && m_cachedView.isValid())
+        return m_cachedView.simulation();
+    return m_document->simulation();
+}
+
+std::uint64_t Viewport::shownFrame() const
+{
+    if (m_document && m_cachedFrame && !m_document->isSettled() && m_cachedView.isValid())
+        return m_cachedFrame->frame;
+    return m_document ? m_document->frame() : 0;
+}
+
 void Viewport::onDocumentChanged(unsigned what)
 {
+    if (Change(what) & (Change::Topology | Change::Cloths | Change::Colliders | Change::Pins | Change::Parameters))
+        m_cachedView.invalidate();
     if (Change(what) & Change::Camera)
         syncCameraFromDocument();
     if (Change(what) & (Change::Topology | Change::Cloths))
@@ -376,7 +407,7 @@ void Viewport::paintGL()
         if (m_showStress) {
             // The ramp tops at the largest stress now, rounded up to 1, 2 or 5 × 10ⁿ N/m.
             const Scene &scene = m_document->scene();
-            const auto &cloths = m_document->simulation().cloths;
+            const auto &cloths = shownSimulation().cloths;
             float worst = 0.f;
             for (std::size_t c = 0; c < cloths.size() && c < scene.cloths.size(); ++c)
                 worst = std::max(worst, maxStress(cloths[c], clothSpacing(scene.cloths[c])));
@@ -399,7 +430,7 @@ void Viewport::paintGL()
                 break;
             }
         }
-        m_renderer.render(m_document->scene(), m_document->simulation(), m_camera, defaultFramebufferObject(), w, h,
+        m_renderer.render(m_document->scene(), shownSimulation(), m_camera, defaultFramebufferObject(), w, h,
                           options);
     }
     QPainter painter(this);
@@ -502,6 +533,9 @@ void Viewport::mousePressEvent(QMouseEvent *event)
     if (event->button() == Qt::LeftButton)
         m_leftClickPos.reset();
     if (event->button() == Qt::LeftButton || event->button() == Qt::RightButton) {
+        // A tool picks and edits the state on screen: bring the document to the playhead.
+        if (m_document)
+            m_document->settle();
         if (m_tool && m_tool->mousePress(event)) {
             m_pressedTool = m_tool;
         } else if (event->button() == Qt::LeftButton) {

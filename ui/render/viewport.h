@@ -13,6 +13,7 @@
 #include "document/document.h"
 #include "tools/tool.h"
 #include "scene/camera.h"
+#include "render/cachedframeview.h"
 #include "render/scenerenderer.h"
 
 #include <QImage>
@@ -79,6 +80,13 @@ public:
     /// The picture of the Image fabric look (loadFabricImage); a null image draws that look plain.
     void setFabricImage(const QImage &image);
     const QImage &fabricImage() const { return m_fabricImage; }
+    /// Draws `frame`, a frame of the document's timeline, while the document's playhead is
+    /// on it and its state is not (playing or scrubbing over the cache; Document::showFrame).
+    void showCachedFrame(std::shared_ptr<const drape::CachedFrame> frame);
+    /// What the viewport draws now: the cached frame's positions or the document's state.
+    const Simulation &shownSimulation() const;
+    /// The frame shown: the cached one while the document lags behind its playhead.
+    std::uint64_t shownFrame() const;
 
     /// Empty when GL came up; otherwise the shader/context error shown in the view.
     QString glError() const { return m_glError; }
@@ -153,6 +161,8 @@ private:
     QImage m_fabricImage;
     float m_stressScale = 1.f;
     bool m_framedOnce = false;
+    std::shared_ptr<const CachedFrame> m_cachedFrame; ///< drawn while the document is not settled
+    CachedFrameView m_cachedView;
 };
 
 } // namespace drape

@@ -17,7 +17,6 @@ namespace drape {
 namespace {
 
 constexpr quint64 kMinimumSpan = 250; // frames the ruler shows at least
-constexpr quint64 kLookAhead = 600;   // frames the worker fills past the playhead when paused
 
 QString describe(const Event &e)
 {
@@ -49,18 +48,10 @@ TimelineBar::TimelineBar(SimulationController *controller, QWidget *parent)
     m_poll->setInterval(250);
     connect(m_poll, &QTimer::timeout, this, &TimelineBar::refresh);
     m_poll->start();
-    connect(m_ruler, &TimelineWidget::playheadRequested, this, [this](quint64 frame) {
-        if (!m_document)
-            return;
-        m_controller->setPlaying(false);
-        m_document->seek(frame);
-    });
-    connect(m_ruler, &TimelineWidget::markerActivated, this, [this](int index) {
-        if (m_document && index >= 0 && std::size_t(index) < m_document->take().events.size()) {
-            m_controller->setPlaying(false);
-            m_document->seek(m_document->take().events[std::size_t(index)].frame);
-        }
-    });
+    // Scrubbing shows cached frames without simulating; the document follows on release.
+    connect(m_ruler, &TimelineWidget::playheadRequested, m_controller,
+            [this](quint64 frame) { m_controller->seekTo(frame, true); });
+    connect(m_ruler, &TimelineWidget::scrubbingChanged, m_controller, &SimulationController::setScrubbing);
     connect(m_ruler, &TimelineWidget::markerDeleteRequested, this, [this](int index) {
         if (!m_document || index < 0)
             return;
@@ -68,7 +59,8 @@ TimelineBar::TimelineBar(SimulationController *controller, QWidget *parent)
         if (!error.isEmpty())
             emit statusMessage(error);
     });
-    connect(m_controller, &SimulationController::playingChanged, this, &TimelineBar::onPlayingChanged);
+    connect(m_controller, &SimulationController::rangeChanged, this, [this] { refresh(); });
+    connect(m_controller, &SimulationController::waitingChanged, this, [this] { refresh(); });
 }
 
 void TimelineBar::setDocument(Document *document)
@@ -77,15 +69,12 @@ void TimelineBar::setDocument(Document *document)
         disconnect(m_document, nullptr, this, nullptr);
     m_document = document;
     if (document) {
-        connect(document, &Document::simulationStepped, this, [this] { m_ruler->setPlayhead(m_document->frame()); });
-        connect(document, &Document::simulationReset, this, [this] {
-            m_ruler->setPlayhead(m_document->frame());
-            m_document->timeline().setPlayhead(m_document->frame());
-        });
+        connect(document, &Document::simulationStepped, this, [this] { m_ruler->setPlayhead(m_document->playhead()); });
+        connect(document, &Document::playheadMoved, m_ruler, &TimelineWidget::setPlayhead);
+        connect(document, &Document::simulationReset, this, [this] { m_ruler->setPlayhead(m_document->playhead()); });
         connect(document, &Document::changed, this, [this] { refreshMarkers(); });
         m_ruler->setFrameRate(document->settings().solver.frameRate);
         applyPreferences();
-        onPlayingChanged(m_controller->isPlaying());
     }
     refreshMarkers();
     refresh();
@@ -98,20 +87,6 @@ void TimelineBar::applyPreferences()
     CacheSettings settings = m_document->timeline().settings();
     settings.budgetBytes = std::size_t(AppSettings::cacheBudgetMiB()) << 20;
     m_document->timeline().setSettings(settings);
-}
-
-void TimelineBar::onPlayingChanged(bool playing)
-{
-    if (!m_document)
-        return;
-    Timeline &timeline = m_document->timeline();
-    if (playing) {
-        timeline.stopWorker();
-        return;
-    }
-    timeline.setPlayhead(m_document->frame());
-    timeline.setEndFrame(m_document->frame() + kLookAhead);
-    timeline.startWorker();
 }
 
 void TimelineBar::refreshMarkers()
@@ -131,20 +106,29 @@ void TimelineBar::refresh()
         return;
     }
     const TimelineStatus status = m_document->timeline().status();
-    const quint64 last = std::max<quint64>({kMinimumSpan, quint64(status.knownEnd), quint64(m_document->frame()),
-                                            quint64(m_document->take().lastFrame())});
+    const bool openEnd = m_controller->rangeEnd() == SimulationController::kNoEnd;
+    quint64 last = std::max<quint64>({kMinimumSpan, quint64(status.knownEnd), quint64(m_document->playhead()),
+                                      quint64(m_document->take().lastFrame())});
+    if (!openEnd)
+        last = std::max<quint64>(last, m_controller->rangeEnd());
     const quint64 span = (last / 50 + 1) * 50; // a round end, a little past what is known
-    if (span != m_ruler->spanLast()) {
+    if (span != m_ruler->spanLast())
         m_ruler->setSpan(0, span);
-        m_ruler->setPlaybackRange(0, span);
-    }
-    m_ruler->setPlayhead(m_document->frame());
+    m_ruler->setPlaybackRange(m_controller->rangeStart(), openEnd ? span : m_controller->rangeEnd());
+    m_ruler->setFrameRate(m_document->settings().solver.frameRate);
+    m_ruler->setPlayhead(m_document->playhead());
     m_ruler->setCache(status.cached, status.stale);
     const QLocale locale;
-    m_info->setText(tr("%1 frames · %2 of %3")
-                        .arg(status.frames)
-                        .arg(locale.formattedDataSize(qint64(status.bytes)))
-                        .arg(locale.formattedDataSize(qint64(status.budgetBytes))));
+    QString text = tr("%1 frames · %2 of %3")
+                       .arg(status.frames)
+                       .arg(locale.formattedDataSize(qint64(status.bytes)))
+                       .arg(locale.formattedDataSize(qint64(status.budgetBytes)));
+    // While playing, how far the worker is ahead of the playhead (0: playback waits for it).
+    if (const QString wait = m_controller->waitText(); !wait.isEmpty())
+        text = wait + QStringLiteral(" · ") + text;
+    else if (m_controller->isPlaying())
+        text = tr("%n frame(s) ahead", nullptr, int(m_controller->cachedAhead())) + QStringLiteral(" · ") + text;
+    m_info->setText(text);
 }
 
 } // namespace drape

@@ -1,11 +1,9 @@
 // The timeline under the viewport, bound to the open document: its ruler shows the frames
 // the document's timeline has cached (and those an edit made outdated), a marker for every
-// event of the take, and the playhead. Dragging the playhead scrubs (Document::seek, from
-// the cache's nearest state), a marker's menu deletes its event as an undo step.
-//
-// The document's timeline worker fills the cache ahead of the playhead while the editor is
-// paused; while it plays, the editor steps the document itself and the worker rests, so the
-// two never simulate the same frames on a 2-core machine at once.
+// event of the take, the playback range and the playhead. Dragging the playhead scrubs over
+// the cache without simulating (SimulationController::seekTo; the document follows on
+// release), a marker's menu deletes its event as an undo step. Beside the ruler: how far the
+// cache is ahead while playing, the progress of a seek past the cache, and the memory used.
 #pragma once
 
 #include <QPointer>
@@ -37,7 +35,6 @@ signals:
 
 private:
     void refreshMarkers();
-    void onPlayingChanged(bool playing);
 
     SimulationController *m_controller;
     QPointer<Document> m_document;

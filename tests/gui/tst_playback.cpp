@@ -1,0 +1,328 @@
+// Playback and scrubbing in the editor: the viewport draws the timeline's cached frames while
+// playing or scrubbing and the GUI thread runs no solver step for them, a frame past the cache
+// arrives from the worker with its progress, loop and backward play in the window, the
+// playhead keys from anywhere but a text field, and edits while playing recorded at the frame
+// on screen.
+#include "actions/playbackactions.h"
+#include "document/document.h"
+#include "document/simulationcontroller.h"
+#include "edit/player.h"
+#include "mainwindow.h"
+#include "presetdocument.h"
+#include "render/resources.h"
+#include "render/viewport.h"
+#include "timeline/timelinebar.h"
+#include "timeline/timelinewidget.h"
+
+#include <QApplication>
+#include <QLineEdit>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTest>
+
+using namespace drape;
+
+namespace {
+
+// A small cloth (the three.js example's 10 × 10), so the worker fills hundreds of frames fast.
+constexpr const char *kPreset = "threejs-cloth";
+
+void showWindow(MainWindow &window)
+{
+    window.setDocument(presetDocument(QString::fromLatin1(kPreset)));
+    window.resize(800, 600);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+}
+
+// The cache holds every frame of the playback range and the worker has nothing left to do.
+void fillRange(MainWindow &window, quint64 start, quint64 end)
+{
+    window.controller()->setRange(start, end);
+    Timeline &timeline = window.document()->timeline();
+    QTRY_VERIFY_WITH_TIMEOUT(timeline.cachedFrame(end) != nullptr, 30000);
+    timeline.waitIdle();
+}
+
+// The positions the viewport draws equal the forward replay's at `frame`.
+bool showsReplayAt(const MainWindow &window, std::uint64_t frame)
+{
+    const Document *doc = window.document();
+    const Simulation expected = replay(doc->scene(), doc->take(), frame);
+    const Simulation &shown = window.viewport()->shownSimulation();
+    if (shown.cloths.size() != expected.cloths.size())
+        return false;
+    for (std::size_t c = 0; c < shown.cloths.size(); ++c)
+        if (shown.cloths[c].particles.position != expected.cloths[c].particles.position)
+            return false;
+    return true;
+}
+
+} // namespace
+
+class TestPlayback : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void scrubbingShowsCachedFramesWithoutSimulating();
+    void seekPastTheCacheWaitsForTheWorker();
+    void playingDrawsTheCacheAndStopsAtTheEnd();
+    void loopsAndPlaysBackward();
+    void keysMoveThePlayheadFromTheWindow();
+    void rangeIsPartOfTheSceneAndUndoable();
+    void editWhilePlayingIsRecordedAtThePlayhead();
+    void dragWhilePlayingStepsTheDocument();
+};
+
+void TestPlayback::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    initResources();
+}
+
+void TestPlayback::scrubbingShowsCachedFramesWithoutSimulating()
+{
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 120);
+    Document *doc = window.document();
+    QCOMPARE(doc->scene().record.endFrame, 120);
+    TimelineWidget *ruler = window.timelineBar()->ruler();
+    window.timelineBar()->refresh();
+    const std::uint64_t simulated = doc->timeline().simulatedFrames();
+
+    const int y = ruler->height() / 2;
+    QTest::mousePress(ruler, Qt::LeftButton, {}, { ruler->xOf(100), y });
+    for (quint64 f : { 100u, 37u, 81u }) {
+        QTest::mouseMove(ruler, { ruler->xOf(f), y });
+        const quint64 at = ruler->frameAt(ruler->xOf(f));
+        QCOMPARE(doc->playhead(), at);
+        QCOMPARE(window.viewport()->shownFrame(), at);
+        QCOMPARE(doc->frame(), std::uint64_t(0)); // the state did not move: nothing was simulated
+        QVERIFY(showsReplayAt(window, at));
+    }
+    QCOMPARE(doc->timeline().simulatedFrames(), simulated);
+    const quint64 last = doc->playhead();
+    QTest::mouseRelease(ruler, Qt::LeftButton, {}, { ruler->xOf(81), y });
+    // On release the document comes to the frame on screen, exactly.
+    QTRY_COMPARE(doc->frame(), std::uint64_t(last));
+    QVERIFY(doc->isSettled());
+    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), last).stateHash());
+    QCOMPARE(doc->simulation().stateHash(), doc->timeline().cachedFrame(last)->stateHash);
+}
+
+void TestPlayback::seekPastTheCacheWaitsForTheWorker()
+{
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 60);
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    controller->setRange(0, SimulationController::kNoEnd);
+    QVERIFY(doc->timeline().cachedFrame(900) == nullptr);
+    controller->seekTo(900);
+    QCOMPARE(doc->playhead(), quint64(900));
+    QVERIFY(controller->isWaiting());
+    QVERIFY(controller->waitText().startsWith(QStringLiteral("Simulating to frame 900: ")));
+    QVERIFY(controller->waitText().contains(QLatin1Char('/')));
+    QTRY_VERIFY_WITH_TIMEOUT(!controller->isWaiting(), 60000);
+    QTRY_COMPARE(doc->frame(), std::uint64_t(900));
+    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), 900).stateHash());
+}
+
+void TestPlayback::playingDrawsTheCacheAndStopsAtTheEnd()
+{
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 90);
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    const std::uint64_t simulated = doc->timeline().simulatedFrames();
+    controller->setPlaying(true);
+    QVERIFY(controller->isPlaying());
+    QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() >= 30, 10000);
+    // Playing over the cache: the GUI thread shows frames; the state stays where it was.
+    QCOMPARE(doc->frame(), std::uint64_t(0));
+    QCOMPARE(window.viewport()->shownFrame(), doc->playhead());
+    QVERIFY(showsReplayAt(window, doc->playhead()));
+    // Without loop playback stops at the end of the range, and the state comes there.
+    QTRY_VERIFY_WITH_TIMEOUT(!controller->isPlaying(), 10000);
+    QCOMPARE(doc->playhead(), quint64(90));
+    QCOMPARE(doc->frame(), std::uint64_t(90));
+    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), 90).stateHash());
+    // Every frame came from the worker's cache: none was simulated again for playback (the
+    // settle at the end re-simulates at most the frames since the last snapshot).
+    QVERIFY(doc->timeline().simulatedFrames() - simulated < 30);
+}
+
+void TestPlayback::loopsAndPlaysBackward()
+{
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 40);
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    controller->setRange(10, 40);
+    window.playbackActions()->loopAction()->trigger();
+    QVERIFY(controller->loop());
+    QList<quint64> frames;
+    connect(doc, &Document::playheadMoved, this, [&](quint64 f) { frames << f; });
+    controller->setPlaying(true);
+    // Past the end it wraps to the start: a frame near 40 followed by one near 10.
+    auto wrapped = [&] {
+        for (qsizetype i = 1; i < frames.size(); ++i)
+            if (frames[i - 1] >= 35 && frames[i] <= 15)
+                return true;
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(wrapped(), 10000);
+    for (quint64 f : frames)
+        QVERIFY(f >= 10 && f <= 40);
+    controller->setPlaying(false);
+
+    // Backward, without loop: the playhead goes down to the range start and stops there.
+    window.playbackActions()->loopAction()->trigger();
+    QVERIFY(!controller->loop());
+    controller->seekTo(30);
+    frames.clear();
+    window.playbackActions()->playBackwardAction()->trigger();
+    QCOMPARE(controller->direction(), -1);
+    QTRY_VERIFY_WITH_TIMEOUT(!controller->isPlaying(), 10000);
+    QCOMPARE(doc->playhead(), quint64(10));
+    QVERIFY(frames.size() >= 2);
+    for (qsizetype i = 1; i < frames.size(); ++i)
+        QVERIFY(frames[i] < frames[i - 1]);
+    QCOMPARE(doc->frame(), std::uint64_t(10));
+}
+
+void TestPlayback::keysMoveThePlayheadFromTheWindow()
+{
+    MainWindow window;
+    showWindow(window);
+    window.activateWindow();
+    QApplication::setActiveWindow(&window);
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    fillRange(window, 0, 200);
+    Document *doc = window.document();
+    const quint64 second = quint64(std::lround(doc->settings().solver.frameRate));
+    window.viewport()->setFocus();
+    QTest::keyClick(window.viewport(), Qt::Key_Right);
+    QCOMPARE(doc->playhead(), quint64(1));
+    QTest::keyClick(window.viewport(), Qt::Key_Right, Qt::ShiftModifier);
+    QCOMPARE(doc->playhead(), 1 + second);
+    QTest::keyClick(window.viewport(), Qt::Key_Left);
+    QCOMPARE(doc->playhead(), second);
+    QTest::keyClick(window.viewport(), Qt::Key_End);
+    QCOMPARE(doc->playhead(), quint64(200));
+    QTest::keyClick(window.viewport(), Qt::Key_Left, Qt::ShiftModifier);
+    QCOMPARE(doc->playhead(), 200 - second);
+    QTest::keyClick(window.viewport(), Qt::Key_Home);
+    QCOMPARE(doc->playhead(), quint64(0));
+
+    // In a field where the user types, the arrows move the text cursor instead.
+    auto *field = new QLineEdit(QStringLiteral("some text"), window.statusBar());
+    window.statusBar()->addWidget(field);
+    field->show();
+    field->setFocus();
+    QTRY_VERIFY(field->hasFocus());
+    field->setCursorPosition(4);
+    QTest::keyClick(field, Qt::Key_Right);
+    QCOMPARE(field->cursorPosition(), 5);
+    QCOMPARE(doc->playhead(), quint64(0));
+    QTest::keyClick(field, Qt::Key_End);
+    QCOMPARE(field->cursorPosition(), 9);
+    QCOMPARE(doc->playhead(), quint64(0));
+}
+
+void TestPlayback::rangeIsPartOfTheSceneAndUndoable()
+{
+    MainWindow window;
+    showWindow(window);
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    PlaybackActions *actions = window.playbackActions();
+    QCOMPARE(controller->rangeEnd(), SimulationController::kNoEnd);
+    const int steps = doc->undoStack()->count();
+    controller->seekTo(20);
+    actions->setRangeStartAction()->trigger();
+    controller->seekTo(50);
+    actions->setRangeEndAction()->trigger();
+    QCOMPARE(doc->scene().record.startFrame, 20);
+    QCOMPARE(doc->scene().record.endFrame, 50);
+    QCOMPARE(controller->rangeStart(), quint64(20));
+    QCOMPARE(controller->rangeEnd(), quint64(50));
+    QCOMPARE(doc->undoStack()->count(), steps + 2);
+    window.timelineBar()->refresh();
+    QCOMPARE(window.timelineBar()->ruler()->playbackStart(), quint64(20));
+    QCOMPARE(window.timelineBar()->ruler()->playbackEnd(), quint64(50));
+    actions->startAction()->trigger();
+    QCOMPARE(doc->playhead(), quint64(20));
+    actions->endAction()->trigger();
+    QCOMPARE(doc->playhead(), quint64(50));
+    doc->undoStack()->undo();
+    QCOMPARE(doc->scene().record.endFrame, 0);
+    QCOMPARE(controller->rangeEnd(), SimulationController::kNoEnd);
+    QCOMPARE(controller->rangeStart(), quint64(20));
+    actions->clearRangeAction()->trigger();
+    QCOMPARE(controller->rangeStart(), quint64(0));
+}
+
+void TestPlayback::editWhilePlayingIsRecordedAtThePlayhead()
+{
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 300);
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    controller->setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() >= 20, 10000);
+    const quint64 at = doc->playhead();
+    QVERIFY(doc->frame() != at); // the state lags behind the frame on screen
+    QVERIFY(doc->setParameter("world.airDamping", 0, 0.3).isEmpty());
+    QCOMPARE(doc->take().events.size(), std::size_t(1));
+    QCOMPARE(doc->take().events.front().frame, std::uint64_t(at));
+    QVERIFY(controller->isPlaying());
+    // Playback goes on from the edit once the worker has simulated past it.
+    QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() > at + 10, 20000);
+    controller->setPlaying(false);
+    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), doc->frame()).stateHash());
+}
+
+void TestPlayback::dragWhilePlayingStepsTheDocument()
+{
+    // A drag records the hand's place at every frame: while it is held the document steps
+    // itself; on release playback goes on from the cache.
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 300);
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    controller->setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() >= 20, 10000);
+    const Vec3 grabbed = doc->simulation().cloths[0].particles.position[60];
+    QVERIFY(doc->beginDrag(0, { 60 }, grabbed).isEmpty());
+    const quint64 at = doc->frame();
+    QCOMPARE(doc->playhead(), at); // the drag starts at the frame on screen
+    QVERIFY(controller->isPlaying());
+    for (int k = 1; k <= 3; ++k) {
+        const std::uint64_t before = doc->frame();
+        doc->dragTo(grabbed + Vec3 { 0.f, 0.05f * float(k), 0.f });
+        QTRY_VERIFY_WITH_TIMEOUT(doc->frame() > before, 5000); // stepped by the controller
+        QVERIFY(doc->isSettled());
+    }
+    doc->endDrag(QStringLiteral("Drag"));
+    QCOMPARE(doc->take().events.size(), std::size_t(1));
+    QCOMPARE(doc->take().events.front().frame, std::uint64_t(at));
+    const auto *drag = std::get_if<DragEvent>(&doc->take().events.front().data);
+    QVERIFY(drag);
+    QVERIFY(drag->targets.size() >= 3);
+    const std::uint64_t released = doc->frame();
+    QVERIFY(controller->isPlaying());
+    QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() > released + 5, 20000);
+    QCOMPARE(doc->frame(), released); // from the cache again
+    controller->setPlaying(false);
+    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), doc->frame()).stateHash());
+}
+
+QTEST_MAIN(TestPlayback)
+#include "tst_playback.moc"
