@@ -370,7 +370,7 @@ void TestDocument::presetOpensWithItsTake()
 {
     QString error;
     Take take;
-    std::optional<Scene> scene = loadPreset(QStringLiteral("tearable-net"), &error, &take);
+    std::optional<Scene> scene = loadPreset(QStringLiteral("tearable-net"), &error, nullptr, &take);
     QVERIFY2(scene, qPrintable(error));
     QVERIFY(!take.empty());
     Document document(*scene, {}, nullptr, take);
@@ -384,7 +384,7 @@ void TestDocument::bakedFolderSeedsTheReopenedDocument()
 {
     QString error;
     Take take;
-    std::optional<Scene> scene = loadPreset(QStringLiteral("tearable-net"), &error, &take);
+    std::optional<Scene> scene = loadPreset(QStringLiteral("tearable-net"), &error, nullptr, &take);
     QVERIFY2(scene, qPrintable(error));
     Document document(*scene, {}, nullptr, take);
     QVERIFY(!bakeToFolder(document, 40).isEmpty()); // never saved: nowhere to bake to
@@ -424,7 +424,7 @@ std::unique_ptr<Document> presetDocument(const QString &key)
 {
     QString error;
     Take take;
-    std::optional<Scene> scene = loadPreset(key, &error, &take);
+    std::optional<Scene> scene = loadPreset(key, &error, nullptr, &take);
     if (!scene)
         qFatal("%s", qPrintable(error));
     return std::make_unique<Document>(std::move(*scene), QString(), nullptr, std::move(take));
