@@ -68,6 +68,7 @@ private slots:
     void seekPastTheCacheWaitsForTheWorker();
     void playingDrawsTheCacheAndStopsAtTheEnd();
     void loopsAndPlaysBackward();
+    void backwardBeforeAnOpenRangeStaysAtItsStart();
     void keysMoveThePlayheadFromTheWindow();
     void rangeIsPartOfTheSceneAndUndoable();
     void editWhilePlayingIsRecordedAtThePlayhead();
@@ -193,6 +194,24 @@ void TestPlayback::loopsAndPlaysBackward()
     for (qsizetype i = 1; i < frames.size(); ++i)
         QVERIFY(frames[i] < frames[i - 1]);
     QCOMPARE(doc->frame(), std::uint64_t(10));
+}
+
+void TestPlayback::backwardBeforeAnOpenRangeStaysAtItsStart()
+{
+    // A range with a start and no end, the playhead before it: playing backward starts from
+    // the range's start (there is no end frame to jump to) and stops there at once.
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 30);
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    controller->setRange(20, SimulationController::kNoEnd);
+    QCOMPARE(controller->rangeEnd(), SimulationController::kNoEnd);
+    controller->seekTo(5);
+    window.playbackActions()->playBackwardAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!controller->isPlaying(), 10000);
+    QCOMPARE(doc->playhead(), quint64(20));
+    QCOMPARE(doc->frame(), std::uint64_t(20));
 }
 
 void TestPlayback::keysMoveThePlayheadFromTheWindow()

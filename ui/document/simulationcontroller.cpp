@@ -318,7 +318,7 @@ void SimulationController::seekTo(quint64 frame, bool settle)
 void SimulationController::seekBy(qint64 frames)
 {
     const qint64 at = qint64(playhead());
-    qint64 target = std::max<qint64>(0, at + frames);
+    qint64 target = std::max<qint64>(qint64(m_rangeStart), at + frames);
     if (m_rangeEnd != kNoEnd)
         target = std::min<qint64>(target, qint64(m_rangeEnd));
     seekTo(quint64(target), false);

@@ -67,7 +67,11 @@ void TimelinePlayer::play(int direction)
     direction = direction < 0 ? -1 : 1;
     if (direction == m_direction)
         return;
-    if (m_playhead < m_start || m_playhead > m_end)
+    // Outside the range, play from its start; backwards from its end only when the end is a
+    // frame (with no end set, `m_end` is a bound, not a frame to go to).
+    if (m_playhead < m_start)
+        seek(m_start);
+    else if (m_playhead > m_end)
         seek(direction > 0 ? m_start : m_end);
     m_direction = direction;
     m_owed = 0.0;
