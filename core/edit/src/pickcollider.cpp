@@ -3,6 +3,8 @@
 // number when it misses.
 #include "edit/pick.h"
 
+#include "base/rotation.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -121,24 +123,30 @@ float rayMesh(const Ray &ray, const Collider &c)
     float best = kMiss;
     const std::vector<Vec3> &v = c.mesh->vertices();
     for (const Triangle &tri : c.mesh->triangles()) {
-        const float t = rayTriangle(ray, c.center + v[tri.v[0]], c.center + v[tri.v[1]], c.center + v[tri.v[2]]);
+        const float t = rayTriangle(ray, v[tri.v[0]], v[tri.v[1]], v[tri.v[2]]);
         if (t >= 0.f && (best < 0.f || t < best))
             best = t;
     }
     return best;
 }
 
-float rayCollider(const Ray &ray, const Collider &c)
+// The ray is tested in the collider's own frame (centre at the origin, unturned), as the
+// collision code turns the collider's normal, axis, box and mesh (sim/src/collision.cpp); a
+// rotation keeps lengths, so t is the same along the world ray.
+float rayCollider(const Ray &world, const Collider &c)
 {
+    const Mat3 frame = rotationFromEuler(c.rotation);
+    const Ray ray { frame.inverseTimes(world.origin - c.center), frame.inverseTimes(world.direction) };
+    const Vec3 origin { 0.f, 0.f, 0.f };
     switch (c.kind) {
     case ColliderKind::Plane:
-        return rayPlane(ray, c.center, normalized(c.normal));
+        return rayPlane(ray, origin, normalized(c.normal));
     case ColliderKind::Sphere:
-        return raySphere(ray, c.center, c.radius);
+        return raySphere(ray, origin, c.radius);
     case ColliderKind::Box:
-        return rayBox(ray, c.center, c.halfExtents);
+        return rayBox(ray, origin, c.halfExtents);
     case ColliderKind::Capsule:
-        return rayCapsule(ray, c.center, c.axis, c.halfLength, c.radius);
+        return rayCapsule(ray, origin, c.axis, c.halfLength, c.radius);
     case ColliderKind::Mesh:
         return rayMesh(ray, c);
     }
