@@ -406,7 +406,9 @@ QString Document::setMaterial(int cloth, const Material &material)
 
 QString Document::setPresentation(const Scene &next, const QString &text, const QString &mergeKey, Change what)
 {
-    // Looking different changes no state: the playhead may stay ahead of it (no settle()).
+    // Looking different changes no state, but the undo step records the playhead: it must be
+    // the frame on screen, or undoing a rename made after a scrub would jump back.
+    settle();
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
     const std::string error = m_edit.setPresentation(text.toStdString(), next);
