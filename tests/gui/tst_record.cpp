@@ -139,6 +139,7 @@ private slots:
     void missingFfmpeg();
     void matchesHeadlessRender();
     void takeMatchesHeadlessRender();
+    void rangeFromThePlayheadEndsAtItsEnd();
     void transparentPng();
     void sinkErrors();
     void screenshot();
@@ -146,7 +147,7 @@ private slots:
 
 private:
     /// Records `document` into `output` and waits for the end; returns the final message.
-    bool record(Document *document, const QString &output, QString *message);
+    bool record(Document *document, const QString &output, QString *message, bool restart = true);
     /// Saves `doc` (scene and take, the viewport's camera), renders it with `drape render` and
     /// compares its PNG frames with the `frames` the editor wrote to `editorFrames`.
     void checkMatchesHeadless(Document *doc, const QString &editorFrames, QTemporaryDir &dir, int frames);
@@ -170,13 +171,13 @@ void TestRecord::cleanupTestCase()
     m_viewport.reset();
 }
 
-bool TestRecord::record(Document *document, const QString &output, QString *message)
+bool TestRecord::record(Document *document, const QString &output, QString *message, bool restart)
 {
     m_viewport->setDocument(document);
     Recorder recorder;
     recorder.setViewport(m_viewport.get());
     QSignalSpy finished(&recorder, &Recorder::finished);
-    if (!recorder.start(document, output, true, message))
+    if (!recorder.start(document, output, restart, message))
         return false;
     if (!finished.wait(180000)) {
         *message = QStringLiteral("the recording did not finish");
@@ -432,6 +433,29 @@ void TestRecord::takeMatchesHeadlessRender()
     QVERIFY2(record(doc.get(), editorFrames, &message), qPrintable(message));
     QCOMPARE(doc->frame(), std::uint64_t(80));
     checkMatchesHeadless(doc.get(), editorFrames, dir, 36);
+}
+
+void TestRecord::rangeFromThePlayheadEndsAtItsEnd()
+{
+    // Recording without a restart starts at the playhead; a range with an end still ends
+    // there: frames 20 to 40 of a 60 Hz scene at 30 fps are 11 frames.
+    std::unique_ptr<Document> doc = flagDocument(RecordFormat::PngSequence);
+    QVERIFY(doc);
+    changeScene(doc.get(), [](Scene &s) {
+        s.record.startFrame = 10;
+        s.record.endFrame = 40;
+    });
+    doc->step(20);
+    QTemporaryDir dir;
+    QString message;
+    QVERIFY2(record(doc.get(), dir.filePath(QStringLiteral("from20")), &message, false), qPrintable(message));
+    QCOMPARE(doc->frame(), std::uint64_t(40));
+    QCOMPARE(filesIn(dir.filePath(QStringLiteral("from20"))).size(), 11);
+    // Past the end there is nothing to record from the playhead: refused, nothing written.
+    doc->step(5);
+    QVERIFY(!record(doc.get(), dir.filePath(QStringLiteral("past")), &message, false));
+    QVERIFY2(message.contains(QStringLiteral("past the end of the recording range")), qPrintable(message));
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("past"))));
 }
 
 void TestRecord::checkMatchesHeadless(Document *doc, const QString &editorFrames, QTemporaryDir &dir, int frames)

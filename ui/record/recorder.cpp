@@ -54,6 +54,18 @@ bool Recorder::start(Document *document, const QString &output, bool restart, QS
     const double frameRate = document->settings().solver.frameRate;
     if (!makeRecordPlan(settings, frameRate, viewportSize, output, &plan, error))
         return false;
+    if (!restart && settings.endFrame > 0) {
+        // From the playhead, the range still ends at its end frame.
+        const std::uint64_t at = document->playhead();
+        if (at > std::uint64_t(settings.endFrame)) {
+            *error = tr("The playhead (frame %1) is past the end of the recording range (frame %2): record from "
+                        "the range's start, or clear its end.")
+                         .arg(at)
+                         .arg(settings.endFrame);
+            return false;
+        }
+        plan.frames = int((std::uint64_t(settings.endFrame) - at) / std::uint64_t(plan.stepsPerFrame)) + 1;
+    }
     std::unique_ptr<FrameSink> sink = makeFrameSink(plan, m_ffmpegProgram);
     if (!sink) {
         *error = tr("No writer for this format.");
