@@ -25,8 +25,10 @@ namespace {
 // slower: there the take's cloth has half the particles each way (a quarter of them), and
 // the cache budget below shrinks with it, so the same cases run in a quarter of the time.
 constexpr int kSheetDivisor = 2;
+constexpr int kCopyFrames = 15; // frames each preset's snapshot copy is stepped beside the original
 #else
 constexpr int kSheetDivisor = 1;
+constexpr int kCopyFrames = 60;
 #endif
 
 Scene presetScene(const std::string &id, int substeps = 0)
@@ -174,7 +176,7 @@ void TestTimeline::snapshotCopyIsExact()
     original.run(7);
     Simulation copy = original;
     QCOMPARE(copy.stateHash(), original.stateHash());
-    for (int f = 0; f < 60; ++f) {
+    for (int f = 0; f < kCopyFrames; ++f) {
         original.step();
         copy.step();
         QCOMPARE(copy.stateHash(), original.stateHash());
