@@ -12,6 +12,8 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <chrono>
+#include <future>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -158,6 +160,7 @@ private slots:
     void editDocumentTakeScrubsLikeItsForwardRun();
     void undoOfAnEventRefillsFromItsFrame();
     void takeSourceWorkerFollowsDocumentEdits();
+    void stateRequestIsServedByTheWorkerExactly();
 };
 
 void TestTimeline::snapshotCopyIsExact_data()
@@ -634,6 +637,104 @@ void TestTimeline::takeSourceWorkerFollowsDocumentEdits()
         QCOMPARE(frame->stateHash, expected[f]);
     }
     timeline.stopWorker();
+}
+
+namespace {
+
+struct Served {
+    std::uint64_t frame = 0;
+    std::uint64_t hash = 0;
+    std::thread::id thread;
+    std::unique_ptr<SourceState> state;
+};
+
+// Asks `timeline` for the state at `f` and waits for the answer (at most a minute).
+Served requestAndWait(Timeline &timeline, std::uint64_t f, std::unique_ptr<SourceState> from = nullptr)
+{
+    auto promise = std::make_shared<std::promise<Served>>();
+    std::future<Served> answer = promise->get_future();
+    timeline.requestState(
+        f,
+        [promise](std::unique_ptr<SourceState> state) {
+            Served served { state->frame(), state->simulation().stateHash(), std::this_thread::get_id(), nullptr };
+            served.state = std::move(state);
+            promise->set_value(std::move(served));
+        },
+        std::move(from));
+    if (answer.wait_for(std::chrono::minutes(1)) != std::future_status::ready)
+        qFatal("the worker did not serve the state request for frame %llu", static_cast<unsigned long long>(f));
+    return answer.get();
+}
+
+} // namespace
+
+// A state request is served by the worker thread, the caller's thread stepping nothing, with
+// exactly stateAt()'s state; the caller's own state, when nearer than the snapshot, is stepped
+// on instead; without a worker the request is served at once on the calling thread. And the
+// document's arrival made apart (EditDocument::arrive, then adopt) is the one seekFrom() makes.
+void TestTimeline::stateRequestIsServedByTheWorkerExactly()
+{
+    const EditDocument session = tableclothSession();
+    const auto scene = std::make_shared<const Scene>(session.scene());
+    const auto source = std::make_shared<TakeSource>(scene, session.take());
+    std::vector<std::uint64_t> expected;
+    for (std::uint64_t f = 0; f <= 40; ++f)
+        expected.push_back(replay(*scene, session.take(), f).stateHash());
+    CacheSettings settings;
+    settings.snapshotInterval = 8;
+    Timeline timeline(source, settings);
+    timeline.setEndFrame(40);
+    timeline.startWorker();
+    timeline.waitIdle(); // frames 0..40 cached; full states only as snapshots
+
+    const std::uint64_t stepsHere = Simulation::stepsOnThisThread();
+    for (std::uint64_t f : { 29, 13, 31, 3 }) {
+        const std::uint64_t simulated = timeline.simulatedFrames();
+        const Served served = requestAndWait(timeline, f);
+        QCOMPARE(served.frame, f);
+        QCOMPARE(served.hash, expected[f]);
+        QVERIFY(served.thread != std::this_thread::get_id());
+        // Re-simulated from the nearest snapshot before it, on the worker.
+        QCOMPARE(timeline.simulatedFrames() - simulated, f - timeline.snapshotFrameAtOrBefore(f));
+    }
+    QCOMPARE(Simulation::stepsOnThisThread(), stepsHere);
+
+    // The caller's state one frame before: one frame stepped instead of a snapshot interval.
+    std::unique_ptr<SourceState> at28 = timeline.stateAt(28);
+    QVERIFY(timeline.snapshotFrameAtOrBefore(29) < 28);
+    std::uint64_t simulated = timeline.simulatedFrames();
+    const Served fromCaller = requestAndWait(timeline, 29, std::move(at28));
+    QCOMPARE(fromCaller.hash, expected[29]);
+    QCOMPARE(timeline.simulatedFrames() - simulated, std::uint64_t(1));
+    // A state past the frame asked for is of no use: the snapshot is.
+    std::unique_ptr<SourceState> at27 = timeline.stateAt(27);
+    simulated = timeline.simulatedFrames();
+    QCOMPARE(requestAndWait(timeline, 26, std::move(at27)).hash, expected[26]);
+    QCOMPARE(timeline.simulatedFrames() - simulated, 26 - timeline.snapshotFrameAtOrBefore(26));
+
+    // The document takes the worker's arrival over and shows what seekFrom() shows.
+    EditDocument apart = session;
+    EditDocument direct = session;
+    const Served at30 = requestAndWait(timeline, 30);
+    const PlayerState &shown30 = static_cast<const TakeState &>(*at30.state).state;
+    direct.seekFrom(shown30, 31);
+    apart.adopt(EditDocument::arrive(shown30, session.take(), 31));
+    QCOMPARE(apart.playhead(), std::uint64_t(31));
+    QCOMPARE(apart.simulation().stateHash(), expected[31]);
+    QCOMPARE(apart.simulation().stateHash(), direct.simulation().stateHash());
+    QCOMPARE(apart.settings().world.gravity.y, -5.f); // the frame's own event applied on adoption
+    QVERIFY(apart.reports() == direct.reports());
+
+    // Without a worker the request is answered before requestState() returns.
+    timeline.stopWorker();
+    bool answered = false;
+    std::thread::id by;
+    timeline.requestState(17, [&](std::unique_ptr<SourceState> state) {
+        answered = state->simulation().stateHash() == expected[17];
+        by = std::this_thread::get_id();
+    });
+    QVERIFY(answered);
+    QVERIFY(by == std::this_thread::get_id());
 }
 
 QTEST_GUILESS_MAIN(TestTimeline)

@@ -382,6 +382,24 @@ void MainWindow::setDocument(std::unique_ptr<Document> document)
         connect(doc, &Document::takeMessage, this, [this](const QString &message) {
             m_status->showMessage(message, 8000);
         });
+        // The worker prepares the frame under a resting playhead for editing; an edit made
+        // meanwhile waits for it (the viewport shows a busy cursor).
+        connect(doc, &Document::preparingChanged, this, [this](bool preparing, quint64 frame) {
+            const QString text = tr("Preparing frame %1 for editing…").arg(frame);
+            if (preparing)
+                m_status->showMessage(text, 60000);
+            else
+                m_status->clearMessageIf(text);
+        });
+        connect(doc, &Document::editFailed, this, [this](const QString &message) { m_status->showMessage(message); });
+        // Undo and redo move through the history the waiting edits are not in yet: they wait
+        // until those have run (the stack re-enables the actions as it changes).
+        connect(doc, &Document::busyChanged, this, [this](bool busy) {
+            QUndoStack *stack = m_document ? m_document->undoStack() : nullptr;
+            m_editActions->undoAction()->setEnabled(!busy && stack && stack->canUndo());
+            m_editActions->redoAction()->setEnabled(!busy && stack && stack->canRedo());
+            m_historyDock->widget()->setEnabled(!busy);
+        });
         connect(doc, &Document::filePathChanged, this, &MainWindow::updateTitle);
     }
     m_viewport->setDocument(doc);

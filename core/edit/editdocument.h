@@ -86,6 +86,22 @@ public:
     /// from the start. Events that did not apply before k are not reported again.
     void seekFrom(PlayerState shown, std::uint64_t frame);
 
+    /// The state on arrival at a frame (stepped there, before that frame's events) and the
+    /// events that did not apply on the way: all the stepping seekFrom() does, made apart
+    /// from the document so that another thread can do it (the editor's timeline worker) and
+    /// the document only takes the result over (adopt()).
+    struct Arrival {
+        PlayerState state;
+        std::vector<EventReport> reports;
+    };
+    /// Steps `shown`, the state shown at frame k < `frame` of a document whose take is
+    /// `take`, to the arrival at `frame`. Touches no document: callable from any thread.
+    static Arrival arrive(PlayerState shown, const Take &take, std::uint64_t frame);
+    /// Goes to the arrival's frame with it as the state on arrival there, without stepping:
+    /// only that frame's own events are applied. `arrival` must come from arrive() with this
+    /// document's take (a held drag is let go first, as by seek()).
+    void adopt(Arrival arrival);
+
     // ---- edits: each is one undo step; an error changes nothing -----------------------------
     std::string setKind(int cloth, const std::vector<std::uint32_t> &particles, ParticleKind kind);
     std::string movePins(

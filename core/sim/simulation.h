@@ -59,6 +59,11 @@ public:
     void step();
     /// Advances `frames` frames (stops early on a blow-up).
     void run(int frames);
+    /// Frames stepped so far by the calling thread, over all simulations (blown-up steps,
+    /// which do nothing, not counted). A thread-local count, always kept: it lets a test
+    /// check which thread did the solver's work (the editor's GUI thread must do none to
+    /// settle on a frame, the timeline's worker does it).
+    static std::uint64_t stepsOnThisThread();
 
     double time() const { return m_time; } ///< s, simulated time
     std::uint64_t frame() const { return m_frame; } ///< frames stepped

@@ -9,6 +9,13 @@
 // cache. Frames are immutable once captured and handed out as shared pointers, so a reader
 // keeps a frame alive and unchanged while the worker evicts or replaces it.
 //
+// A state request (requestState) asks the worker for the full state at a frame, exactly what
+// stateAt() gives, and is served before any filling: the editor settles on the frame under a
+// resting playhead this way without stepping on its GUI thread. The worker keeps a cursor of
+// its own for requests, so the filling cursor stays at the front of the cache; the caller may
+// hand in its own state at an earlier frame, which the worker steps on from when it is nearer
+// than the nearest snapshot (a step of one frame from the frame the editor is at).
+//
 // The worker fills [playhead, fillEnd) where fillEnd is the end frame of playback (or the
 // playhead plus the look-ahead, whichever is first), resuming from its cursor or from the
 // nearest snapshot before the first missing frame. It stops when the range is full or when
@@ -22,8 +29,10 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace drape {
@@ -75,6 +84,21 @@ public:
     std::unique_ptr<SourceState> stateAt(std::uint64_t f);
     Simulation simulationAt(std::uint64_t f) { return stateAt(f)->simulation(); }
 
+    /// Receives a requested state, on the worker thread.
+    using StateReady = std::function<void(std::unique_ptr<SourceState>)>;
+    /// Asks the worker for the source's full state at frame f (bit for bit what stateAt(f)
+    /// gives) and calls `ready` with it on the worker thread; the calling thread never steps.
+    /// Served before any filling. `from`, if given, is a state of the current source at a
+    /// frame at or before f; the worker steps on from it when it is nearer than the nearest
+    /// snapshot. A request replaces one not yet served, whose `ready` is then never called; an
+    /// edit meanwhile (setSource, invalidateFrom) makes the worker start again on the new
+    /// source. Without a running worker the request is served at once on the calling thread.
+    void requestState(std::uint64_t f, StateReady ready, std::unique_ptr<SourceState> from = nullptr);
+    /// Forgets the request not yet served, if any (one being served still calls `ready`).
+    void cancelStateRequest();
+    /// The frame of the nearest full snapshot at or before f (at least the start frame).
+    std::uint64_t snapshotFrameAtOrBefore(std::uint64_t f) const;
+
     /// Stores frames made earlier from the same source (a cache baked to disk) as if they had
     /// been simulated: consecutive, from the start frame, the first one equal to the start
     /// (same state hash), else none is taken. Frames past them and full states are still
@@ -101,6 +125,16 @@ private:
     /// Steps `cursor` to frame `target`, storing every frame and due snapshot on the way.
     /// Called without the lock. Returns false when an edit made the work stale.
     bool simulateTo(Cursor &cursor, std::uint64_t target, bool stopWhenDropped);
+    /// A state request: the frame, who receives it, and the caller's state to start from.
+    struct StateRequest {
+        std::uint64_t frame = 0;
+        StateReady ready;
+        std::unique_ptr<SourceState> from;
+        std::uint64_t generation = 0; ///< of the source `from` belongs to
+    };
+    /// Brings `cursor` to `request.frame` (from the request's state when it is nearer than
+    /// the snapshot) and hands its state out to request.ready. Called without the lock.
+    void serve(Cursor &cursor, StateRequest request);
     /// Points `cursor` at a state from which `target` can be reached: itself if it is at or
     /// before `target` and not before the nearest snapshot, else a copy of that snapshot.
     void prepareCursor(Cursor &cursor, std::uint64_t target);
@@ -121,6 +155,8 @@ private:
     bool m_working = false;
     bool m_quit = false;
     Cursor m_workerCursor; ///< the worker's own state (worker thread only)
+    Cursor m_requestCursor; ///< the worker's cursor for state requests (worker thread only)
+    std::optional<StateRequest> m_request; ///< not yet served
     std::mutex m_syncMutex; ///< guards m_syncCursor; taken before m_mutex, never by the worker
     Cursor m_syncCursor; ///< frame() and simulationAt() resume from it
     std::atomic<std::uint64_t> m_simulated { 0 };

@@ -2,10 +2,12 @@
 // playing or scrubbing and the GUI thread runs no solver step for them, a frame past the cache
 // arrives from the worker with its progress, loop and backward play in the window, the
 // playhead keys from anywhere but a text field, and edits while playing recorded at the frame
-// on screen.
+// on screen. Settling on a resting playhead (pause, scrub release, an edit, a step) is the
+// worker's too: the GUI thread steps nothing, and edits made meanwhile wait and land exactly.
 #include "actions/playbackactions.h"
 #include "document/document.h"
 #include "document/simulationcontroller.h"
+#include "edit/editdocument.h"
 #include "edit/player.h"
 #include "mainwindow.h"
 #include "presetdocument.h"
@@ -44,6 +46,13 @@ void fillRange(MainWindow &window, quint64 start, quint64 end)
     timeline.waitIdle();
 }
 
+// The state is at the playhead and no edit waits for it: settling is the worker's, so a test
+// waits for it (QTRY_VERIFY) where the editor would show a busy cursor.
+bool settled(const Document *doc)
+{
+    return doc->isSettled() && !doc->isBusy();
+}
+
 // The positions the viewport draws equal the forward replay's at `frame`.
 bool showsReplayAt(const MainWindow &window, std::uint64_t frame)
 {
@@ -73,6 +82,8 @@ private slots:
     void rangeIsPartOfTheSceneAndUndoable();
     void editWhilePlayingIsRecordedAtThePlayhead();
     void dragWhilePlayingStepsTheDocument();
+    void settlingStepsNothingOnTheGuiThread();
+    void editWhilePreparingEqualsTheSameEditAtOnce();
 };
 
 void TestPlayback::initTestCase()
@@ -149,7 +160,7 @@ void TestPlayback::playingDrawsTheCacheAndStopsAtTheEnd()
     // Without loop playback stops at the end of the range, and the state comes there.
     QTRY_VERIFY_WITH_TIMEOUT(!controller->isPlaying(), 10000);
     QCOMPARE(doc->playhead(), quint64(90));
-    QCOMPARE(doc->frame(), std::uint64_t(90));
+    QTRY_COMPARE(doc->frame(), std::uint64_t(90));
     QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), 90).stateHash());
     // Every frame came from the worker's cache: none was simulated again for playback (the
     // settle at the end re-simulates at most the frames since the last snapshot).
@@ -193,7 +204,7 @@ void TestPlayback::loopsAndPlaysBackward()
     QVERIFY(frames.size() >= 2);
     for (qsizetype i = 1; i < frames.size(); ++i)
         QVERIFY(frames[i] < frames[i - 1]);
-    QCOMPARE(doc->frame(), std::uint64_t(10));
+    QTRY_COMPARE(doc->frame(), std::uint64_t(10));
 }
 
 void TestPlayback::backwardBeforeAnOpenRangeStaysAtItsStart()
@@ -211,7 +222,7 @@ void TestPlayback::backwardBeforeAnOpenRangeStaysAtItsStart()
     window.playbackActions()->playBackwardAction()->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(!controller->isPlaying(), 10000);
     QCOMPARE(doc->playhead(), quint64(20));
-    QCOMPARE(doc->frame(), std::uint64_t(20));
+    QTRY_COMPARE(doc->frame(), std::uint64_t(20));
 }
 
 void TestPlayback::keysMoveThePlayheadFromTheWindow()
@@ -266,6 +277,7 @@ void TestPlayback::rangeIsPartOfTheSceneAndUndoable()
     actions->setRangeStartAction()->trigger();
     controller->seekTo(50);
     actions->setRangeEndAction()->trigger();
+    QTRY_VERIFY(settled(doc));
     QCOMPARE(doc->scene().record.startFrame, 20);
     QCOMPARE(doc->scene().record.endFrame, 50);
     QCOMPARE(controller->rangeStart(), quint64(20));
@@ -298,6 +310,7 @@ void TestPlayback::editWhilePlayingIsRecordedAtThePlayhead()
     const quint64 at = doc->playhead();
     QVERIFY(doc->frame() != at); // the state lags behind the frame on screen
     QVERIFY(doc->setParameter("world.airDamping", 0, 0.3).isEmpty());
+    QTRY_VERIFY(settled(doc)); // the edit waited for the state at the frame on screen
     QCOMPARE(doc->take().events.size(), std::size_t(1));
     QCOMPARE(doc->take().events.front().frame, std::uint64_t(at));
     QVERIFY(controller->isPlaying());
@@ -318,10 +331,13 @@ void TestPlayback::dragWhilePlayingStepsTheDocument()
     SimulationController *controller = window.controller();
     controller->setPlaying(true);
     QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() >= 20, 10000);
-    const Vec3 grabbed = doc->simulation().cloths[0].particles.position[60];
+    const quint64 shown = doc->playhead();
+    const Vec3 grabbed = window.viewport()->shownSimulation().cloths[0].particles.position[60];
     QVERIFY(doc->beginDrag(0, { 60 }, grabbed).isEmpty());
-    const quint64 at = doc->frame();
-    QCOMPARE(doc->playhead(), at); // the drag starts at the frame on screen
+    QTRY_VERIFY(doc->dragging()); // the press waited for the state at the frame on screen
+    QCOMPARE(doc->take().events.size(), std::size_t(1));
+    const quint64 at = doc->take().events.front().frame;
+    QCOMPARE(at, shown); // the drag starts at the frame on screen
     QVERIFY(controller->isPlaying());
     for (int k = 1; k <= 3; ++k) {
         const std::uint64_t before = doc->frame();
@@ -341,6 +357,114 @@ void TestPlayback::dragWhilePlayingStepsTheDocument()
     QCOMPARE(doc->frame(), released); // from the cache again
     controller->setPlaying(false);
     QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), doc->frame()).stateHash());
+}
+
+void TestPlayback::settlingStepsNothingOnTheGuiThread()
+{
+    // Pausing, releasing the ruler, an edit and a step at a playhead the state is not at: the
+    // worker prepares the state there, the GUI thread steps no frame for any of them.
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 120);
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    Timeline &timeline = doc->timeline();
+    const std::uint64_t guiSteps = Simulation::stepsOnThisThread();
+    const std::uint64_t simulated = timeline.simulatedFrames();
+
+    controller->setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() >= 45, 10000);
+    controller->setPlaying(false);
+    const quint64 paused = doc->playhead();
+    QVERIFY(!doc->isSettled());
+    QVERIFY(doc->isPreparing());
+    QCOMPARE(controller->waitText(), QStringLiteral("Preparing frame %1 for editing…").arg(paused));
+    QCOMPARE(window.viewport()->shownFrame(), paused); // the cached frame meanwhile
+    QTRY_VERIFY(settled(doc));
+    QCOMPARE(doc->frame(), std::uint64_t(paused));
+    QCOMPARE(doc->simulation().stateHash(), timeline.cachedFrame(paused)->stateHash);
+
+    TimelineWidget *ruler = window.timelineBar()->ruler();
+    window.timelineBar()->refresh();
+    const int y = ruler->height() / 2;
+    QTest::mousePress(ruler, Qt::LeftButton, {}, { ruler->xOf(100), y });
+    QTest::mouseMove(ruler, { ruler->xOf(37), y });
+    const quint64 scrubbed = doc->playhead();
+    QVERIFY(scrubbed != paused);
+    QTest::mouseRelease(ruler, Qt::LeftButton, {}, { ruler->xOf(37), y });
+    QTRY_VERIFY(settled(doc));
+    QCOMPARE(doc->frame(), std::uint64_t(scrubbed));
+    QCOMPARE(doc->simulation().stateHash(), timeline.cachedFrame(scrubbed)->stateHash);
+
+    controller->seekTo(97, false);
+    QVERIFY(!doc->isSettled());
+    QVERIFY(doc->setParameter("world.airDamping", 0, 0.3).isEmpty());
+    QVERIFY(doc->isBusy()); // it waits for the state at 97
+    QVERIFY(doc->take().events.empty());
+    QTRY_VERIFY(settled(doc));
+    QCOMPARE(doc->take().events.size(), std::size_t(1));
+    QCOMPARE(doc->take().events.front().frame, std::uint64_t(97));
+
+    controller->stepFrames(1);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc) && doc->frame() == 98, 20000);
+
+    QCOMPARE(Simulation::stepsOnThisThread(), guiSteps); // none on the GUI thread
+    QVERIFY(timeline.simulatedFrames() > simulated); // the worker made them
+    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), 98).stateHash());
+}
+
+void TestPlayback::editWhilePreparingEqualsTheSameEditAtOnce()
+{
+    // Edits made while the worker prepares the state wait and then run in order at the frame
+    // that was on screen: the document ends where the core's editing layer, making the same
+    // edits there at once, ends. Undo gives back the frame that was shown before them.
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 120);
+    Document *doc = window.document();
+    const Scene scene = doc->scene();
+    const Take take = doc->take();
+    const int steps = doc->undoStack()->count();
+    constexpr quint64 kAt = 83;
+    const std::uint64_t shownHash = doc->timeline().cachedFrame(kAt)->stateHash;
+    window.controller()->seekTo(kAt, false);
+    QVERIFY(!doc->isSettled());
+    const Vec3 centre = window.viewport()->shownSimulation().cloths[0].particles.position[60];
+    const Vec3 target = centre + Vec3 { 0.f, 0.1f, 0.05f };
+
+    QVERIFY(doc->setParameter("world.airDamping", 0, 0.3).isEmpty());
+    QVERIFY(doc->isBusy());
+    QVERIFY(doc->isPreparing());
+    QVERIFY(doc->beginDrag(0, { 60 }, centre).isEmpty());
+    doc->dragTo(target);
+    doc->endDrag(QStringLiteral("Drag"));
+    QVERIFY(doc->setKind(0, { 55 }, true).isEmpty());
+    QVERIFY(doc->take().events.empty()); // nothing ran yet
+    QTRY_VERIFY(settled(doc));
+
+    EditDocument direct(scene, take);
+    direct.seek(kAt);
+    QCOMPARE(direct.simulation().stateHash(), shownHash);
+    QVERIFY(direct.setParameter("world.airDamping", 0, 0.3).empty());
+    QVERIFY(direct.beginDrag(0, { 60 }, centre).empty());
+    direct.dragTo(target);
+    direct.endDrag();
+    QVERIFY(direct.setKind(0, { 55 }, ParticleKind::Static).empty());
+    QCOMPARE(direct.take().events.size(), std::size_t(3));
+
+    QCOMPARE(doc->frame(), std::uint64_t(kAt));
+    QCOMPARE(doc->take().events.size(), direct.take().events.size());
+    QVERIFY(doc->take() == direct.take());
+    for (const Event &e : doc->take().events)
+        QCOMPARE(e.frame, std::uint64_t(kAt));
+    QCOMPARE(doc->simulation().stateHash(), direct.simulation().stateHash());
+    QCOMPARE(doc->undoStack()->count(), steps + 3);
+
+    for (int i = 0; i < 3; ++i)
+        doc->undoStack()->undo();
+    QCOMPARE(doc->frame(), std::uint64_t(kAt));
+    QVERIFY(doc->take().events.empty());
+    QCOMPARE(doc->simulation().stateHash(), shownHash);
 }
 
 QTEST_MAIN(TestPlayback)

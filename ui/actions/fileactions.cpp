@@ -9,6 +9,7 @@
 #include "document/document.h"
 #include "mainwindow.h"
 #include "document/presetcatalog.h"
+#include "document/simulationcontroller.h"
 #include "mesh/meshscene.h"
 #include "widgets/messagebanner.h"
 
@@ -248,6 +249,8 @@ bool FileActions::openFile(const QString &path)
 bool FileActions::saveTo(const QString &path, bool withState)
 {
     Document *doc = m_window->document();
+    if (withState)
+        m_window->controller()->setPlaying(false); // the state saved is the frame on screen
     QString error;
     if (!doc->save(path, withState, &error)) {
         QMessageBox::critical(m_window, tr("Save Scene"),

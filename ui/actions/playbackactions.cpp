@@ -51,14 +51,12 @@ PlaybackActions::PlaybackActions(SimulationController *controller, QObject *pare
     m_rangeStart = make(tr("Set Playback Start Here"), QKeySequence(Qt::Key_BracketLeft),
                         tr("The playback range starts at the playhead ([)"));
     connect(m_rangeStart, &QAction::triggered, m_controller, [this] {
-        const quint64 at = m_controller->playhead();
-        m_controller->setRange(at, std::max(at, m_controller->rangeEnd()));
+        m_controller->setRangeStartHere();
     });
     m_rangeEnd = make(tr("Set Playback End Here"), QKeySequence(Qt::Key_BracketRight),
                       tr("The playback range ends at the playhead (])"));
     connect(m_rangeEnd, &QAction::triggered, m_controller, [this] {
-        const quint64 at = m_controller->playhead();
-        m_controller->setRange(std::min(at, m_controller->rangeStart()), at);
+        m_controller->setRangeEndHere();
     });
     m_clearRange = make(tr("Clear Playback Range"), {}, tr("Play from frame 0 with no end"));
     connect(m_clearRange, &QAction::triggered, m_controller,

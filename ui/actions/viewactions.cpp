@@ -286,13 +286,7 @@ void ViewActions::edit(const QString &text, const std::function<void(ViewSetting
 {
     if (!m_document)
         return;
-    ViewSettings view = m_document->scene().view;
-    change(view);
-    if (view == m_document->scene().view)
-        return;
-    Scene next = m_document->scene();
-    next.view = view;
-    m_document->setPresentation(next, text);
+    m_document->setPresentation([change](Scene &next) { change(next.view); }, text);
 }
 
 } // namespace drape

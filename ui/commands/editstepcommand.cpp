@@ -19,8 +19,9 @@ bool EditStepCommand::mergeWith(const QUndoCommand *other)
 
 void EditStepCommand::undo()
 {
-    m_document->settle(); // undo at the frame on screen, as the edit was made there
-    const std::uint64_t frame = m_document->frame();
+    // Undo replays to the frame the step was made at; a state being prepared for the frame on
+    // screen is no longer wanted.
+    const std::uint64_t frame = m_document->beforeHistoryMove();
     m_document->m_edit.undo();
     m_document->afterHistoryMove(frame);
 }
@@ -31,8 +32,7 @@ void EditStepCommand::redo()
         m_first = false;
         return;
     }
-    m_document->settle();
-    const std::uint64_t frame = m_document->frame();
+    const std::uint64_t frame = m_document->beforeHistoryMove();
     m_document->m_edit.redo();
     m_document->afterHistoryMove(frame);
 }

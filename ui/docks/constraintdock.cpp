@@ -149,11 +149,8 @@ ConstraintDock::ConstraintDock(ToolManager *tools, QWidget *parent)
     connect(m_showConstraints, &QCheckBox::toggled, this, [this](bool on) {
         if (m_refreshing || !m_document || m_document->scene().view.showConstraints == on)
             return;
-        ViewSettings v = m_document->scene().view;
-        v.showConstraints = on;
-        Scene next = m_document->scene();
-        next.view = v;
-        m_tools->reportError(m_document->setPresentation(next, on ? tr("Show Constraints") : tr("Hide Constraints")));
+        m_tools->reportError(m_document->setPresentation([on](Scene &next) { next.view.showConstraints = on; },
+                                                         on ? tr("Show Constraints") : tr("Hide Constraints")));
     });
     connect(tools->selection(), &Selection::changed, this, &ConstraintDock::refresh);
     connect(tools, &ToolManager::clothsTornWhileRunning, this, &ConstraintDock::refresh);

@@ -376,11 +376,9 @@ void RecordDock::setOutputPath(const QString &path)
 
 void RecordDock::commit(const QString &field, const RecordSettings &settings)
 {
-    Scene next = m_document->scene();
-    next.record = settings;
     // Changes of one field in a row (a spin box scrubbed) are one undo step.
-    m_document->setPresentation(next, tr("Change recording %1").arg(field), QStringLiteral("record:") + field,
-                                Change::Record);
+    m_document->setPresentation([settings](Scene &next) { next.record = settings; },
+                                tr("Change recording %1").arg(field), QStringLiteral("record:") + field, Change::Record);
 }
 
 void RecordDock::refreshFromScene()

@@ -7,6 +7,7 @@
 #include "scene/scenefile.h"
 #include "timeline/takesource.h"
 
+#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QUndoCommand>
@@ -24,7 +25,8 @@ Document::Document(Scene scene, QString filePath, QObject *parent, Take take)
     m_grids = grids();
     m_timelineScene = m_edit.sharedScene();
     m_timelineTake = m_edit.take();
-    m_timeline = std::make_unique<Timeline>(std::make_shared<TakeSource>(m_timelineScene, m_timelineTake));
+    m_timelineSource = std::make_shared<TakeSource>(m_timelineScene, m_timelineTake);
+    m_timeline = std::make_unique<Timeline>(m_timelineSource);
     connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
@@ -53,7 +55,10 @@ QString Document::modeText() const
 
 int Document::step(int frames)
 {
-    settle();
+    if (mustWait()) {
+        defer([this, frames] { step(frames); });
+        return 0;
+    }
     int ran = 0;
     for (; ran < frames && !simulation().status().blownUp; ++ran)
         m_edit.step();
@@ -64,6 +69,11 @@ int Document::step(int frames)
 
 void Document::reset()
 {
+    if (isQueueing()) {
+        defer([this] { reset(); });
+        return;
+    }
+    cancelPreparing(); // the start is built at once
     if (m_gestureDepth > 0) { // a stroke still held keeps what it did so far
         m_gestureDepth = 1;
         endGesture(tr("Edit"));
@@ -94,12 +104,15 @@ void Document::updateTimeline()
     const std::uint64_t from = firstChangedFrame(*m_timelineScene, m_timelineTake, *scene, m_edit.take());
     m_timelineScene = scene;
     m_timelineTake = m_edit.take();
-    if (from != std::numeric_limits<std::uint64_t>::max())
-        m_timeline->setSource(std::make_shared<TakeSource>(m_timelineScene, m_timelineTake), from);
+    if (from != std::numeric_limits<std::uint64_t>::max()) {
+        m_timelineSource = std::make_shared<TakeSource>(m_timelineScene, m_timelineTake);
+        m_timeline->setSource(m_timelineSource, from);
+    }
 }
 
 void Document::seek(std::uint64_t target)
 {
+    cancelPreparing();
     const std::uint64_t before = frame();
     m_shown.reset();
     if (target == before) {
@@ -110,8 +123,8 @@ void Document::seek(std::uint64_t target)
     updateTimeline();
     if (target > before && target - before <= 2) {
         m_edit.seek(target); // a step or two: simulate them
-    } else if (target == 0) {
-        m_edit.reset();
+    } else if (target <= m_timeline->snapshotFrameAtOrBefore(0)) {
+        m_edit.seek(target); // the start: built, not simulated
     } else {
         std::unique_ptr<SourceState> state = m_timeline->stateAt(target - 1);
         m_edit.seekFrom(static_cast<TakeState &>(*state).state, target);
@@ -122,18 +135,173 @@ void Document::seek(std::uint64_t target)
 
 void Document::showFrame(std::uint64_t target)
 {
+    if (isQueueing()) {
+        defer([this, target] { showFrame(target); });
+        return;
+    }
     if (target == frame())
         m_shown.reset();
     else
         m_shown = target;
+    if (m_preparing && m_shown != m_preparing)
+        cancelPreparing(); // the worker goes back to filling; settle() asks again
     m_timeline->setPlayhead(target);
     emit playheadMoved(target);
+    if (isSettled())
+        runDeferred(); // back on the frame the state is at: what waited can run
 }
 
 void Document::settle()
 {
-    if (m_shown)
-        seek(*m_shown);
+    if (!m_shown || m_preparing == m_shown)
+        return;
+    const std::uint64_t target = *m_shown;
+    updateTimeline();
+    const std::uint64_t start = m_timeline->snapshotFrameAtOrBefore(0);
+    if (target <= start) {
+        // The scene's start is built from the scene, not simulated: at once.
+        const std::uint64_t before = frame();
+        m_shown.reset();
+        m_edit.seek(target);
+        m_timeline->setPlayhead(frame());
+        announce(Change::Pins | Change::Topology | Change::Parameters, before);
+        runDeferred();
+        if (isSettled() && !isBusy())
+            emit settled();
+        return;
+    }
+    const std::uint64_t serial = ++m_settleSerial;
+    const bool announced = m_preparing.has_value();
+    m_preparing = target;
+    // The state the document is at, when it is nearer than the cache's snapshot: a step or
+    // two from it instead of up to a snapshot interval (copied here, stepped by the worker).
+    std::unique_ptr<SourceState> from;
+    if (!dragging() && frame() < target && frame() > m_timeline->snapshotFrameAtOrBefore(target - 1))
+        from = std::make_unique<TakeState>(m_edit.playerState());
+    // The worker brings the state to target - 1 and on to the arrival at target; the GUI
+    // thread only takes it over (adoptState). The document outlives the worker (~Document
+    // stops it), and an answer posted to a deleted document is dropped by Qt.
+    const std::shared_ptr<const TakeSource> source = m_timelineSource;
+    m_timeline->requestState(
+        target - 1,
+        [this, serial, target, source](std::unique_ptr<SourceState> state) {
+            auto arrival = std::make_shared<EditDocument::Arrival>(
+                EditDocument::arrive(std::move(static_cast<TakeState &>(*state).state), source->take(), target));
+            QMetaObject::invokeMethod(
+                this, [this, serial, arrival] { adoptState(serial, std::move(*arrival)); }, Qt::QueuedConnection);
+        },
+        std::move(from));
+    if (!announced)
+        emit preparingChanged(true, target);
+}
+
+void Document::adoptState(std::uint64_t serial, EditDocument::Arrival arrival)
+{
+    if (serial != m_settleSerial || !m_preparing)
+        return; // a request given up since
+    const std::uint64_t target = *m_preparing;
+    m_preparing.reset();
+    emit preparingChanged(false, target);
+    if (m_shown != target)
+        return;
+    const std::uint64_t before = frame();
+    m_shown.reset();
+    m_edit.adopt(std::move(arrival));
+    m_timeline->setPlayhead(frame());
+    announce(Change::Pins | Change::Topology | Change::Parameters, before);
+    runDeferred();
+    if (isSettled() && !isBusy())
+        emit settled();
+}
+
+void Document::cancelPreparing()
+{
+    if (!m_preparing)
+        return;
+    const std::uint64_t frame = *m_preparing;
+    ++m_settleSerial;
+    m_preparing.reset();
+    m_timeline->cancelStateRequest();
+    emit preparingChanged(false, frame);
+}
+
+bool Document::mustWait() const
+{
+    if (m_replaying && isSettled())
+        return false; // called by the queued call that runs: part of it
+    return !isSettled() || isBusy();
+}
+
+void Document::defer(std::function<void()> action)
+{
+    const bool wasBusy = isBusy();
+    if (m_replaying)
+        m_deferred.insert(m_deferred.begin() + std::ptrdiff_t(std::min(m_insertAt++, m_deferred.size())),
+                          std::move(action));
+    else
+        m_deferred.push_back(std::move(action));
+    if (!wasBusy)
+        emit busyChanged(true);
+    settle();
+}
+
+void Document::deferEdit(std::function<QString()> edit)
+{
+    defer([this, edit = std::move(edit)] {
+        if (const QString error = edit(); !error.isEmpty())
+            emit editFailed(error);
+    });
+}
+
+void Document::whenSettled(std::function<void()> action)
+{
+    if (mustWait())
+        defer(std::move(action));
+    else
+        action();
+}
+
+void Document::runDeferred()
+{
+    if (m_replaying || !isBusy())
+        return;
+    while (isSettled() && !m_deferred.empty()) {
+        std::function<void()> action = std::move(m_deferred.front());
+        m_deferred.pop_front();
+        m_replaying = true;
+        m_insertAt = 0;
+        action();
+        m_replaying = false;
+    }
+    if (m_deferred.empty())
+        emit busyChanged(false);
+    else
+        settle(); // a queued call moved the playhead: the rest waits for the state there
+}
+
+void Document::waitUntilSettled()
+{
+    settle();
+    if (isSettled() && !isBusy())
+        return;
+    QEventLoop loop;
+    connect(this, &Document::settled, &loop, &QEventLoop::quit);
+    // A request given up on the way (the playhead moved) is made again for the new frame.
+    connect(this, &Document::preparingChanged, &loop, [this, &loop](bool preparing) {
+        if (isSettled() && !isBusy())
+            loop.quit();
+        else if (!preparing)
+            QMetaObject::invokeMethod(this, &Document::settle, Qt::QueuedConnection);
+    });
+    loop.exec(QEventLoop::ExcludeUserInputEvents);
+}
+
+std::uint64_t Document::beforeHistoryMove()
+{
+    const std::uint64_t shown = playhead();
+    cancelPreparing();
+    m_shown.reset(); // undo and redo show the frame of the step (replayed), not a cached one
+    return shown;
 }
 
 namespace {
@@ -148,7 +316,10 @@ QString quotedName(const std::string &name, const QString &fallback)
 QString Document::run(const std::function<std::string()> &edit, const QString &text, Change what,
                       const QString &mergeKey)
 {
-    settle();
+    if (mustWait()) {
+        deferEdit([this, edit, text, what, mergeKey] { return run(edit, text, what, mergeKey); });
+        return {};
+    }
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
     const std::string error = edit();
@@ -159,7 +330,7 @@ QString Document::run(const std::function<std::string()> &edit, const QString &t
 
 QString Document::addCloth(const ClothDesc &cloth)
 {
-    return run([&] { return m_edit.addCloth(cloth); }, tr("Add Cloth %1").arg(quotedName(cloth.name, {})).trimmed(),
+    return run([=, this] { return m_edit.addCloth(cloth); }, tr("Add Cloth %1").arg(quotedName(cloth.name, {})).trimmed(),
                Change::All);
 }
 
@@ -167,12 +338,12 @@ QString Document::removeCloth(int cloth)
 {
     const bool ok = cloth >= 0 && std::size_t(cloth) < scene().cloths.size();
     const QString name = quotedName(ok ? scene().cloths[std::size_t(cloth)].name : "", {});
-    return run([&] { return m_edit.removeCloth(cloth); }, tr("Delete Cloth %1").arg(name).trimmed(), Change::All);
+    return run([=, this] { return m_edit.removeCloth(cloth); }, tr("Delete Cloth %1").arg(name).trimmed(), Change::All);
 }
 
 QString Document::addCollider(const Collider &collider)
 {
-    return run([&] { return m_edit.addCollider(collider); },
+    return run([=, this] { return m_edit.addCollider(collider); },
                tr("Add Collider %1").arg(quotedName(collider.name, {})).trimmed(), Change::All);
 }
 
@@ -180,19 +351,19 @@ QString Document::removeCollider(int collider)
 {
     const bool ok = collider >= 0 && std::size_t(collider) < scene().colliders.size();
     const QString name = quotedName(ok ? scene().colliders[std::size_t(collider)].name : "", {});
-    return run([&] { return m_edit.removeCollider(collider); }, tr("Delete Collider %1").arg(name).trimmed(),
+    return run([=, this] { return m_edit.removeCollider(collider); }, tr("Delete Collider %1").arg(name).trimmed(),
                Change::All);
 }
 
 QString Document::setPlacement(int cloth, const Placement &placement)
 {
-    return run([&] { return m_edit.setPlacement(cloth, placement); }, tr("Place Cloth #%1").arg(cloth + 1),
+    return run([=, this] { return m_edit.setPlacement(cloth, placement); }, tr("Place Cloth #%1").arg(cloth + 1),
                Change::All);
 }
 
 QString Document::setColliderPlacement(int collider, const Vec3 &centre, const Vec3 &rotation, float scale)
 {
-    return run([&] { return m_edit.setColliderPlacement(collider, centre, rotation, scale); },
+    return run([=, this] { return m_edit.setColliderPlacement(collider, centre, rotation, scale); },
                tr("Place Collider #%1").arg(collider + 1), Change::All);
 }
 
@@ -201,34 +372,34 @@ QString Document::removeObjects(const std::vector<SceneObject> &objects)
     if (objects.size() == 1)
         return objects[0].kind == SceneObject::Kind::Cloth ? removeCloth(objects[0].index)
                                                            : removeCollider(objects[0].index);
-    return run([&] { return m_edit.removeObjects(objects); }, tr("Delete %n Objects", nullptr, int(objects.size())),
+    return run([=, this] { return m_edit.removeObjects(objects); }, tr("Delete %n Objects", nullptr, int(objects.size())),
                Change::All);
 }
 
 QString Document::duplicate(const std::vector<SceneObject> &objects)
 {
-    return run([&] { return m_edit.duplicate(objects); }, {}, Change::All);
+    return run([=, this] { return m_edit.duplicate(objects); }, {}, Change::All);
 }
 
 QString Document::moveObject(const SceneObject &object, int to)
 {
-    return run([&] { return m_edit.moveObject(object, to); }, {}, Change::All);
+    return run([=, this] { return m_edit.moveObject(object, to); }, {}, Change::All);
 }
 
 QString Document::rename(const SceneObject &object, const QString &name)
 {
-    return run([&] { return m_edit.rename(object, name.trimmed().toStdString()); },
+    return run([=, this] { return m_edit.rename(object, name.trimmed().toStdString()); },
                tr("Rename to %1").arg(quotedName(name.trimmed().toStdString(), {})), Change::View | Change::Parameters);
 }
 
 QString Document::setHidden(const std::vector<SceneObject> &objects, bool hidden)
 {
-    return run([&] { return m_edit.setHidden(objects, hidden); }, {}, Change::View);
+    return run([=, this] { return m_edit.setHidden(objects, hidden); }, {}, Change::View);
 }
 
 QString Document::removeEvent(std::size_t index)
 {
-    return run([&] { return m_edit.removeEvent(index); }, {}, Change::All);
+    return run([=, this] { return m_edit.removeEvent(index); }, {}, Change::All);
 }
 
 void Document::announce(Change what, std::uint64_t frameBefore)
@@ -305,6 +476,10 @@ std::vector<std::uint32_t> changing(const Simulation &sim, std::size_t cloth, co
 QString Document::setKinds(const std::vector<std::vector<std::uint32_t>> &particlesPerCloth, bool pin,
                            const QString &text)
 {
+    if (mustWait()) {
+        deferEdit([=, this] { return setKinds(particlesPerCloth, pin, text); });
+        return {};
+    }
     beginGesture();
     QString error;
     for (std::size_t c = 0; c < particlesPerCloth.size() && error.isEmpty(); ++c) {
@@ -323,7 +498,10 @@ QString Document::setKinds(const std::vector<std::vector<std::uint32_t>> &partic
 
 QString Document::setKind(int cloth, const std::vector<std::uint32_t> &particles, bool pin, const QString &text)
 {
-    settle();
+    if (mustWait()) {
+        deferEdit([=, this] { return setKind(cloth, particles, pin, text); });
+        return {};
+    }
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
     const std::vector<std::uint32_t> list = changing(simulation(), std::size_t(std::max(cloth, 0)), particles, pin);
@@ -338,12 +516,16 @@ QString Document::setKind(int cloth, const std::vector<std::uint32_t> &particles
 
 QString Document::movePins(int cloth, const std::vector<std::uint32_t> &particles, const std::vector<Vec3> &positions)
 {
-    return run([&] { return m_edit.movePins(cloth, particles, positions); }, tr("Move Pins"), Change::Pins);
+    return run([=, this] { return m_edit.movePins(cloth, particles, positions); }, tr("Move Pins"), Change::Pins);
 }
 
 QString Document::sew(int cloth, std::uint32_t a, std::uint32_t b, const NewConstraintDef &def, const QString &text)
 {
-    beginGesture(); // settles
+    if (mustWait()) {
+        deferEdit([=, this] { return sew(cloth, a, b, def, text); });
+        return {};
+    }
+    beginGesture();
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
     const QString error = finishEdit(m_edit.sew(cloth, a, b, def), steps, before, Change::Topology);
@@ -354,6 +536,10 @@ QString Document::sew(int cloth, std::uint32_t a, std::uint32_t b, const NewCons
 QString Document::removeConstraints(int cloth, const std::vector<std::uint32_t> &indices, bool cut,
                                     const QString &text)
 {
+    if (mustWait()) {
+        deferEdit([=, this] { return removeConstraints(cloth, indices, cut, text); });
+        return {};
+    }
     beginGesture();
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
@@ -365,7 +551,10 @@ QString Document::removeConstraints(int cloth, const std::vector<std::uint32_t> 
 QString Document::changeConstraints(int cloth, const std::vector<std::uint32_t> &indices,
                                     const ConstraintProps &props, const QString &text, const QString &mergeKey)
 {
-    settle();
+    if (mustWait()) {
+        deferEdit([=, this] { return changeConstraints(cloth, indices, props, text, mergeKey); });
+        return {};
+    }
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
     std::string error = m_edit.changeConstraints(cloth, indices, props);
@@ -377,7 +566,10 @@ QString Document::changeConstraints(int cloth, const std::vector<std::uint32_t> 
 
 QString Document::setParameter(const std::string &key, int index, double value, bool scrub)
 {
-    settle();
+    if (mustWait()) {
+        deferEdit([=, this] { return setParameter(key, index, value, scrub); });
+        return {};
+    }
     const ParamDesc *param = findParam(key);
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
@@ -400,7 +592,7 @@ QString Document::setParameter(const std::string &key, int index, double value, 
 
 QString Document::setMaterial(int cloth, const Material &material)
 {
-    return run([&] { return m_edit.setMaterial(cloth, material); },
+    return run([=, this] { return m_edit.setMaterial(cloth, material); },
                tr("Material: %1").arg(QString::fromStdString(material.name)), Change::Parameters);
 }
 
@@ -408,26 +600,54 @@ QString Document::setPresentation(const Scene &next, const QString &text, const 
 {
     // Looking different changes no state, but the undo step records the playhead: it must be
     // the frame on screen, or undoing a rename made after a scrub would jump back.
-    settle();
+    if (mustWait()) {
+        deferEdit([=, this] { return setPresentation(next, text, mergeKey, what); });
+        return {};
+    }
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
     const std::string error = m_edit.setPresentation(text.toStdString(), next);
     return finishEdit(error, steps, before, what, mergeKey);
 }
 
+QString Document::setPresentation(const std::function<void(Scene &)> &change, const QString &text,
+                                  const QString &mergeKey, Change what)
+{
+    if (mustWait()) {
+        deferEdit([=, this] { return setPresentation(change, text, mergeKey, what); });
+        return {};
+    }
+    Scene next = scene();
+    change(next);
+    if (next == scene())
+        return {};
+    return setPresentation(next, text, mergeKey, what);
+}
+
 QString Document::setStartHere()
 {
-    return run([&] { return m_edit.setStartHere(); }, tr("Set Start Here"), Change::All);
+    return run([=, this] { return m_edit.setStartHere(); }, tr("Set Start Here"), Change::All);
 }
 
 QString Document::push(const Vec3 &centre, float radius, const Vec3 &delta, float factor)
 {
-    return run([&] { return m_edit.push(centre, radius, delta, factor); }, {}, Change::None);
+    return run([=, this] { return m_edit.push(centre, radius, delta, factor); }, {}, Change::None);
+}
+
+void Document::closeMerging()
+{
+    if (isQueueing())
+        defer([this] { ++m_mergeSerial; }); // after the edits it closes
+    else
+        ++m_mergeSerial;
 }
 
 void Document::beginGesture()
 {
-    settle();
+    if (mustWait()) {
+        defer([this] { beginGesture(); });
+        return;
+    }
     if (m_gestureDepth++ == 0) {
         m_gestureSteps = m_edit.undoIndex();
         m_gestureFrame = frame();
@@ -437,6 +657,10 @@ void Document::beginGesture()
 
 void Document::endGesture(const QString &text)
 {
+    if (mustWait()) {
+        defer([this, text] { endGesture(text); });
+        return;
+    }
     if (m_gestureDepth == 0 || --m_gestureDepth > 0)
         return;
     if (m_edit.endGroup(text.toStdString()) && m_edit.undoIndex() > m_gestureSteps)
@@ -445,6 +669,10 @@ void Document::endGesture(const QString &text)
 
 void Document::cancelGesture()
 {
+    if (mustWait()) {
+        defer([this] { cancelGesture(); });
+        return;
+    }
     if (m_gestureDepth == 0)
         return;
     m_gestureDepth = 0;
@@ -455,7 +683,10 @@ void Document::cancelGesture()
 
 QString Document::beginDrag(int cloth, const std::vector<std::uint32_t> &particles, const Vec3 &centre)
 {
-    settle();
+    if (mustWait()) {
+        deferEdit([=, this] { return beginDrag(cloth, particles, centre); });
+        return {};
+    }
     const std::uint64_t before = frame();
     m_dragCloth = cloth;
     m_dragPins.clear();
@@ -474,12 +705,20 @@ QString Document::beginDrag(int cloth, const std::vector<std::uint32_t> &particl
 
 void Document::dragTo(const Vec3 &target)
 {
+    if (mustWait()) {
+        defer([this, target] { dragTo(target); });
+        return;
+    }
     m_edit.dragTo(target);
     emit simulationStepped();
 }
 
 void Document::endDrag(const QString &text)
 {
+    if (mustWait()) {
+        defer([this, text] { endDrag(text); });
+        return;
+    }
     if (!m_edit.dragging())
         return;
     if (frame() == 0 && !m_dragPins.empty()) {
@@ -507,6 +746,10 @@ void Document::endDrag(const QString &text)
 
 void Document::cancelDrag()
 {
+    if (mustWait()) {
+        defer([this] { cancelDrag(); });
+        return;
+    }
     if (!m_edit.dragging())
         return;
     const std::uint64_t before = frame();
@@ -543,10 +786,13 @@ std::unique_ptr<Document> Document::load(const QString &filePath, QString *error
 
 bool Document::save(const QString &filePath, bool withState, QString *error)
 {
+    // The scene and the take are the document: saving needs no state, only the edits that
+    // wait for it. With state, the state at the playhead is the file's start.
+    if (isBusy() || (withState && !isSettled()))
+        waitUntilSettled();
     Scene scene;
     Take take;
     if (withState) {
-        settle();
         auto [start, rest] = m_edit.fromPlayhead();
         scene = std::move(start);
         take = std::move(rest);

@@ -3,6 +3,15 @@
 // replays the simulation shown at the playhead. This class only adds Qt around it: each edit
 // is pushed on undoStack() as one QUndoCommand that calls the core's undo / redo, and docks
 // and views listen to changed() instead of calling each other (the Tiled document model).
+//
+// Settling. Playing and scrubbing move the playhead over the timeline's cache without moving
+// the state (showFrame()); when the playhead comes to rest, settle() asks the timeline's
+// worker for the exact state there and adopts it when it arrives (a move, no stepping), so
+// the GUI thread never re-simulates. Meanwhile the viewport keeps the cached frame and the
+// document is "preparing" (preparingChanged()). An edit, a step or a drag that comes while
+// the state is not at the playhead waits: it is queued, with every call after it, and the
+// queue runs in order once the state has arrived (busyChanged() brackets that, for the busy
+// cursor and the undo actions). A queued edit's error is reported by editFailed().
 #pragma once
 
 #include "edit/editdocument.h"
@@ -15,11 +24,14 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
 
 namespace drape {
+
+class TakeSource;
 
 /// What a change touched, so listeners refresh only what they show.
 enum class Change : unsigned {
@@ -70,6 +82,20 @@ public:
     std::uint64_t playhead() const { return m_shown ? *m_shown : frame(); }
     /// True while the playhead shows a cached frame the state is not at (see settle()).
     bool isSettled() const { return !m_shown.has_value(); }
+    /// The worker prepares the state at the playhead for editing (settle() asked for it).
+    bool isPreparing() const { return m_preparing.has_value(); }
+    /// Edits wait for that state: they run in order once it arrives.
+    bool isBusy() const { return !m_deferred.empty(); }
+    /// Calls are being queued behind those edits: a caller that must keep its place in that
+    /// order queues itself with whenSettled() (false within the queued call that runs).
+    bool isQueueing() const { return isBusy() && !m_replaying; }
+    /// Runs `action` now when the state is at the playhead and nothing waits, else queues it
+    /// after what waits and asks for the state (settle()).
+    void whenSettled(std::function<void()> action);
+    /// Spins the event loop, without user input, until the state is at the playhead and the
+    /// edits waiting for it have run (the solver's work stays on the worker). For the rare
+    /// caller that needs the state at once: saving with state, tests.
+    void waitUntilSettled();
     /// "Editing the scene" at frame 0, "Recording at frame 183" otherwise (at the playhead).
     QString modeText() const;
     /// Events of the take that no longer applied on the way to the playhead.
@@ -88,14 +114,17 @@ public:
     int step(int frames = 1);
     /// Returns to the scene's start (frame 0).
     void reset();
-    /// Shows `frame` (the timeline's playhead): from the timeline's cache when it holds a
-    /// state before it, else by replaying. Not an edit.
+    /// Brings the state to `frame` at once, from the timeline's nearest snapshot, on the
+    /// calling thread (the recorder, which simulates on it anyway). Not an edit. The editor
+    /// itself uses showFrame() and settle().
     void seek(std::uint64_t frame);
     /// Moves the playhead to `frame` without simulating: the viewport draws the timeline's
-    /// cached frame. The state follows at settle(), which every edit, step and save calls
-    /// first, so an edit is still recorded at the frame on screen.
+    /// cached frame. The state follows at settle(); every edit, step and drag made meanwhile
+    /// waits for it, so it is still recorded at the frame on screen.
     void showFrame(std::uint64_t frame);
-    /// Brings the state to the playhead exactly (seek(), from the cache's nearest snapshot).
+    /// Asks the timeline's worker for the exact state at the playhead and returns at once;
+    /// the state is adopted when it arrives (bit for bit what seek() gives), then what waits
+    /// for it runs. At the scene's start the start is built at once (nothing is stepped).
     void settle();
     /// A drag or a stroke is in progress: its edits are recorded frame by frame, so the
     /// document itself steps while it lasts.
@@ -120,6 +149,11 @@ public:
     QString setMaterial(int cloth, const Material &material);
     /// Name, camera, view and recording settings: an undo step that replays nothing.
     QString setPresentation(const Scene &next, const QString &text, const QString &mergeKey = {}, Change what = Change::View);
+    /// The same, `change` made to the scene as it is when the edit runs (after the edits
+    /// that wait for the state): what the editor's views and docks use, so that two changes
+    /// made while edits wait both count. No step when it changes nothing.
+    QString setPresentation(const std::function<void(Scene &)> &change, const QString &text,
+                            const QString &mergeKey = {}, Change what = Change::View);
     QString setStartHere();
     /// Objects: structural edits (the playhead returns to the start; events that no longer
     /// apply are dropped, with a message saying how many).
@@ -141,7 +175,7 @@ public:
     QString removeEvent(std::size_t index);
     QString push(const Vec3 &centre, float radius, const Vec3 &delta, float factor);
     /// The next change starts a new undo step even if it could merge (a slider released).
-    void closeMerging() { ++m_mergeSerial; }
+    void closeMerging();
 
     /// Edits between beginGesture() and endGesture() are one undo step named `text`.
     void beginGesture();
@@ -178,6 +212,15 @@ signals:
     void filePathChanged(const QString &path);
     /// A message about the take ("2 events no longer apply and were removed").
     void takeMessage(const QString &message);
+    /// The worker started (true) or finished or dropped (false) preparing the state at the
+    /// playhead, `frame`.
+    void preparingChanged(bool preparing, quint64 frame);
+    /// Edits started (true) or finished (false) waiting for that state.
+    void busyChanged(bool busy);
+    /// The state is at the playhead and nothing waits (after settle() was asked for it).
+    void settled();
+    /// An edit that waited for the state failed when it ran (the error it would have returned).
+    void editFailed(const QString &message);
     /// A grid's size or resolution changed (an edit, its undo or redo): selections of its
     /// particles follow them to the same place on the cloth (remapGridIndices).
     void gridChanged(int cloth, const drape::GridDesc &from, const drape::GridDesc &to);
@@ -192,6 +235,21 @@ private:
                 const QString &mergeKey = {});
     /// After the core's undo or redo.
     void afterHistoryMove(std::uint64_t frameBefore);
+    /// Before the core's undo or redo: a state being prepared is no longer wanted (undo
+    /// returns to the frame the step was made at). Returns the frame on screen.
+    std::uint64_t beforeHistoryMove();
+    /// A call must wait for the state: the playhead is ahead of it, or edits already wait.
+    bool mustWait() const;
+    /// Queues `action` after what waits and asks for the state.
+    void defer(std::function<void()> action);
+    /// Queues an edit; an error it returns when it runs is emitted as editFailed().
+    void deferEdit(std::function<QString()> edit);
+    /// Takes over the state the worker prepared for request `serial`, then runs what waits.
+    void adoptState(std::uint64_t serial, EditDocument::Arrival arrival);
+    /// Forgets the state being prepared (nothing waits for it).
+    void cancelPreparing();
+    /// Runs the queued calls while the state stays at the playhead.
+    void runDeferred();
     void announce(Change what, std::uint64_t frameBefore);
     /// Gives the timeline the document as it is now, invalidating from the first frame that changed.
     void updateTimeline();
@@ -206,8 +264,14 @@ private:
     std::vector<std::optional<GridDesc>> m_grids; ///< each cloth's grid as last announced
     std::unique_ptr<Timeline> m_timeline;
     std::optional<std::uint64_t> m_shown; ///< the playhead while the state lags behind it
+    std::optional<std::uint64_t> m_preparing; ///< the frame the worker prepares the state of
+    std::uint64_t m_settleSerial = 0; ///< names the one state request whose answer is taken
+    std::deque<std::function<void()>> m_deferred; ///< calls waiting for the state
+    bool m_replaying = false; ///< running a queued call: the calls it makes run at once
+    std::size_t m_insertAt = 0; ///< where a call made by the queued one that runs is queued
     std::shared_ptr<const Scene> m_timelineScene; ///< what the timeline's source replays
     Take m_timelineTake;
+    std::shared_ptr<const TakeSource> m_timelineSource;
     std::size_t m_gestureSteps = 0; ///< core undo index at beginGesture()
     std::uint64_t m_gestureFrame = 0;
     int m_gestureDepth = 0;

@@ -79,6 +79,16 @@ void SimulationController::setDocument(Document *document)
                 applyRange();
             updateMode();
         });
+        connect(m_document, &Document::busyChanged, this, [this](bool busy) {
+            // While edits wait for the state at the playhead, playback holds there, so that
+            // they are made at the frame that was on screen; it goes on once they have run.
+            if (!m_playing || m_stepping || !m_player)
+                return;
+            if (busy)
+                m_player->pause();
+            else
+                updateMode();
+        });
         connect(m_document, &QObject::destroyed, this, [this] {
             setPlaying(false);
             m_player.reset();
@@ -115,6 +125,8 @@ bool SimulationController::isWaiting() const
 
 QString SimulationController::waitText() const
 {
+    if (m_document && !isWaiting() && m_document->isPreparing())
+        return tr("Preparing frame %1 for editing…").arg(m_document->playhead());
     if (!isWaiting() || !m_document)
         return {};
     const quint64 target = m_player->playhead();
@@ -153,6 +165,14 @@ void SimulationController::applyFrameRate()
 
 void SimulationController::setPlaying(bool playing)
 {
+    if (playing && m_document && m_document->isQueueing()) {
+        // Edits wait for the state at the playhead: play from there once they have run.
+        m_document->whenSettled([self = QPointer<SimulationController>(this)] {
+            if (self)
+                self->setPlaying(true);
+        });
+        return;
+    }
     if (playing && (!m_document || !m_player || blownUpAtPlayhead()))
         playing = false;
     if (playing == m_playing)
@@ -170,7 +190,7 @@ void SimulationController::setPlaying(bool playing)
             m_player->pause();
         if (m_document) {
             m_document->timeline().setLookAhead(kLookAhead);
-            m_document->settle(); // edits, steps and exports start from the frame on screen
+            m_document->settle(); // the worker prepares the frame on screen for editing
         }
     }
     emit playingChanged(m_playing);
@@ -222,7 +242,8 @@ void SimulationController::updateMode()
 
 void SimulationController::onPlayerStopped()
 {
-    if (m_playing && !m_stepping && m_player && !m_player->isPlaying())
+    // Held while edits wait for the state (busyChanged) is not stopped.
+    if (m_playing && !m_stepping && m_player && !m_player->isPlaying() && !(m_document && m_document->isBusy()))
         setPlaying(false);
 }
 
@@ -234,9 +255,13 @@ void SimulationController::onFrameShown(const std::shared_ptr<const CachedFrame>
         QMetaObject::invokeMethod(this, [this] {
             if (!m_document)
                 return;
-            setPlaying(false); // settles: the document holds the blow-up's message
-            updateStats();
-            emit blownUp(QString::fromStdString(m_document->simulation().status().message));
+            setPlaying(false); // settles: the document will hold the blow-up's message
+            m_document->whenSettled([self = QPointer<SimulationController>(this)] {
+                if (!self || !self->m_document)
+                    return;
+                self->updateStats();
+                emit self->blownUp(QString::fromStdString(self->m_document->simulation().status().message));
+            });
         }, Qt::QueuedConnection);
     }
 }
@@ -253,18 +278,46 @@ void SimulationController::setLoop(bool loop)
 
 void SimulationController::setRange(quint64 start, quint64 end)
 {
+    editRange([start, end](quint64 &s, quint64 &e, quint64) {
+        s = start;
+        e = end;
+    });
+}
+
+void SimulationController::setRangeStartHere()
+{
+    editRange([](quint64 &s, quint64 &e, quint64 at) {
+        s = at;
+        e = std::max(at, e);
+    });
+}
+
+void SimulationController::setRangeEndHere()
+{
+    editRange([](quint64 &s, quint64 &e, quint64 at) {
+        s = std::min(at, s);
+        e = at;
+    });
+}
+
+void SimulationController::editRange(const std::function<void(quint64 &start, quint64 &end, quint64 playhead)> &change)
+{
     if (!m_document)
         return;
     // Saved with the scene's recording settings, where the exporters read it; an undo step.
-    constexpr quint64 kMax = 100000000; // the scene file's limit
-    Scene next = m_document->scene();
-    next.record.startFrame = int(std::min({ start, end, kMax - 1 }));
-    // The file's range ends after its start; 0 is no end.
-    next.record.endFrame
-        = end == kNoEnd ? 0 : int(std::min(std::max(quint64(next.record.startFrame) + 1, end), kMax));
-    if (next.record == m_document->scene().record)
-        return;
-    m_document->setPresentation(next, tr("Set Playback Range"), {}, Change::Record);
+    // Worked out from the scene as it is when the edit runs (edits may be waiting).
+    m_document->setPresentation(
+        [change, document = m_document.data()](Scene &next) {
+            constexpr quint64 kMax = 100000000; // the scene file's limit
+            RecordSettings &r = next.record;
+            quint64 start = quint64(std::max(0, r.startFrame));
+            quint64 end = r.endFrame > 0 ? std::max(start, quint64(r.endFrame)) : kNoEnd;
+            change(start, end, document->playhead());
+            r.startFrame = int(std::min({ start, end, kMax - 1 }));
+            // The file's range ends after its start; 0 is no end.
+            r.endFrame = end == kNoEnd ? 0 : int(std::min(std::max(quint64(r.startFrame) + 1, end), kMax));
+        },
+        tr("Set Playback Range"), {}, Change::Record);
 }
 
 void SimulationController::setSpeed(double speed)
@@ -281,9 +334,27 @@ void SimulationController::stepFrames(int n)
 {
     if (!m_document || n <= 0)
         return;
-    advance(n);
-    if (m_player && !m_stepping)
-        m_player->seek(m_document->frame());
+    if (m_document->interacting()) {
+        // A drag or a stroke records every frame it is held: the document steps itself.
+        advance(n);
+        updateStats();
+        return;
+    }
+    if (m_document->isQueueing()) {
+        m_document->whenSettled([self = QPointer<SimulationController>(this), n] {
+            if (self)
+                self->stepFrames(n);
+        });
+        return;
+    }
+    if (blownUpAtPlayhead()) {
+        if (m_document->isSettled())
+            emit blownUp(QString::fromStdString(m_document->simulation().status().message));
+        return;
+    }
+    // The frames are the timeline's: shown from the cache (or when the worker has made them)
+    // and the document brought there by the worker, never stepped here.
+    seekTo(playhead() + quint64(n), true);
     updateStats();
 }
 
@@ -291,6 +362,14 @@ void SimulationController::seekTo(quint64 frame, bool settle)
 {
     if (!m_document || !m_player)
         return;
+    if (m_document->isQueueing()) {
+        // After the edits that wait for the state at the current playhead.
+        m_document->whenSettled([self = QPointer<SimulationController>(this), frame, settle] {
+            if (self)
+                self->seekTo(frame, settle);
+        });
+        return;
+    }
     if (m_playing) {
         m_playing = false; // paused without settling: the document follows the new playhead
         m_stepping = false;

@@ -22,6 +22,7 @@
 #include <QString>
 #include <QTimer>
 
+#include <functional>
 #include <limits>
 #include <memory>
 
@@ -85,6 +86,10 @@ public slots:
     /// Sets the playback (and export) range, inclusive, in the scene's recording settings: an
     /// undo step, saved with the scene. The playhead keeps its place.
     void setRange(quint64 start, quint64 end);
+    /// The range starts / ends at the playhead (where it is when the edit runs, after what
+    /// waits for the state), its other end moved along if it would cross it.
+    void setRangeStartHere();
+    void setRangeEndHere();
     /// Advances exactly `n` frames now on the document (also while paused).
     void stepFrames(int n = 1);
     /// Shows `frame`: the cached frame at once, else the worker's when it arrives. The
@@ -128,6 +133,8 @@ private:
     void settleIfResting();
     void applyFrameRate();
     void applyRange(); ///< from the scene's recording settings
+    /// Sets the range to what `change` makes of the scene's (start, end) when the edit runs.
+    void editRange(const std::function<void(quint64 &start, quint64 &end, quint64 playhead)> &change);
     bool blownUpAtPlayhead() const;
 
     QPointer<Document> m_document;

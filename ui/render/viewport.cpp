@@ -115,6 +115,7 @@ void Viewport::setDocument(Document *document)
     if (m_document)
         disconnect(m_document, nullptr, this, nullptr);
     m_document = document;
+    m_toolEventsWaiting = 0; // they waited with the document they were for
     if (m_tool)
         m_tool->reset();
     if (m_secondaryTool)
@@ -123,6 +124,7 @@ void Viewport::setDocument(Document *document)
         connect(m_document, &Document::changed, this, [this](Change what) { onDocumentChanged(unsigned(what)); });
         connect(m_document, &Document::simulationStepped, this, &Viewport::requestUpdate);
         connect(m_document, &Document::playheadMoved, this, &Viewport::requestUpdate);
+        connect(m_document, &Document::busyChanged, this, &Viewport::onBusyChanged);
         connect(m_document, &Document::simulationReset, this, [this] {
             m_cachedView.invalidate();
             m_renderer.invalidate();
@@ -518,6 +520,40 @@ Viewport::Drag Viewport::cameraDragFor(const QMouseEvent *event) const
     return Drag::None;
 }
 
+bool Viewport::toolMustWait() const
+{
+    if (!m_document || m_replayingToolEvent)
+        return false;
+    return m_toolEventsWaiting > 0 || !m_document->isSettled() || m_document->isBusy();
+}
+
+template<typename Event>
+void Viewport::afterWaiting(Event *event, void (Viewport::*handler)(Event *))
+{
+    ++m_toolEventsWaiting;
+    const std::shared_ptr<Event> copy(static_cast<Event *>(event->clone()));
+    QPointer<Viewport> self(this);
+    m_document->whenSettled([self, copy, handler] {
+        if (!self)
+            return;
+        --self->m_toolEventsWaiting;
+        self->m_replayingToolEvent = true;
+        (self.data()->*handler)(copy.get());
+        self->m_replayingToolEvent = false;
+    });
+}
+
+void Viewport::onBusyChanged(bool busy)
+{
+    // A short wait for the state the tool needs: the press is not lost, it runs when it comes.
+    if (busy)
+        setCursor(Qt::BusyCursor);
+    else if (m_drag == Drag::None && m_tool)
+        setCursor(m_tool->cursor());
+    else if (m_drag == Drag::None)
+        unsetCursor();
+}
+
 void Viewport::mousePressEvent(QMouseEvent *event)
 {
     m_lastPos = event->position();
@@ -530,21 +566,27 @@ void Viewport::mousePressEvent(QMouseEvent *event)
         event->accept();
         return;
     }
-    if (event->button() == Qt::LeftButton)
-        m_leftClickPos.reset();
     if (event->button() == Qt::LeftButton || event->button() == Qt::RightButton) {
-        // A tool picks and edits the state on screen: bring the document to the playhead.
-        if (m_document)
-            m_document->settle();
-        if (m_tool && m_tool->mousePress(event)) {
-            m_pressedTool = m_tool;
-        } else if (event->button() == Qt::LeftButton) {
-            m_leftClickPos = event->position();
-        } else if (event->button() == Qt::RightButton && m_secondaryTool && m_secondaryTool->mousePress(event)) {
-            m_pressedTool = m_secondaryTool;
-        }
+        // A tool picks and edits the state on screen: it waits for the document to be there.
+        if (toolMustWait())
+            afterWaiting(event, &Viewport::toolPress);
+        else
+            toolPress(event);
     }
     event->accept();
+}
+
+void Viewport::toolPress(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton)
+        m_leftClickPos.reset();
+    if (m_tool && m_tool->mousePress(event)) {
+        m_pressedTool = m_tool;
+    } else if (event->button() == Qt::LeftButton) {
+        m_leftClickPos = event->position();
+    } else if (event->button() == Qt::RightButton && m_secondaryTool && m_secondaryTool->mousePress(event)) {
+        m_pressedTool = m_secondaryTool;
+    }
 }
 
 void Viewport::mouseMoveEvent(QMouseEvent *event)
@@ -560,20 +602,46 @@ void Viewport::mouseMoveEvent(QMouseEvent *event)
     } else if (m_drag == Drag::Pan) {
         m_camera.pan(float(delta.x()), float(delta.y()), float(width()), float(height()));
         cameraChanged();
-    } else if (m_pressedTool) {
-        m_pressedTool->mouseMove(event);
-    } else if (m_tool) {
-        m_tool->mouseMove(event);
+    } else if (m_toolEventsWaiting > 0 && !m_replayingToolEvent) {
+        afterWaiting(event, &Viewport::toolMove); // after the press that waits
+    } else {
+        toolMove(event);
     }
     emit hoverMoved(pos);
 }
 
+void Viewport::toolMove(QMouseEvent *event)
+{
+    if (m_pressedTool)
+        m_pressedTool->mouseMove(event);
+    else if (m_tool)
+        m_tool->mouseMove(event);
+}
+
 void Viewport::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (m_drag != Drag::None && (event->button() == Qt::MiddleButton || event->button() == Qt::LeftButton)) {
+        m_drag = Drag::None;
+        if (m_document && m_document->isBusy())
+            setCursor(Qt::BusyCursor);
+        else if (m_tool)
+            setCursor(m_tool->cursor());
+        else
+            unsetCursor();
+        return;
+    }
+    if (m_toolEventsWaiting > 0 && !m_replayingToolEvent)
+        afterWaiting(event, &Viewport::toolRelease); // with the press that waits
+    else
+        toolRelease(event);
+}
+
+void Viewport::toolRelease(QMouseEvent *event)
 {
     // A right press and release on the same spot is a click: the context menu. A right drag
     // cuts; the stroke a click started is aborted the way Escape aborts it, restoring what it
     // changed, so the menu never comes with a cut.
-    if (event->button() == Qt::RightButton && m_drag == Drag::None) {
+    if (event->button() == Qt::RightButton) {
         const QPointF moved = event->position() - m_rightPressPos;
         m_rightPressPos = QPointF(-1e9, -1e9);
         if (moved.manhattanLength() <= 3.0) {
@@ -585,14 +653,6 @@ void Viewport::mouseReleaseEvent(QMouseEvent *event)
             emit contextMenuRequested(event->position());
             return;
         }
-    }
-    if (m_drag != Drag::None && (event->button() == Qt::MiddleButton || event->button() == Qt::LeftButton)) {
-        m_drag = Drag::None;
-        if (m_tool)
-            setCursor(m_tool->cursor());
-        else
-            unsetCursor();
-        return;
     }
     if (event->button() == Qt::LeftButton && m_leftClickPos) {
         const QPointF moved = event->position() - *m_leftClickPos;
@@ -625,6 +685,10 @@ void Viewport::wheelEvent(QWheelEvent *event)
 
 void Viewport::keyPressEvent(QKeyEvent *event)
 {
+    if (m_toolEventsWaiting > 0 && !m_replayingToolEvent && m_tool) {
+        afterWaiting(event, &Viewport::keyPressEvent); // Escape after a press aborts that press
+        return;
+    }
     if (m_tool && m_tool->keyPress(event))
         return;
     if (event->key() == Qt::Key_Escape && m_drag != Drag::None) {

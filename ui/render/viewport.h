@@ -137,6 +137,18 @@ private:
     void paintStrainLegend(QPainter &painter);
     void paintLegend(QPainter &painter, const QString &title, const QString &top, const QString &bottom);
     Drag cameraDragFor(const QMouseEvent *event) const;
+    /// The tools' share of the mouse events (the camera's is handled at once).
+    void toolPress(QMouseEvent *event);
+    void toolMove(QMouseEvent *event);
+    void toolRelease(QMouseEvent *event);
+    /// A tool press, and the moves, releases and keys after it, wait while the document
+    /// prepares the state at the playhead: the tools pick and edit that state.
+    bool toolMustWait() const;
+    /// Runs `handler` with a copy of `event` once the document has the state (in order with
+    /// the edits that wait for it).
+    template<typename Event>
+    void afterWaiting(Event *event, void (Viewport::*handler)(Event *));
+    void onBusyChanged(bool busy);
 
     QPointer<Document> m_document;
     QPointer<Tool> m_tool;
@@ -161,6 +173,8 @@ private:
     QImage m_fabricImage;
     float m_stressScale = 1.f;
     bool m_framedOnce = false;
+    int m_toolEventsWaiting = 0; ///< mouse and key events queued with the document
+    bool m_replayingToolEvent = false; ///< handling a queued event: no waiting again
     std::shared_ptr<const CachedFrame> m_cachedFrame; ///< drawn while the document is not settled
     CachedFrameView m_cachedView;
 };

@@ -73,6 +73,7 @@ void TimelineBar::setDocument(Document *document)
         connect(document, &Document::playheadMoved, m_ruler, &TimelineWidget::setPlayhead);
         connect(document, &Document::simulationReset, this, [this] { m_ruler->setPlayhead(m_document->playhead()); });
         connect(document, &Document::changed, this, [this] { refreshMarkers(); });
+        connect(document, &Document::preparingChanged, this, [this] { refresh(); });
         m_ruler->setFrameRate(document->settings().solver.frameRate);
         applyPreferences();
     }

@@ -112,6 +112,12 @@ void StatusWidgets::showMessage(const QString &text, int timeoutMs)
     m_messageTimer->start(timeoutMs);
 }
 
+void StatusWidgets::clearMessageIf(const QString &text)
+{
+    if (m_message == text)
+        clearMessage();
+}
+
 void StatusWidgets::clearMessage()
 {
     m_messageTimer->stop();

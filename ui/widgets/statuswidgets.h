@@ -26,6 +26,8 @@ public:
     void showMessage(const QString &text, int timeoutMs = 8000);
     /// Drops the transient message (Reset clears a stale one) and shows the hint again.
     void clearMessage();
+    /// Drops the transient message if it is still `text` (a message about something that ended).
+    void clearMessageIf(const QString &text);
     /// What the hint label shows now, wrapped over as many lines as it needs.
     QString shownText() const;
     QLabel *hintLabel() const { return m_hint; }

@@ -282,14 +282,27 @@ void EditDocument::seekFrom(PlayerState shown, std::uint64_t frame)
         replayTo(frame);
         return;
     }
-    std::vector<EventReport> reports;
+    adopt(arrive(std::move(shown), m_take, frame));
+}
+
+EditDocument::Arrival EditDocument::arrive(PlayerState shown, const Take &take, std::uint64_t frame)
+{
+    Arrival out;
     Player::stepState(shown); // the arrival at shown.frame + 1
     while (shown.frame < frame) {
-        Player::applyFrameEvents(shown, m_take, &reports);
+        Player::applyFrameEvents(shown, take, &out.reports);
         Player::stepState(shown);
     }
-    m_arrived = std::move(shown);
-    m_arrivedReports = std::move(reports);
+    out.state = std::move(shown);
+    return out;
+}
+
+void EditDocument::adopt(Arrival arrival)
+{
+    if (m_drag)
+        cancelDrag();
+    m_arrived = std::move(arrival.state);
+    m_arrivedReports = std::move(arrival.reports);
     m_stateIsArrival = false;
     reapplyFrame();
 }

@@ -287,10 +287,20 @@ void Simulation::stepCloth(std::size_t index)
     cache.started = true;
 }
 
+namespace {
+thread_local std::uint64_t t_stepsOnThisThread = 0;
+} // namespace
+
+std::uint64_t Simulation::stepsOnThisThread()
+{
+    return t_stepsOnThisThread;
+}
+
 void Simulation::step()
 {
     if (m_status.blownUp)
         return;
+    ++t_stepsOnThisThread;
     m_stats = {};
     if (!checkSettings())
         return;

@@ -201,6 +201,63 @@ std::unique_ptr<SourceState> Timeline::stateAt(std::uint64_t f)
     }
 }
 
+void Timeline::requestState(std::uint64_t f, StateReady ready, std::unique_ptr<SourceState> from)
+{
+    StateRequest request { f, std::move(ready), std::move(from), 0 };
+    {
+        std::lock_guard lock(m_mutex);
+        request.generation = m_generation;
+        if (m_thread.joinable() && !m_quit) {
+            m_request = std::move(request);
+            m_wake.notify_all();
+            return;
+        }
+    }
+    std::lock_guard sync(m_syncMutex);
+    serve(m_syncCursor, std::move(request));
+}
+
+void Timeline::cancelStateRequest()
+{
+    std::lock_guard lock(m_mutex);
+    m_request.reset();
+}
+
+std::uint64_t Timeline::snapshotFrameAtOrBefore(std::uint64_t f) const
+{
+    std::lock_guard lock(m_mutex);
+    return m_cache.snapshotAtOrBefore(std::max(f, m_cache.startFrame()))->frame();
+}
+
+void Timeline::serve(Cursor &cursor, StateRequest request)
+{
+    for (;;) {
+        if (request.from) {
+            // The caller's state replaces the cursor when it is of the current source and
+            // nearer to the frame than both the nearest snapshot and the cursor.
+            std::lock_guard lock(m_mutex);
+            const std::uint64_t target = std::max(request.frame, m_cache.startFrame());
+            const std::uint64_t at = request.from->frame();
+            const bool cursorNearer = cursor.state && cursor.generation == m_generation
+                && cursor.state->frame() <= target && cursor.state->frame() >= at;
+            if (request.generation == m_generation && at <= target
+                && at >= m_cache.snapshotAtOrBefore(target)->frame() && !cursorNearer) {
+                cursor.state = std::move(request.from);
+                cursor.generation = m_generation;
+                cursor.last = m_cache.frame(at);
+            }
+            request.from.reset();
+        }
+        prepareCursor(cursor, request.frame);
+        if (simulateTo(cursor, request.frame, false))
+            break;
+    }
+    // Handed out, not copied: the next request starts from a snapshot or its caller's state.
+    std::unique_ptr<SourceState> state = std::move(cursor.state);
+    cursor.last.reset();
+    request.ready(std::move(state));
+}
+
 std::size_t Timeline::seed(const std::vector<std::shared_ptr<const CachedFrame>> &frames)
 {
     std::lock_guard lock(m_mutex);
@@ -243,6 +300,16 @@ void Timeline::workerLoop()
 {
     std::unique_lock lock(m_mutex);
     while (!m_quit) {
+        if (m_request) {
+            // A state the editor waits for comes before filling ahead.
+            StateRequest request = std::move(*m_request);
+            m_request.reset();
+            m_working = true;
+            lock.unlock();
+            serve(m_requestCursor, std::move(request));
+            lock.lock();
+            continue;
+        }
         std::uint64_t target = 0;
         if (!nextWorkLocked(target)) {
             m_working = false;
@@ -290,7 +357,7 @@ void Timeline::waitIdle()
     if (!m_thread.joinable())
         return;
     std::uint64_t target = 0;
-    m_idle.wait(lock, [&] { return m_quit || (!m_working && !nextWorkLocked(target)); });
+    m_idle.wait(lock, [&] { return m_quit || (!m_working && !m_request && !nextWorkLocked(target)); });
 }
 
 TimelineStatus Timeline::status() const
