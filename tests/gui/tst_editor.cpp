@@ -45,6 +45,13 @@ std::unique_ptr<Document> preset(const QString &key)
     return presetDocument(key);
 }
 
+// The state is at the playhead and no edit waits for it. The timeline's worker prepares
+// that state, so after a pause or a step a test waits for it (QTRY_VERIFY).
+bool settled(const Document *doc)
+{
+    return doc->isSettled() && !doc->isBusy();
+}
+
 } // namespace
 
 class TestEditor : public QObject {
@@ -101,14 +108,15 @@ void TestEditor::playingAdvancesInFixedFrames()
     window.controller()->setPlaying(true);
     QTRY_VERIFY_WITH_TIMEOUT(window.document()->playhead() >= 3, 10000);
     window.controller()->setPlaying(false);
-    // Pausing brings the state to the frame on screen.
+    // Pausing brings the state to the frame on screen (the worker prepares it).
+    QTRY_VERIFY(settled(window.document()));
     QCOMPARE(sim.frame(), window.document()->playhead());
     QVERIFY(sim.frame() >= 3);
     // Whatever the display did, time is a whole number of fixed frames.
     QVERIFY(std::abs(sim.time() - double(sim.frame()) * sim.solver.frameDt()) < 1e-9 * double(sim.frame() + 1));
     const std::uint64_t frame = sim.frame();
     window.controller()->stepFrames(2);
-    QCOMPARE(sim.frame(), frame + 2);
+    QTRY_COMPARE(sim.frame(), frame + 2);
     window.controller()->reset();
     QCOMPARE(window.document()->simulation().frame(), std::uint64_t(0));
 }
@@ -206,6 +214,7 @@ void TestEditor::timelineScrubsAndDeletesEvents()
     window.controller()->stepFrames(30);
     QVERIFY(doc->setKind(0, {10, 11, 12}, false).isEmpty()); // unhook three hooks at 30
     window.controller()->stepFrames(15);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc) && doc->frame() == 45, 20000);
     QCOMPARE(ruler->markers().size(), qsizetype(1));
     QCOMPARE(ruler->markers().front().frame, quint64(30));
     QCOMPARE(ruler->playhead(), quint64(45));
@@ -244,6 +253,7 @@ void TestEditor::addMenuAndDeleteObjects()
     const std::size_t colliders = doc->scene().colliders.size();
     const std::size_t cloths = doc->scene().cloths.size();
     window.controller()->stepFrames(10);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc) && doc->frame() == 10, 20000);
     const Vec3 focus = window.viewport()->camera().desc().target;
     QVERIFY(window.objectActions()->add(AddActions::Object::Sphere));
     QCOMPARE(doc->frame(), std::uint64_t(0));
@@ -349,6 +359,7 @@ void TestEditor::statusSaysWhatAnEditDoesAndStartHereKeepsTheState()
     QVERIFY(doc->take().events.empty());
     window.controller()->stepFrames(12);
     QTRY_COMPARE(status->modeText(), QStringLiteral("Recording at frame 12"));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc) && doc->frame() == 12, 20000);
     QVERIFY(doc->setParameter("world.airDamping", 0, 0.2).isEmpty());
     QCOMPARE(doc->take().events.size(), std::size_t(1));
     QCOMPARE(doc->take().events[0].frame, std::uint64_t(12));
