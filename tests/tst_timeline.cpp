@@ -678,8 +678,9 @@ void TestTimeline::stateRequestIsServedByTheWorkerExactly()
     const auto scene = std::make_shared<const Scene>(session.scene());
     const auto source = std::make_shared<TakeSource>(scene, session.take());
     std::vector<std::uint64_t> expected;
-    for (std::uint64_t f = 0; f <= 40; ++f)
-        expected.push_back(replay(*scene, session.take(), f).stateHash());
+    Player forward(*scene, session.take());
+    for (std::uint64_t f = 0; f <= 40; forward.advance(), ++f)
+        expected.push_back(forward.simulation().stateHash());
     CacheSettings settings;
     settings.snapshotInterval = 8;
     Timeline timeline(source, settings);

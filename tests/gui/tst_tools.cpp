@@ -122,6 +122,7 @@ private slots:
     void sewSecondClickOnEdgeSewsItsEnd();
     void selectionFollowsGridResolution();
     void tearingToggleIsOneParameterStep();
+    void toolEventsWaitForThePreparedState();
 
 private:
     QPointF at(std::uint32_t particle) const;
@@ -804,6 +805,71 @@ void TestTools::selectionFollowsGridResolution()
     QCOMPARE(c.b, across * (kDown - 1) + 2); // two new columns on: 1/9 of the width
     m_doc->undoStack()->undo();
     QCOMPARE(sel->particles(), std::vector<std::uint32_t>{idx(kAcross - 1, kDown - 1)});
+}
+
+void TestTools::toolEventsWaitForThePreparedState()
+{
+    // Paused on a cached frame the state is not at, a click of the Pin tool waits (a busy
+    // cursor) for the state the worker prepares there, then pins what was under the cursor in
+    // that frame, as the core's editing layer does at once; the GUI thread steps nothing. A
+    // drag made while waiting keeps its press, moves and release together: one event, one step.
+    Timeline &timeline = m_doc->timeline();
+    timeline.setEndFrame(40);
+    timeline.startWorker();
+    timeline.waitIdle();
+    constexpr std::uint64_t kAt = 25;
+    const std::shared_ptr<const CachedFrame> shown = timeline.cachedFrame(kAt);
+    QVERIFY(shown);
+    m_doc->showFrame(kAt);
+    m_view->showCachedFrame(shown);
+    QVERIFY(!m_doc->isSettled());
+    const Scene scene = m_doc->scene();
+    const std::uint64_t guiSteps = Simulation::stepsOnThisThread();
+
+    m_tools->setActiveTool(m_tools->pinTool());
+    const std::uint32_t p = idx(5, 5);
+    QPointF where;
+    QVERIFY(m_view->project(shown->cloths[0].position[p], &where));
+    click(where);
+    QVERIFY(m_doc->isBusy());
+    QCOMPARE(m_view->cursor().shape(), Qt::BusyCursor);
+    QVERIFY(m_doc->take().events.empty());
+    QTRY_VERIFY(m_doc->isSettled() && !m_doc->isBusy());
+    QVERIFY(m_view->cursor().shape() != Qt::BusyCursor);
+    QCOMPARE(m_doc->frame(), kAt);
+    QCOMPARE(m_doc->take().events.size(), std::size_t(1));
+    QCOMPARE(m_doc->take().events[0].frame, kAt);
+    QCOMPARE(cloth().particles.kind[p], ParticleKind::Static);
+    QCOMPARE(Simulation::stepsOnThisThread(), guiSteps);
+    EditDocument direct(scene); // steps here, on the test's thread
+    direct.seek(kAt);
+    QVERIFY(direct.setKind(0, { p }, ParticleKind::Static).empty());
+    QVERIFY(m_doc->take() == direct.take());
+    QCOMPARE(m_doc->simulation().stateHash(), direct.simulation().stateHash());
+
+    constexpr std::uint64_t kDragAt = 31;
+    QTRY_VERIFY(timeline.cachedFrame(kDragAt) != nullptr); // refilled after the pin
+    const std::shared_ptr<const CachedFrame> later = timeline.cachedFrame(kDragAt);
+    m_doc->showFrame(kDragAt);
+    m_view->showCachedFrame(later);
+    const int steps = m_doc->undoStack()->count();
+    const std::uint64_t guiStepsBeforeDrag = Simulation::stepsOnThisThread();
+    m_tools->setActiveTool(m_tools->dragTool());
+    const std::uint32_t q = idx(3, 7);
+    QPointF from;
+    QVERIFY(m_view->project(later->cloths[0].position[q], &from));
+    drag(from, from + QPointF(30, -20));
+    QVERIFY(m_doc->isBusy());
+    QCOMPARE(m_doc->take().events.size(), std::size_t(1));
+    QTRY_VERIFY(m_doc->isSettled() && !m_doc->isBusy());
+    QCOMPARE(m_doc->undoStack()->count(), steps + 1);
+    QCOMPARE(m_doc->take().events.size(), std::size_t(2));
+    QCOMPARE(m_doc->take().events[1].frame, kDragAt);
+    const auto *dragged = std::get_if<DragEvent>(&m_doc->take().events[1].data);
+    QVERIFY(dragged);
+    QVERIFY(!dragged->open);
+    QVERIFY(std::find(dragged->particles.begin(), dragged->particles.end(), q) != dragged->particles.end());
+    QCOMPARE(Simulation::stepsOnThisThread(), guiStepsBeforeDrag);
 }
 
 QTEST_MAIN(TestTools)
