@@ -1,16 +1,19 @@
 // Playback of the open document. Play shows the frames of the document's timeline cache in
 // real time (TimelinePlayer): the solver runs on the timeline's worker thread, which fills the
 // cache ahead of the playhead, and the document's own state stays where it was (the playhead
-// moves with Document::showFrame) until an edit, a pause or a step brings it there
-// (Document::settle). When the playhead catches up with the cache the player waits for the
-// worker and the real-time factor in the status bar drops below 1 instead of showing slow
-// motion unannounced. The GUI thread never steps the solver while playing, with one
-// exception: while a drag or a stroke is in progress the document itself steps on a timer, as
-// every frame of a drag is recorded in the take (the "Fix Your Timestep!" accumulator, Glenn
-// Fiedler 2004, at most kMaxStepsPerTick frames per tick).
+// moves with Document::showFrame) until the playhead rests (a pause, a scrub released, a key,
+// a step) and the worker prepares the state there (Document::settle, asynchronous). When the
+// playhead catches up with the cache the player waits for the worker and the real-time factor
+// in the status bar drops below 1 instead of showing slow motion unannounced. While edits wait
+// for the state (Document::isBusy) playback holds at the frame they were made at, and moves of
+// the playhead queue behind them. The GUI thread never steps the solver while playing or
+// settling, with one exception: while a drag or a stroke is in progress the document itself
+// steps on a timer, as every frame of a drag is recorded in the take (the "Fix Your Timestep!"
+// accumulator, Glenn Fiedler 2004, at most kMaxStepsPerTick frames per tick).
 //
 // Scrubbing and the playhead keys (seekTo) show cached frames at once; a frame past the cache
-// is asked of the worker and shown when it arrives, with its progress (waitText()).
+// is asked of the worker and shown when it arrives, with its progress (waitText()), as is a
+// Step (stepFrames), whose state the worker makes from the document's.
 #pragma once
 
 #include "document/document.h"
@@ -90,7 +93,8 @@ public slots:
     /// waits for the state), its other end moved along if it would cross it.
     void setRangeStartHere();
     void setRangeEndHere();
-    /// Advances exactly `n` frames now on the document (also while paused).
+    /// Moves the playhead `n` frames on and settles there (the worker steps; also while
+    /// paused). During a drag or a stroke the document itself steps `n` frames.
     void stepFrames(int n = 1);
     /// Shows `frame`: the cached frame at once, else the worker's when it arrives. The
     /// document follows at once when `settle`, else when it rests (see setScrubbing()).

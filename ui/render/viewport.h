@@ -6,6 +6,12 @@
 // F = frame all. Right-button presses go to the active tool first, then to the secondary
 // tool (the cut tool), so right-drag cuts from any tool.
 //
+// A tool picks and edits the state at the playhead. While the document prepares it (the
+// playhead rests on a cached frame the state is not at, Document::settle) a tool's press, and
+// the moves, releases and keys after it, are queued with the document (whenSettled) and given
+// to the tool in order once the state is there; the viewport shows a busy cursor meanwhile.
+// The camera moves at once.
+//
 // GL discipline after Qt's hellogl2 example: GL objects are made in initializeGL() and freed
 // in cleanup(), connected to the context's aboutToBeDestroyed, with the context current.
 #pragma once
