@@ -264,7 +264,7 @@ private slots:
         keyClickActive(spin, Qt::Key_Space);
         QVERIFY(!window.controller()->isPlaying());
         window.controller()->stepFrames(3);
-        QVERIFY(window.document()->simulation().frame() > 0);
+        QTRY_VERIFY(window.document()->simulation().frame() > 0); // the worker prepares the state
         keyClickActive(spin, Qt::Key_R, Qt::ControlModifier);
         QCOMPARE(window.document()->simulation().frame(), std::uint64_t(0));
 
@@ -378,7 +378,7 @@ private slots:
         // Past the springs bound (the warning is skipped: the command is pushed directly).
         QVERIFY(window.document()->setParameter("solver.kind", 0, double(SolverKind::Springs)).isEmpty());
         window.controller()->stepFrames(1);
-        QVERIFY(window.document()->simulation().status().blownUp);
+        QTRY_VERIFY(window.document()->simulation().status().blownUp); // the worker prepares the state
         window.controller()->setPlaying(true);
         QVERIFY(!window.controller()->isPlaying()); // refused while blown up
         QTRY_VERIFY(window.banner()->isVisible());

@@ -353,7 +353,14 @@ void SimulationController::stepFrames(int n)
         return;
     }
     // The frames are the timeline's: shown from the cache (or when the worker has made them)
-    // and the document brought there by the worker, never stepped here.
+    // and the document brought there by the worker, never stepped here. A step that blows up
+    // says so once the state is there, as a step on the document did.
+    connect(m_document, &Document::settled, this, [this] {
+        if (m_document && m_document->simulation().status().blownUp) {
+            updateStats();
+            emit blownUp(QString::fromStdString(m_document->simulation().status().message));
+        }
+    }, Qt::SingleShotConnection);
     seekTo(playhead() + quint64(n), true);
     updateStats();
 }
