@@ -70,6 +70,92 @@ void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache)
     }
 }
 
+void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, bool keepVelocity)
+{
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (p.kind[i] == ParticleKind::Kinematic)
+            continue; // placed by moveKinematics
+        if (p.invMass[i] == 0.f) {
+            p.previous[i] = p.position[i];
+            p.velocity[i] = {};
+            cache.offsetPrev[i] = cache.offset[i];
+            continue;
+        }
+        // Damp the carried velocity, then add this substep's impulse: damping the sum would
+        // also scale gravity by exp(-c dt) and bias the static sag by that factor. The move is
+        // integrated on the frame-local offset (see ClothSolverCache::origin).
+        const Vec3 u = predict(p.velocity[i], p.force[i], p.invMass[i]);
+        if (keepVelocity)
+            p.velocity[i] = u;
+        cache.preVelocity[i] = u;
+        cache.offsetPrev[i] = cache.offset[i];
+        cache.offset[i] += u * predict.dt;
+    }
+}
+
+bool plainFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx)
+{
+    const bool wind = ctx.world.wind.speed > 0.f && !cloth.triangles.empty(); // accumulateExternalForces
+    return !cache.tearable && !(cloth.tetherStretch > 0.f) && !ctx.solver.selfCollision
+        && ctx.surfaces == nullptr && ctx.colliderCount == 0 && !wind;
+}
+
+void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict)
+{
+    // The same per-particle arithmetic as finishPositionSubstep()'s velocity update followed
+    // by predictSubstep(), in the same order, so the bits are the same; only the velocity
+    // stays in registers instead of making a round trip through Particles::velocity, and
+    // positions are not written (nothing reads them before the frame ends).
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    const float dt = predict.dt;
+    const float invDt = 1.f / dt;
+    const ParticleKind *kind = p.kind.data();
+    const float *invMass = p.invMass.data();
+    const Vec3 *force = p.force.data();
+    Vec3 *offset = cache.offset.data();
+    Vec3 *offsetPrev = cache.offsetPrev.data();
+    Vec3 *preVelocity = cache.preVelocity.data();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (invMass[i] == 0.f) {
+            if (kind[i] != ParticleKind::Kinematic) {
+                p.previous[i] = p.position[i];
+                p.velocity[i] = {};
+                offsetPrev[i] = offset[i];
+            }
+            continue;
+        }
+        const Vec3 predicted = offsetPrev[i] + preVelocity[i] * dt;
+        const Vec3 v = preVelocity[i] + (offset[i] - predicted) * invDt;
+        const Vec3 u = predict(v, force[i], invMass[i]);
+        preVelocity[i] = u;
+        offsetPrev[i] = offset[i];
+        offset[i] += u * dt;
+    }
+}
+
+void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt)
+{
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    const float invDt = 1.f / dt;
+    const float *invMass = p.invMass.data();
+    const Vec3 *origin = cache.origin.data();
+    const Vec3 *offset = cache.offset.data();
+    const Vec3 *offsetPrev = cache.offsetPrev.data();
+    const Vec3 *preVelocity = cache.preVelocity.data();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (invMass[i] == 0.f)
+            continue;
+        p.position[i] = origin[i] + offset[i];
+        p.previous[i] = origin[i] + offsetPrev[i];
+        const Vec3 predicted = offsetPrev[i] + preVelocity[i] * dt;
+        p.velocity[i] = preVelocity[i] + (offset[i] - predicted) * invDt;
+    }
+}
+
 void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, StepStats &stats)
 {
     if (!cache.tearable)
