@@ -48,6 +48,14 @@ std::string checkSpringStability(const Cloth &cloth, ClothSolverCache &cache, co
 /// constraint the largest stiffness whose Gershgorin bound keeps ω·dt <= 1 (see solversprings.cpp).
 void computeSpringStiffness(const Cloth &cloth, ClothSolverCache &cache, double dt);
 
+/// The check that runs before every frame in place of Cloth::validate(), and the refresh of
+/// the parameters the user may retune between frames: the particle arrays in one branch-free
+/// pass (Cloth::validExceptConstraints), then the constraints, checked while the XPBD or
+/// Verlet streams are refreshed from them for the frame's substep (one pass over them
+/// instead of two), or on their own for the springs solver and for a topology the cache has
+/// not laid out yet. False when something is invalid: Cloth::validate() then names it.
+bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSettings &solver);
+
 // Shared pieces of every solver's substep.
 
 /// Frame start: remembers where kinematic particles were at the end of the last frame and

@@ -7,6 +7,25 @@
 
 namespace drape::detail {
 
+bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSettings &solver)
+{
+    if (!cloth.validExceptConstraints())
+        return false;
+    const bool laidOut = cache.revision == cloth.topologyRevision && cache.particleCount == cloth.particles.size()
+        && cache.constraintCount == cloth.constraints.size();
+    const float dt = float(solver.substepDt());
+    if (laidOut && solver.kind == SolverKind::Xpbd)
+        return refreshXpbdBatches(cloth, dt, cache.xpbd);
+    if (laidOut && solver.kind == SolverKind::Verlet)
+        return refreshVerletBatches(cloth, dt, cache.xpbd);
+    // The springs solver reads the constraints themselves; a new topology is laid out (and
+    // its streams refreshed) by the step.
+    bool ok = true;
+    for (const DistanceConstraint &k : cloth.constraints)
+        ok &= constraintValid(k, cloth.particles.size());
+    return ok;
+}
+
 void beginKinematics(Cloth &cloth, ClothSolverCache &cache)
 {
     Particles &p = cloth.particles;

@@ -76,12 +76,13 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
             predictSubstep(cloth, cache, predict, false);
         }
 
-        // Rest lengths and stiffness may be retuned between frames, and a tear in the previous
-        // substep rebuilt the streams (and restarted the origins).
-        if (s == 0 || cache.xpbd.needsRefresh) {
+        // Rest lengths and stiffness were refreshed by Simulation::step() (checkFrame), and a
+        // tear in the previous substep rebuilt the streams (and restarted the origins).
+        const bool stale = cache.xpbd.staleFor(dt, true);
+        if (stale)
             refreshVerletBatches(cloth, dt, cache.xpbd);
+        if (s == 0 || stale)
             setXpbdSpans(cache.xpbd, cache.origin.data());
-        }
         std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
         for (int it = 0; it < ctx.solver.iterations; ++it) {
             stats.projections += relax(cloth, cache, invDt2);

@@ -95,16 +95,19 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
             predictSubstep(cloth, cache, predict, true);
         }
 
-        // Compliance and damping may be retuned between frames without a topology change,
-        // and a tear in the previous substep rebuilt the streams (and restarted the origins).
-        if (s == 0 || cache.xpbd.needsRefresh) {
+        // Simulation::step() refreshed the compliance and damping the user may retune between
+        // frames (checkFrame); a tear in the previous substep rebuilt the streams and
+        // restarted the origins, so both are taken again.
+        const bool stale = cache.xpbd.staleFor(dt, false);
+        if (stale)
             refreshXpbdBatches(cloth, dt, cache.xpbd);
+        if (s == 0 || stale)
             setXpbdSpans(cache.xpbd, cache.origin.data());
-        }
-        std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
+        cache.xpbd.lambdaZero = true; // λ = 0 at the start of the substep
         std::fill(cache.bendLambda.begin(), cache.bendLambda.end(), 0.f);
         for (int it = 0; it < ctx.solver.iterations; ++it) {
             stats.projections += solveDistanceConstraints(cloth, cache);
+            cache.xpbd.lambdaZero = false;
             stats.projections += solveBending(cache.bending, cloth.bending, p.invMass.data(), cache.origin.data(),
                 cache.offset.data(), dt, cache.bendLambda.data());
         }
