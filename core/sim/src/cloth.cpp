@@ -103,14 +103,16 @@ bool Cloth::validExceptConstraints() const
     bool ok = allFinite(p.position) & allFinite(p.previous) & allFinite(p.velocity) & allFinite(p.rest);
     constexpr float inf = std::numeric_limits<float>::infinity();
     for (std::size_t i = 0; i < n; ++i)
-        ok &= (p.mass[i] > 0.f) & (p.mass[i] < inf) & (std::uint8_t(p.kind[i]) <= std::uint8_t(ParticleKind::Static));
+        ok &= (p.mass[i] > 0.f) & (p.mass[i] < inf)
+            & (std::uint8_t(p.kind[i]) <= std::uint8_t(ParticleKind::Static));
     std::uint32_t highest = 0;
     for (const Triangle &t : triangles)
         highest = std::max({ highest, t.v[0], t.v[1], t.v[2] });
     ok &= triangles.empty() || highest < n;
     return ok && tetherStretch >= 0.f && std::isfinite(tetherStretch) && bending.rigidity >= 0.f
-        && std::isfinite(bending.rigidity) && bending.warpRigidity >= 0.f && std::isfinite(bending.warpRigidity)
-        && isFinite(bending.warpAxis) && thickness >= 0.f && std::isfinite(thickness);
+        && std::isfinite(bending.rigidity) && bending.warpRigidity >= 0.f
+        && std::isfinite(bending.warpRigidity) && isFinite(bending.warpAxis) && thickness >= 0.f
+        && std::isfinite(thickness);
 }
 
 std::string Cloth::validate() const

@@ -15,8 +15,8 @@ bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSetting
 {
     if (!cloth.validExceptConstraints())
         return false;
-    const bool laidOut = cache.revision == cloth.topologyRevision && cache.particleCount == cloth.particles.size()
-        && cache.constraintCount == cloth.constraints.size();
+    const bool laidOut = cache.revision == cloth.topologyRevision
+        && cache.particleCount == cloth.particles.size() && cache.constraintCount == cloth.constraints.size();
     const float dt = float(solver.substepDt());
     if (laidOut && solver.kind == SolverKind::Xpbd)
         return refreshXpbdBatches(cloth, dt, cache.xpbd);
@@ -132,7 +132,8 @@ namespace {
 // inverse mass of each particle repeated over its three lanes. Starts at particle `first` and
 // stops before the first group with a static or kinematic particle; returns how many it did.
 template <bool Verlet>
-std::size_t plainSubstepFours(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first)
+std::size_t plainSubstepFours(
+    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first)
 {
     const std::size_t n = cloth.particles.size();
     const float *invMass = cloth.particles.invMass.data();
@@ -152,7 +153,8 @@ std::size_t plainSubstepFours(Cloth &cloth, ClothSolverCache &cache, const Predi
         // XPBD scales the force by w dt, Verlet by w and then by (startFactor dt).
         const __m128 f4 = Verlet ? w4 : _mm_mul_ps(w4, dt);
         const __m128 spread[3] = { _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(1, 0, 0, 0)),
-            _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(2, 2, 1, 1)), _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(3, 3, 3, 2)) };
+            _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(2, 2, 1, 1)),
+            _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(3, 3, 3, 2)) };
         for (std::size_t c = 0; c < 3; ++c) {
             const std::size_t k = 3 * i + 4 * c;
             const __m128 o = _mm_loadu_ps(offset + k);
