@@ -57,7 +57,6 @@ std::size_t usableFrames(const Simulation &start, const Take &take,
 
 BakedReplay::BakedReplay(const Scene &scene, const Take &take, std::vector<std::shared_ptr<const CachedFrame>> baked)
     : m_player(scene, take)
-    , m_view(m_player.state().sim)
     , m_start(m_player.frame())
     , m_simFrame0(m_player.state().sim.frame())
 {
@@ -69,6 +68,8 @@ BakedReplay::BakedReplay(const Scene &scene, const Take &take, std::vector<std::
     }
     baked.resize(usableFrames(start, take, baked));
     m_baked = std::move(baked);
+    if (!m_baked.empty())
+        m_view = start; // copied only when there is something to lay over it
 }
 
 const Simulation &BakedReplay::at(std::uint64_t f)
