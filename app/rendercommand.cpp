@@ -150,7 +150,7 @@ int runRender(int argc, char **argv)
     if (!parser.parse(QCoreApplication::arguments()))
         return usageError(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        printLine(stdout, parser.helpText());
+        std::fputs(qPrintable(parser.helpText()), stdout); // our own text: its lines stay lines
         return 0;
     }
     const QStringList positional = parser.positionalArguments();

@@ -69,6 +69,7 @@ private slots:
     void staleOrDamagedBakeIsIgnored();
     void partialBakeEqualsFullSimulation();
     void fullStateOutputsSimulate();
+    void helpNamesNoCache();
 
 private:
     /// Writes the tearable net and its take to net.json in m_dir.
@@ -252,6 +253,19 @@ void TestBakedRun::fullStateOutputsSimulate()
     const DrapeRun report = runDrape({"simulate", m_scene, "--frames", "5", "--report", "r.json"}, m_dir->path());
     QVERIFY2(report.err.contains(QStringLiteral("--report needs the solver's full state")), qPrintable(report.err));
     QCOMPARE(simulatedFrames(report.out), 5);
+}
+
+void TestBakedRun::helpNamesNoCache()
+{
+    // The man pages are made from these texts (help2man): the option on a line of its own.
+    for (const QString &mode : {QStringLiteral("render"), QStringLiteral("simulate")}) {
+        const DrapeRun help = runDrape({mode, "--help"}, m_dir->path());
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.contains(QRegularExpression(QStringLiteral("\\n\\s+--no-cache\\s+Simulate every frame"))),
+                 qPrintable(help.out));
+    }
+    const DrapeRun overview = runDrape({"--help"}, m_dir->path());
+    QVERIFY2(overview.out.contains(QStringLiteral("--no-cache")), qPrintable(overview.out));
 }
 
 QTEST_GUILESS_MAIN(TestBakedRun)
