@@ -12,8 +12,9 @@
 // is the start state bit for bit (its state hash: a build that simulates differently shows
 // there). It serves frames from the start up to its last one, stopping early before a frame
 // that blew up (the bake does not keep the solver's message), before a tear of a cloth with
-// authored texture coordinates, and from the frame of a parameter event that changes a
-// collider (the bake keeps neither the coordinates nor a collider's shape, only its centre).
+// authored texture coordinates or of a rope (drawn by its constraints), and from the frame of
+// a parameter event that changes a collider (the bake keeps neither the coordinates, nor the
+// constraints, nor a collider's shape, only its centre).
 #pragma once
 
 #include "edit/player.h"

@@ -46,6 +46,10 @@ std::size_t usableFrames(const Simulation &start, const Take &take,
             const std::vector<std::array<float, 2>> &uv = start.cloths[c].uv;
             const ClothTopology *topology = f.cloths[c].topology.get();
             drawable = topology && (uv.empty() || uv.size() == topology->particleCount);
+            // A cloth without triangles (a rope) is drawn and exported by its constraints,
+            // which a bake does not keep: once they changed, it must be simulated.
+            drawable = drawable
+                && !(topology->triangles.empty() && topology->revision != start.cloths[c].topologyRevision);
         }
         if (!drawable)
             break;
