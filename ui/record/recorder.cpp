@@ -158,7 +158,11 @@ void Recorder::recordNext()
     timeline.setPlayhead(target); // the worker fills the cache from here
     const std::shared_ptr<const CachedFrame> frame = timeline.cachedFrame(target);
     if (!frame) {
-        m_tick.setInterval(kWaitMs); // the worker is simulating it: look again shortly
+        // The worker is simulating it: look again shortly. A range edited meanwhile may have
+        // moved the worker's end before it.
+        if (timeline.status().endFrame < target)
+            timeline.setEndFrame(target);
+        m_tick.setInterval(kWaitMs);
         return;
     }
     m_tick.setInterval(0);
