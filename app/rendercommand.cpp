@@ -4,8 +4,12 @@
 // core context through EGL (Mesa's surfaceless platform), and then runs exactly the editor's
 // recording path: SceneRenderer into an OffscreenTarget at the requested size with the same
 // sample count, read back, handed to the same sinks (ffmpeg pipe, PNG writer, OBJ writer),
-// with the simulation stepped to exact frame times by a RecordSession.
+// with the simulation stepped to exact frame times by a RecordSession. Frames baked beside
+// the scene file (File ▸ Bake to Folder) are drawn from the bake instead of simulated
+// (app/bakeuse.h), unless --no-cache.
 #include "commands.h"
+
+#include "bakeuse.h"
 
 #include "render/fabrictexture.h"
 #include "modeguards.h"
@@ -89,7 +93,8 @@ const char *renderUsage()
            "        Renders a scene (a file, or preset:NAME) without a display: OUT ending in .mp4,\n"
            "        .webm or .gif is a video (needs ffmpeg); any other OUT is a folder of PNG frames,\n"
            "        or of OBJ meshes with --obj. --start N begins at frame N of the scene's take. Unset\n"
-           "        options come from the scene's record settings.\n";
+           "        options come from the scene's record settings. Frames baked beside the scene\n"
+           "        (SCENE.drape-cache/) are drawn from the bake; --no-cache simulates them.\n";
 }
 
 int runRender(int argc, char **argv)
@@ -141,11 +146,11 @@ int runRender(int argc, char **argv)
         QStringLiteral("FILE"));
     parser.addOptions({outOption, framesOption, secondsOption, startOption, fpsOption, sizeOption, qualityOption, objOption,
                        patternOption, overlaysOption, transparentOption, quietOption, forceOption,
-                       fabricImageOption, maxParticlesOption()});
+                       fabricImageOption, maxParticlesOption(), noCacheOption()});
     if (!parser.parse(QCoreApplication::arguments()))
         return usageError(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        printLine(stdout, parser.helpText());
+        std::fputs(qPrintable(parser.helpText()), stdout); // our own text: its lines stay lines
         return 0;
     }
     const QStringList positional = parser.positionalArguments();
@@ -262,7 +267,22 @@ int runRender(int argc, char **argv)
         return usageError(QStringLiteral("the scene's take is recorded at %1 frames/s; choose --fps %1 or a whole "
                                          "fraction of it so each output frame is whole simulation frames.")
                               .arg(double(scene.solver.frameRate)));
-    Player player(scene, take);
+    // Frames baked beside the scene are drawn from the bake: the same pixels as simulated
+    // ones, as long as what is drawn is in the bake (no overlays: constraints and strain are
+    // not) and the output frames are the scene's own frames.
+    QString notUsed;
+    if (settings.overlays)
+        notUsed = QStringLiteral("the overlays draw constraints and strain, which a bake does not hold");
+    else if (std::abs(plan.simFrameRate - double(scene.solver.frameRate)) > 1e-9)
+        notUsed = QStringLiteral("at %1 fps the frames fall between the scene's own (%2 frames/s)")
+                      .arg(settings.fps)
+                      .arg(double(scene.solver.frameRate));
+    QString bakeFolder;
+    std::vector<std::shared_ptr<const CachedFrame>> baked;
+    if (!parser.isSet(QStringLiteral("no-cache")))
+        baked = bakedFrames(QStringLiteral("drape render"), positional.at(1), scene, take, notUsed, &bakeFolder);
+    BakedReplay replay(scene, take, std::move(baked));
+    Player &player = replay.player();
     Simulation &sim = player.state().sim;
     const std::vector<std::string> problems = sim.validate();
     if (!problems.empty()) {
@@ -270,10 +290,13 @@ int runRender(int argc, char **argv)
                               .arg(QString::fromStdString(problems.front())));
         return 1;
     }
+    const auto startFrame = std::uint64_t(plan.settings.startFrame);
+    const auto stepsPerFrame = std::uint64_t(plan.stepsPerFrame);
+    reportBakeUse(QStringLiteral("drape render"), bakeFolder, replay, startFrame,
+                  startFrame + stepsPerFrame * std::uint64_t(std::max(plan.frames - 1, 0)));
 
     // The range starts at record.startFrame: the take is replayed up to it first.
-    player.advanceTo(std::uint64_t(plan.settings.startFrame));
-    if (sim.status().blownUp) {
+    if (replay.at(startFrame).status().blownUp) {
         printLine(stderr, QStringLiteral("drape render: the simulation blew up before frame %1: %2")
                               .arg(plan.settings.startFrame)
                               .arg(QString::fromStdString(sim.status().message)));
@@ -315,7 +338,9 @@ int runRender(int argc, char **argv)
     options.fabricImage = fabricImage;
 
     RecordSession session(plan, std::move(sink));
-    session.setStepper([&player] { player.advance(); });
+    // Output frame k is frame start + k · steps of the replay (at the plan's rate, which
+    // session.open() gives the simulation), drawn from the bake where it holds it.
+    session.setFrameAdvance([](int) { });
     if (!session.open(&sim, &error)) {
         printLine(stderr, QStringLiteral("drape render: %1").arg(error));
         return 1;
@@ -325,6 +350,7 @@ int runRender(int argc, char **argv)
     QElapsedTimer clock;
     clock.start();
     bool failed = false;
+    bool blewUp = false;
     while (!session.isComplete()) {
         if (g_interrupted) {
             session.cancel(&sim);
@@ -337,19 +363,21 @@ int runRender(int argc, char **argv)
                                            : QStringLiteral("no video was written.")));
             return 130;
         }
-        QImage image;
-        if (needsGl && !frames.render(renderer, scene, sim, camera, plan.frameSize, options, &image, &error)) {
-            failed = true;
-            break;
-        }
-        if (!session.addFrame(image, sim, &error)) {
-            failed = true;
-            break;
-        }
-        if (session.simulationFailed() && !session.isComplete()) {
+        const Simulation &shown = replay.at(startFrame + stepsPerFrame * std::uint64_t(session.framesDone()));
+        if (shown.status().blownUp) {
             printLine(stderr, QStringLiteral("drape render: the simulation blew up after frame %1 (%2); stopping there.")
                                   .arg(session.framesDone() - 1)
-                                  .arg(session.simulationError()));
+                                  .arg(QString::fromStdString(shown.status().message)));
+            blewUp = true;
+            break;
+        }
+        QImage image;
+        if (needsGl && !frames.render(renderer, scene, shown, camera, plan.frameSize, options, &image, &error)) {
+            failed = true;
+            break;
+        }
+        if (!session.addFrame(image, shown, &error)) {
+            failed = true;
             break;
         }
         if (!quiet && (session.framesDone() % 10 == 0 || session.isComplete()))
@@ -371,6 +399,8 @@ int runRender(int argc, char **argv)
         return 1;
     }
     if (!quiet)
+        printLine(stderr, QStringLiteral("drape render: %1").arg(simulatedSummary(bakeFolder, replay)));
+    if (!quiet)
         printLine(stdout, QStringLiteral("Wrote %1 frames (%2×%3, %4 fps, %5) to %6 in %7 s.")
                               .arg(session.framesDone())
                               .arg(plan.frameSize.width())
@@ -379,7 +409,7 @@ int runRender(int argc, char **argv)
                               .arg(recordFormatName(settings.format))
                               .arg(QDir::toNativeSeparators(output))
                               .arg(clock.elapsed() / 1000.0, 0, 'f', 1));
-    return session.simulationFailed() ? 1 : 0;
+    return blewUp ? 1 : 0;
 }
 
 } // namespace drape::app

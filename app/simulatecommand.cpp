@@ -1,9 +1,12 @@
 // `drape simulate`: steps a scene headlessly at its fixed frame rate and writes the result
 // (a resumable scene file, an OBJ mesh, an OBJ sequence or a PC2 point cache). Needs no
-// display.
+// display. Outputs that need positions only (meshes, the point cache, the final state hash)
+// take the frames baked beside the scene file where it holds them (app/bakeuse.h); the
+// final state as a scene and the per-frame report need the solver's full state and simulate.
 //
 // Exit codes: 0 success, 1 bad input or unwritable output, 2 bad command line,
 // 3 the simulation blew up (the outputs then hold the last good frame).
+#include "bakeuse.h"
 #include "commands.h"
 #include "modeguards.h"
 
@@ -46,6 +49,14 @@ Built-in presets: %1
 --start N replays the scene and its take to frame N first; the outputs then begin at
 frame N (a --pc2 cache's sample 0, the --report's first record) and --frames counts
 the frames after it.
+
+Frames baked beside a scene file (File > Bake to Folder: flag.json -> flag.drape-cache/)
+are read instead of simulated when the bake was made from this scene and take: the OBJ
+outputs, the point cache and the state hash are then the same bytes, and stderr says which
+frames came from the bake. A bake holds positions, not the solver's state, so --out
+FILE.json and --report simulate every frame, and frames past the bake are simulated from
+the scene's start. A stale or damaged bake is ignored with a message. --no-cache always
+simulates.
 
 Outputs:
   --out FILE.json       the final state as the start of a new scene (positions,
@@ -147,9 +158,10 @@ QString objFrameName(const QString &dir, int frame, int total)
 const char *simulateUsage()
 {
     return "  drape simulate SCENE [--frames N] [--start N] [--out FILE.json|FILE.obj] [--obj-sequence DIR]\n"
-           "                 [--report FILE.json] [--pc2 FILE.pc2] [--max-particles N]\n"
+           "                 [--report FILE.json] [--pc2 FILE.pc2] [--max-particles N] [--no-cache]\n"
            "                          step a scene (file or preset:NAME) without a display and\n"
-           "                          write the final state or a mesh cache (see drape simulate --help)\n";
+           "                          write the final state or a mesh cache (see drape simulate --help);\n"
+           "                          frames baked beside the scene are read, not simulated\n";
 }
 
 int runSimulate(int argc, char **argv)
@@ -186,7 +198,7 @@ int runSimulate(int argc, char **argv)
         QStringLiteral("Write every frame as a PC2 point cache (Blender, Maya, 3ds Max)."),
         QStringLiteral("FILE"));
     parser.addOptions({ helpOption, framesOption, startOption, outOption, objSequenceOption, pc2Option, withStateOption,
-        noStateOption, reportOption, maxParticlesOption() });
+        noStateOption, reportOption, maxParticlesOption(), noCacheOption() });
 
     if (!parser.parse(QCoreApplication::arguments())) {
         printError(parser.errorText() + QStringLiteral(" (see drape simulate --help)"));
@@ -298,41 +310,55 @@ int runSimulate(int argc, char **argv)
         return kExitInput;
     }
 
-    // The take (what the user did after the start) is replayed with the scene.
-    Player player(scene, loaded.take);
-    Simulation &sim = player.state().sim;
-    const std::vector<std::string> problems = sim.validate();
+    // The take (what the user did after the start) is replayed with the scene; frames baked
+    // beside the scene file stand in for simulated ones where only positions are written.
+    QString notUsed;
+    if (!out.isEmpty() && outSuffix == QLatin1String("json"))
+        notUsed = QStringLiteral("--out %1 needs the solver's full state, which a bake does not hold").arg(out);
+    else if (!report.isEmpty())
+        notUsed = QStringLiteral("--report needs the solver's full state, which a bake does not hold");
+    QString bakeFolder;
+    std::vector<std::shared_ptr<const CachedFrame>> baked;
+    if (!parser.isSet(QStringLiteral("no-cache")))
+        baked = bakedFrames(QStringLiteral("drape simulate"), positional.front(), scene, loaded.take, notUsed,
+                            &bakeFolder);
+    BakedReplay replay(scene, loaded.take, std::move(baked));
+    Player &player = replay.player();
+    const std::vector<std::string> problems = player.state().sim.validate();
     if (!problems.empty()) {
         printError(QStringLiteral("%1: cannot simulate: %2")
                        .arg(QString::fromStdString(sceneArg), QString::fromStdString(problems.front())));
         return kExitInput;
     }
+    reportBakeUse(QStringLiteral("drape simulate"), bakeFolder, replay, std::uint64_t(start),
+                  std::uint64_t(start) + std::uint64_t(frames));
 
     // Outputs begin at --start: the take is replayed silently up to it.
-    player.advanceTo(std::uint64_t(start));
-    if (sim.status().blownUp) {
+    const Simulation *sim = &replay.at(std::uint64_t(start));
+    if (sim->status().blownUp) {
         printError(QStringLiteral("the simulation blew up before frame %1 (--start): %2")
                        .arg(start)
-                       .arg(QString::fromStdString(sim.status().message)));
+                       .arg(QString::fromStdString(sim->status().message)));
         return kExitBlowUp;
     }
+    bool anyBaked = replay.lastFromBake(); // constraints, tears and energy are then not known
 
     std::size_t constraintsAtStart = 0;
-    for (const Cloth &c : sim.cloths)
+    for (const Cloth &c : sim->cloths)
         constraintsAtStart += c.constraints.size();
     std::uint64_t torn = 0, splits = 0;
     QElapsedTimer wall;
     wall.start();
     Progress progress(frames);
-    const std::uint64_t startFrame = sim.frame();
+    const std::uint64_t startFrame = sim->frame();
     std::vector<FrameTotals> totals;
     if (!report.isEmpty())
-        totals.push_back(frameTotals(scene, sim)); // the start
+        totals.push_back(frameTotals(scene, *sim)); // the start
     // The point cache takes the start state as its first sample, then one per frame.
     Pc2Writer pc2;
     std::shared_ptr<const CachedFrame> lastFrame;
     auto appendPc2 = [&](std::string *writeError) {
-        lastFrame = captureFrame(sim, sim.frame(), lastFrame.get());
+        lastFrame = captureFrame(*sim, sim->frame(), lastFrame.get());
         return pc2.append(*lastFrame, writeError);
     };
     if (!pc2Path.isEmpty()) {
@@ -344,9 +370,10 @@ int runSimulate(int argc, char **argv)
     }
     int stepped = 0;
     for (int f = 1; f <= frames; ++f) {
-        player.advance();
-        if (sim.status().blownUp)
+        sim = &replay.at(std::uint64_t(start) + std::uint64_t(f));
+        if (sim->status().blownUp)
             break;
+        anyBaked = anyBaked || replay.lastFromBake();
         ++stepped;
         if (!pc2Path.isEmpty()) {
             std::string writeError;
@@ -356,13 +383,13 @@ int runSimulate(int argc, char **argv)
                 return kExitInput;
             }
         }
-        torn += sim.lastStepStats().tornConstraints;
-        splits += sim.lastStepStats().splitParticles;
+        torn += sim->lastStepStats().tornConstraints;
+        splits += sim->lastStepStats().splitParticles;
         if (!report.isEmpty())
-            totals.push_back(frameTotals(scene, sim));
+            totals.push_back(frameTotals(scene, *sim));
         if (!objDir.isEmpty()) {
             std::string writeError;
-            if (!writeObjFile(objFrameName(objDir, f, frames).toStdString(), sim, &writeError)) {
+            if (!writeObjFile(objFrameName(objDir, f, frames).toStdString(), *sim, &writeError)) {
                 progress.finish();
                 printError(QString::fromStdString(writeError));
                 return kExitInput;
@@ -374,10 +401,10 @@ int runSimulate(int argc, char **argv)
     const double wallSeconds = double(wall.nsecsElapsed()) * 1e-9;
 
     int exitCode = 0;
-    if (sim.status().blownUp) {
+    if (sim->status().blownUp) {
         printError(QStringLiteral("the simulation blew up at frame %1: %2 (outputs hold the last good frame)")
-                       .arg(qulonglong(sim.frame() + 1))
-                       .arg(QString::fromStdString(sim.status().message)));
+                       .arg(qulonglong(sim->frame() + 1))
+                       .arg(QString::fromStdString(sim->status().message)));
         exitCode = kExitBlowUp;
     }
 
@@ -392,12 +419,12 @@ int runSimulate(int argc, char **argv)
         std::string writeError;
         bool ok = false;
         if (outSuffix == QLatin1String("obj")) {
-            ok = writeObjFile(out.toStdString(), sim, &writeError);
+            ok = writeObjFile(out.toStdString(), *sim, &writeError);
         } else {
             const bool withState = !parser.isSet(noStateOption);
             // The state reached becomes the start of the written scene ("Set start here"),
             // with the settings the take's parameter events left in force.
-            const Scene result = snapshotScene(*player.state().settings, sim, withState);
+            const Scene result = snapshotScene(*player.state().settings, *sim, withState);
             ok = saveSceneFile(out.toStdString(), result, SaveOptions { withState }, &writeError);
         }
         if (!ok) {
@@ -415,23 +442,33 @@ int runSimulate(int argc, char **argv)
     }
 
     std::size_t particles = 0, constraints = 0;
-    for (const Cloth &c : sim.cloths) {
+    for (const Cloth &c : sim->cloths) {
         particles += c.particles.size();
         constraints += c.constraints.size();
     }
+    // The frame of the take: the replay's, or the bake's (numbered from the start like it).
+    const std::uint64_t takeFrame = replay.lastFromBake() ? std::uint64_t(start) + std::uint64_t(stepped) : player.frame();
     std::printf("%s: %d frame%s (%llu..%llu), %.3f s simulated in %.2f s wall (%.1f frames/s)\n",
         qPrintable(terminalSafe(QString::fromStdString(sceneArg))), stepped, stepped == 1 ? "" : "s", (unsigned long long)startFrame,
-        (unsigned long long)sim.frame(), double(stepped) / double(scene.solver.frameRate), wallSeconds,
+        (unsigned long long)sim->frame(), double(stepped) / double(scene.solver.frameRate), wallSeconds,
         wallSeconds > 0.0 ? double(stepped) / wallSeconds : 0.0);
-    std::printf("  %zu particles, %zu constraints (%zu at start), %llu torn, %llu particle splits\n",
-        particles, constraints, constraintsAtStart, (unsigned long long)torn, (unsigned long long)splits);
-    std::printf("  state hash %016llx at frame %llu of the take\n", (unsigned long long)sim.stateHash(),
-        (unsigned long long)player.frame());
+    std::printf("  %s\n", qPrintable(simulatedSummary(bakeFolder, replay)));
+    if (anyBaked)
+        std::printf("  %zu particles (constraints and tears are not known for baked frames)\n", particles);
+    else
+        std::printf("  %zu particles, %zu constraints (%zu at start), %llu torn, %llu particle splits\n",
+            particles, constraints, constraintsAtStart, (unsigned long long)torn, (unsigned long long)splits);
+    std::printf("  state hash %016llx at frame %llu of the take\n", (unsigned long long)replay.stateHash(),
+        (unsigned long long)takeFrame);
     for (const EventReport &r : player.reports())
         std::fprintf(stderr, "drape simulate: warning: %s (skipped)\n", r.message.c_str());
-    const Energy energy = energyOf(sim);
-    std::printf("  final energy %.6g J (kinetic %.6g J, gravitational %.6g J, elastic %.6g J)\n",
-        energy.total(), energy.kinetic, energy.gravitational, energy.elastic);
+    if (replay.lastFromBake()) {
+        std::printf("  final energy not known (the last frame is baked: positions only; --no-cache simulates it)\n");
+    } else {
+        const Energy energy = energyOf(*sim);
+        std::printf("  final energy %.6g J (kinetic %.6g J, gravitational %.6g J, elastic %.6g J)\n",
+            energy.total(), energy.kinetic, energy.gravitational, energy.elastic);
+    }
     if (!out.isEmpty())
         std::printf("  wrote %s\n", qPrintable(out));
     if (!objDir.isEmpty())

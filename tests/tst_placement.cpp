@@ -217,6 +217,29 @@ private slots:
         QVERIFY(doc.scene() == scene);
     }
 
+    void placingColliderWaitsForTheDragToEnd()
+    {
+        Scene scene;
+        scene.cloths.push_back(pinnedGrid());
+        Collider m;
+        m.kind = ColliderKind::Mesh;
+        m.mesh = boxMesh({ 0.1f, 0.2f, 0.3f });
+        m.baseCenter = m.center = { 0.f, -1.f, 0.f };
+        scene.colliders.push_back(m);
+        EditDocument doc(scene);
+        doc.run(3);
+        const Vec3 centre = doc.simulation().cloths[0].particles.position[20];
+        QVERIFY(doc.beginDrag(0, { 20 }, centre).empty());
+        const std::uint64_t hash = doc.simulation().stateHash();
+        QCOMPARE(QString::fromStdString(doc.setColliderPlacement(0, {}, {}, 2.f)), QStringLiteral("finish the drag first"));
+        QVERIFY(doc.dragging());
+        QCOMPARE(doc.simulation().stateHash(), hash);
+        QVERIFY(doc.scene() == scene);
+        doc.endDrag();
+        QVERIFY(doc.setColliderPlacement(0, {}, {}, 2.f).empty());
+        QCOMPARE(doc.scene().colliders[0].mesh->vertices()[0], m.mesh->vertices()[0] * 2.f);
+    }
+
     void droppedClothStaysOutOfTurnedBox()
     {
         // A sheet dropped on a box turned 30° about X never enters it (in the box's frame).

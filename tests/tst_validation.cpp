@@ -68,6 +68,8 @@ private slots:
     void clothProblemsNameTheIndex();
     void invalidSettingsAreNotStepped();
     void invalidClothIsNotStepped();
+    void constraintEditedAfterSteppingIsRefused_data();
+    void constraintEditedAfterSteppingIsRefused();
     void springsPastStabilityLimitAreReported();
     void runawayIsRolledBackAndFrozen();
     void explicitEulerBlowUpLeavesFiniteState();
@@ -188,6 +190,59 @@ void TestValidation::invalidClothIsNotStepped()
     sim.step(); // must not index out of range
     QVERIFY(sim.status().blownUp);
     QVERIFY(sim.status().message.find("constraint 0") != std::string::npos);
+}
+
+void TestValidation::constraintEditedAfterSteppingIsRefused_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::newRow("xpbd") << int(SolverKind::Xpbd);
+    QTest::newRow("verlet") << int(SolverKind::Verlet);
+    QTest::newRow("springs") << int(SolverKind::Springs);
+}
+
+// Once the solver has laid out a cloth, its constraints are checked while the solver's streams
+// are refreshed (solvercommon.cpp, checkFrame) rather than by Cloth::validate(): an edit made
+// in place between frames must still be refused, before anything moves, with the message
+// that names it, and stepping resumes once it is undone.
+void TestValidation::constraintEditedAfterSteppingIsRefused()
+{
+    QFETCH(int, kind);
+    Simulation sim;
+    sim.solver.kind = SolverKind(kind);
+    sim.solver.substeps = 20; // within the springs solver's stability limit
+    sim.cloths.push_back(hangingChain(1e-3f));
+    sim.step();
+    QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
+
+    const struct {
+        void (*edit)(DistanceConstraint &);
+        const char *message;
+    } edits[] = {
+        { [](DistanceConstraint &k) { k.compliance = -1.f; }, "constraint 1: compliance -1" },
+        { [](DistanceConstraint &k) { k.damping = std::numeric_limits<float>::infinity(); },
+            "constraint 1: damping inf" },
+        { [](DistanceConstraint &k) { k.restLength = std::numeric_limits<float>::quiet_NaN(); },
+            "constraint 1: rest length" },
+        { [](DistanceConstraint &k) { k.b = 77; }, "constraint 1: particle 77 out of range, cloth has 4" },
+        { [](DistanceConstraint &k) { k.tearStrain = 0.f; }, "constraint 1: tear strain 0" },
+    };
+    for (const auto &e : edits) {
+        const DistanceConstraint kept = sim.cloths[0].constraints[1];
+        e.edit(sim.cloths[0].constraints[1]);
+        const std::uint64_t before = sim.stateHash();
+        const std::uint64_t frame = sim.frame();
+        sim.step();
+        QVERIFY(sim.status().blownUp);
+        QVERIFY2(sim.status().message.find(e.message) != std::string::npos, sim.status().message.c_str());
+        QCOMPARE(sim.frame(), frame);
+        QCOMPARE(sim.stateHash(), before);
+
+        sim.cloths[0].constraints[1] = kept;
+        sim.clearBlowUp();
+        sim.step();
+        QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
+        QCOMPARE(sim.frame(), frame + 1);
+    }
 }
 
 void TestValidation::springsPastStabilityLimitAreReported()

@@ -53,6 +53,20 @@ struct DistanceConstraint {
     bool operator==(const DistanceConstraint &) const = default;
 };
 
+/// What Cloth::validate() asks of one constraint of a cloth of `particleCount` particles:
+/// both ends in range and distinct, rest length, compliance and damping finite and >= 0,
+/// tear strain and tear force > 0 (+inf = never). Branch-free, so that a pass that reads
+/// the constraints anyway (the solvers' per-frame refresh of their streams) checks them on
+/// the way.
+inline bool constraintValid(const DistanceConstraint &k, std::size_t particleCount)
+{
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    // Comparisons with NaN are false, so "x >= 0 and x < inf" is "finite and >= 0".
+    return (k.a < particleCount) & (k.b < particleCount) & (k.a != k.b) & (k.restLength >= 0.f)
+        & (k.restLength < inf) & (k.compliance >= 0.f) & (k.compliance < inf) & (k.damping >= 0.f)
+        & (k.damping < inf) & (k.tearStrain > 0.f) & (k.tearForce > 0.f);
+}
+
 /// A rendered face; counter-clockwise seen from the front side.
 struct Triangle {
     std::uint32_t v[3] = {0, 0, 0}; ///< particle indices
@@ -126,6 +140,10 @@ struct Cloth {
     /// Empty when every index is in range, masses positive and finite and positions finite;
     /// otherwise a message naming the first problem ("constraint 12: particle 900 out of range, cloth has 400").
     std::string validate() const;
+    /// validate() without the per-constraint checks, as a yes or no: every particle array in
+    /// one branch-free pass, so that it is cheap enough to run before every step. When it
+    /// says no, validate() names the problem.
+    bool validExceptConstraints() const;
     /// Tension of constraint c in the last substep (N), 0 when unknown.
     float tensionOf(std::size_t c) const { return tension.size() == constraints.size() ? tension[c] : 0.f; }
 };

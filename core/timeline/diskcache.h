@@ -8,12 +8,14 @@
 // an edit, is detected by that hash and ignored with a message; a damaged one likewise.
 //
 // One file, frames.bin, little-endian: the 12-byte signature "DRAPECACHE1\0", uint32 format
-// version 1, uint64 document hash, uint64 first frame, uint64 frame count; then per frame:
+// version 2, uint64 document hash, uint64 first frame, uint64 frame count; then per frame:
 // uint64 frame, float64 time (s), uint64 state hash, uint8 blown up, uint32 cloth count, and
 // per cloth uint32 particle count, uint8 "topology follows" (1 for the first frame and after
 // a tear or cut, else 0: the previous frame's is shared) with, when it does, uint64 revision,
 // uint32 triangle count, the triangles (3 × uint32) and the rest positions (3 × float32 per
-// particle); then the positions (3 × float32 per particle); last uint32 collider count and
+// particle); then uint8 "kinds follow" (1 for the first frame and after a pin or a grab
+// changed, else 0) with, when it does, the particle kinds (uint8 each: 0 dynamic, 1 grabbed,
+// 2 pinned); then the positions (3 × float32 per particle); last uint32 collider count and
 // the collider centres (3 × float32). It is written as frames.bin.part and renamed when
 // complete, so a failed bake (disk full) leaves the previous cache as it was.
 #pragma once
@@ -54,6 +56,7 @@ private:
     std::uint64_t m_count = 0;
     /// The previous frame's topology per cloth: a topology is written only when it changed.
     std::vector<std::shared_ptr<const ClothTopology>> m_previous;
+    std::vector<std::shared_ptr<const std::vector<ParticleKind>>> m_previousKinds; ///< likewise the kinds
 };
 
 enum class DiskCacheStatus {

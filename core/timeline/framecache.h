@@ -72,7 +72,8 @@ public:
     void setPlayhead(std::uint64_t f);
     std::uint64_t playhead() const { return m_playhead; }
 
-    /// Measured bytes: frames, the topology records they share (each counted once), snapshots.
+    /// Measured bytes: frames, the topology and kind records they share (each counted once),
+    /// snapshots.
     std::size_t bytes() const { return m_frameBytes + m_topologyBytes + m_snapshotBytes; }
     std::size_t snapshotBytes() const { return m_snapshotBytes; }
     std::size_t frameCount() const { return m_frames.size(); }
@@ -103,8 +104,9 @@ private:
     FrameRange m_stale;
     std::map<std::uint64_t, std::shared_ptr<const CachedFrame>> m_frames;
     std::map<std::uint64_t, SnapshotEntry> m_snapshots;
-    // Topology records shared by frames: how many cached cloth frames point at each.
-    std::map<const ClothTopology *, std::pair<std::size_t, std::size_t>> m_topologyRefs; // count, bytes
+    // Records shared by frames (topologies, particle kinds): how many cached cloth frames
+    // point at each.
+    std::map<const void *, std::pair<std::size_t, std::size_t>> m_topologyRefs; // count, bytes
     std::size_t m_frameBytes = 0;
     std::size_t m_topologyBytes = 0;
     std::size_t m_snapshotBytes = 0;

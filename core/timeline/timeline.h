@@ -110,6 +110,9 @@ public:
     void stopWorker();
 
     TimelineStatus status() const;
+    /// Counts the edits (setSource, invalidateFrom): frames read under one generation may
+    /// differ from those read under another (a recording that spans an edit is cancelled).
+    std::uint64_t generation() const;
     /// Frames stepped by advance() so far (worker and callers), to check that an edit at f
     /// re-simulates from f only.
     std::uint64_t simulatedFrames() const { return m_simulated.load(); }

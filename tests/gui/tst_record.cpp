@@ -8,6 +8,7 @@
 #include "document/presetcatalog.h"
 #include "edit/cut.h"
 #include "record/ffmpegencoder.h"
+#include "record/framerenderer.h"
 #include "record/objsequencewriter.h"
 #include "record/pngsequencewriter.h"
 #include "record/recorder.h"
@@ -102,7 +103,23 @@ QStringList filesIn(const QString &folder)
 struct Difference {
     int maxAbs = 0;           ///< largest channel difference, 0..255
     double fractionDiffering = 0; ///< pixels with any channel differing
+
+    void include(const Difference &d)
+    {
+        maxAbs = std::max(maxAbs, d.maxAbs);
+        fractionDiffering = std::max(fractionDiffering, d.fractionDiffering);
+    }
 };
+
+/// Same renderer, same offscreen target, same samples, same options and same llvmpipe: the
+/// documented tolerance (docs/recording.md) is 2/255 per channel on at most 0.5% of pixels.
+void checkTolerance(const char *what, const Difference &worst)
+{
+    qInfo("%s: max channel difference %d/255, at most %.4f%% of pixels differ", what, worst.maxAbs,
+          worst.fractionDiffering * 100.0);
+    QVERIFY(worst.maxAbs <= 2);
+    QVERIFY(worst.fractionDiffering <= 0.005);
+}
 
 Difference compare(const QImage &a, const QImage &b)
 {
@@ -123,6 +140,34 @@ Difference compare(const QImage &a, const QImage &b)
     return d;
 }
 
+/// Records a take on `doc`: a drag of a corner from frame 20 to 35, then a cut at 45; and
+/// sets the recording range to frames 10 to 80 (36 frames at 30 fps of the 60 Hz scene).
+void dragAndCut(Document *doc)
+{
+    doc->step(20);
+    const Particles &p = doc->simulation().cloths[0].particles;
+    const std::uint32_t corner = std::uint32_t(p.size() - 1);
+    const Vec3 centre = p.position[corner];
+    QVERIFY(doc->beginDrag(0, {corner}, centre).isEmpty());
+    for (int i = 0; i < 15; ++i) {
+        doc->dragTo(centre + Vec3{0.f, 0.03f, 0.04f} * float(i));
+        doc->step(1);
+    }
+    doc->endDrag(QStringLiteral("Drag"));
+    doc->step(10);
+    const Cloth &cloth = doc->simulation().cloths[0];
+    const std::vector<std::uint32_t> cut = constraintsNearSegment(
+        cloth, cloth.particles.position[cloth.particles.size() / 2], cloth.particles.position[cloth.particles.size() / 2 + 6],
+        0.03f);
+    QVERIFY(!cut.empty());
+    QVERIFY(doc->removeConstraints(0, cut, true, QStringLiteral("Cut")).isEmpty());
+    QCOMPARE(doc->take().events.size(), std::size_t(2));
+    changeScene(doc, [](Scene &s) {
+        s.record.startFrame = 10;
+        s.record.endFrame = 80;
+    });
+}
+
 } // namespace
 
 class TestRecord : public QObject {
@@ -140,6 +185,7 @@ private slots:
     void matchesHeadlessRender();
     void takeMatchesHeadlessRender();
     void rangeFromThePlayheadEndsAtItsEnd();
+    void recordsTheViewportsCachedFrames();
     void transparentPng();
     void sinkErrors();
     void screenshot();
@@ -403,35 +449,15 @@ void TestRecord::takeMatchesHeadlessRender()
 {
     std::unique_ptr<Document> doc = flagDocument(RecordFormat::PngSequence);
     QVERIFY(doc);
-    doc->step(20);
-    const Particles &p = doc->simulation().cloths[0].particles;
-    const std::uint32_t corner = std::uint32_t(p.size() - 1);
-    const Vec3 centre = p.position[corner];
-    QVERIFY(doc->beginDrag(0, {corner}, centre).isEmpty());
-    for (int i = 0; i < 15; ++i) {
-        doc->dragTo(centre + Vec3{0.f, 0.03f, 0.04f} * float(i));
-        doc->step(1);
-    }
-    doc->endDrag(QStringLiteral("Drag"));
-    doc->step(10);
-    const Cloth &cloth = doc->simulation().cloths[0];
-    const std::vector<std::uint32_t> cut = constraintsNearSegment(
-        cloth, cloth.particles.position[cloth.particles.size() / 2], cloth.particles.position[cloth.particles.size() / 2 + 6],
-        0.03f);
-    QVERIFY(!cut.empty());
-    QVERIFY(doc->removeConstraints(0, cut, true, QStringLiteral("Cut")).isEmpty());
-    QCOMPARE(doc->take().events.size(), std::size_t(2));
-    // Frames 10 to 80 of the document: 36 frames at 30 fps of a 60 Hz scene.
-    changeScene(doc.get(), [](Scene &s) {
-        s.record.startFrame = 10;
-        s.record.endFrame = 80;
-    });
+    dragAndCut(doc.get());
 
     QTemporaryDir dir;
     const QString editorFrames = dir.filePath(QStringLiteral("editor"));
     QString message;
+    const std::uint64_t frameBefore = doc->frame();
     QVERIFY2(record(doc.get(), editorFrames, &message), qPrintable(message));
-    QCOMPARE(doc->frame(), std::uint64_t(80));
+    QCOMPARE(doc->playhead(), std::uint64_t(80)); // the playhead shows the last frame recorded
+    QCOMPARE(doc->frame(), frameBefore);           // the document's state did not move
     checkMatchesHeadless(doc.get(), editorFrames, dir, 36);
 }
 
@@ -449,13 +475,71 @@ void TestRecord::rangeFromThePlayheadEndsAtItsEnd()
     QTemporaryDir dir;
     QString message;
     QVERIFY2(record(doc.get(), dir.filePath(QStringLiteral("from20")), &message, false), qPrintable(message));
-    QCOMPARE(doc->frame(), std::uint64_t(40));
+    QCOMPARE(doc->playhead(), std::uint64_t(40));
+    QCOMPARE(doc->frame(), std::uint64_t(20)); // the recording read the cache; the state stayed
     QCOMPARE(filesIn(dir.filePath(QStringLiteral("from20"))).size(), 11);
     // Past the end there is nothing to record from the playhead: refused, nothing written.
-    doc->step(5);
+    doc->seek(45);
     QVERIFY(!record(doc.get(), dir.filePath(QStringLiteral("past")), &message, false));
     QVERIFY2(message.contains(QStringLiteral("past the end of the recording range")), qPrintable(message));
     QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("past"))));
+}
+
+// A range the timeline's worker has filled is recorded without a single solver step, the
+// document's state stays where it was, and each recorded frame is what the viewport draws for
+// that frame of the cache (its own view of the cached frame, through the recording path).
+void TestRecord::recordsTheViewportsCachedFrames()
+{
+    std::unique_ptr<Document> doc = flagDocument(RecordFormat::PngSequence);
+    QVERIFY(doc);
+    dragAndCut(doc.get());
+    Timeline &timeline = doc->timeline();
+    timeline.setPlayhead(10);
+    timeline.setEndFrame(80);
+    timeline.startWorker();
+    timeline.waitIdle();
+    for (std::uint64_t f = 10; f <= 80; ++f)
+        QVERIFY2(timeline.cachedFrame(f), qPrintable(QString::number(f)));
+    const std::uint64_t simulatedBefore = timeline.simulatedFrames();
+    const std::uint64_t frameBefore = doc->frame();
+    const std::uint64_t hashBefore = doc->simulation().stateHash();
+
+    QTemporaryDir dir;
+    const QString frames = dir.filePath(QStringLiteral("frames"));
+    QString message;
+    QVERIFY2(record(doc.get(), frames, &message), qPrintable(message));
+    QCOMPARE(timeline.simulatedFrames(), simulatedBefore); // no solver step, on any thread
+    QCOMPARE(doc->frame(), frameBefore);
+    QCOMPARE(doc->simulation().stateHash(), hashBefore);
+    QCOMPARE(doc->playhead(), std::uint64_t(80));
+    const QStringList files = filesIn(frames);
+    QCOMPARE(files.size(), 36);
+
+    // The viewport shows cached frame f (as playback does); its drawn state, rendered the
+    // way a recording renders, is the recorded frame.
+    RecordPlan plan;
+    QString error;
+    QVERIFY(makeRecordPlan(doc->scene().record, doc->settings().solver.frameRate, {}, frames, &plan, &error));
+    RenderOptions options = recordRenderOptions(plan.settings);
+    options.constraintKinds = m_viewport->constraintKinds();
+    FrameRenderer renderer;
+    Difference worst;
+    for (int k : {0, 8, 12, 20, 35}) { // before, during and after the drag (20–35), after the cut (45)
+        const std::uint64_t f = 10 + 2 * std::uint64_t(k);
+        doc->showFrame(f);
+        m_viewport->showCachedFrame(timeline.cachedFrame(f));
+        QImage shown;
+        m_viewport->makeCurrent();
+        const bool rendered = renderer.render(*m_viewport->renderer(), doc->scene(), m_viewport->shownSimulation(),
+                                              m_viewport->camera(), plan.frameSize, options, &shown, &error);
+        renderer.release();
+        m_viewport->doneCurrent();
+        QVERIFY2(rendered, qPrintable(error));
+        worst.include(compare(shown, QImage(QDir(frames).filePath(files.at(k)))));
+    }
+    checkTolerance("recorded vs viewport", worst);
+    // The drag and the cut are in the range: the frames are not all the same.
+    QVERIFY(compare(QImage(QDir(frames).filePath(files.at(0))), QImage(QDir(frames).filePath(files.at(35)))).maxAbs > 0);
 }
 
 void TestRecord::checkMatchesHeadless(Document *doc, const QString &editorFrames, QTemporaryDir &dir, int frames)
@@ -486,16 +570,9 @@ void TestRecord::checkMatchesHeadless(Document *doc, const QString &editorFrames
     for (const QString &name : a) {
         const QImage x(QDir(editorFrames).filePath(name)), y(QDir(headlessFrames).filePath(name));
         QCOMPARE(x.size(), y.size());
-        const Difference d = compare(x, y);
-        worst.maxAbs = std::max(worst.maxAbs, d.maxAbs);
-        worst.fractionDiffering = std::max(worst.fractionDiffering, d.fractionDiffering);
+        worst.include(compare(x, y));
     }
-    qInfo("editor vs drape render: max channel difference %d/255, at most %.4f%% of pixels differ", worst.maxAbs,
-          worst.fractionDiffering * 100.0);
-    // Same renderer, same offscreen target, same samples, same options and same llvmpipe:
-    // documented tolerance (docs/recording.md) is 2/255 per channel on at most 0.5% of pixels.
-    QVERIFY(worst.maxAbs <= 2);
-    QVERIFY(worst.fractionDiffering <= 0.005);
+    checkTolerance("editor vs drape render", worst);
 }
 
 void TestRecord::transparentPng()

@@ -177,8 +177,8 @@ void RecordDock::buildUi()
     m_transparent = new QCheckBox(tr("Transparent background (PNG)"), body);
     m_restart = new QCheckBox(tr("Restart the simulation first"), body);
     m_restart->setChecked(true);
-    m_restart->setToolTip(tr("Frame k shows the simulation at exactly k / fps seconds from its start. Unchecked, "
-                             "the recording continues from the current state."));
+    m_restart->setToolTip(tr("Frame k shows the take at exactly k / fps seconds after the range's first frame. "
+                             "Unchecked, the recording starts at the playhead. Frames come from the timeline's cache."));
     form->addRow(m_overlays);
     form->addRow(m_transparent);
     form->addRow(m_restart);

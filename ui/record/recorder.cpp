@@ -75,23 +75,12 @@ bool Recorder::start(Document *document, const QString &output, bool restart, QS
         m_wasPlaying = m_controller->isPlaying();
         m_controller->setPlaying(false);
     }
-    if (restart) {
-        // The first frame of the range, from the timeline's cache where it holds it.
-        document->reset();
-        document->seek(std::uint64_t(std::max(0, settings.startFrame)));
-    }
     auto session = std::make_unique<RecordSession>(plan, std::move(sink));
     // The document advances in its own frames (the take is stamped in them): output frame k
-    // shows the document's frame nearest its time.
-    const std::uint64_t first = document->frame();
-    const double fps = plan.settings.fps;
-    session->setFrameAdvance([document = QPointer<Document>(document), first, frameRate, fps](int k) {
-        if (!document)
-            return;
-        const auto target = first + std::uint64_t(std::llround(double(k) * frameRate / fps));
-        while (document->frame() < target && !document->simulation().status().blownUp)
-            document->step(1);
-    });
+    // shows the document's frame nearest its time. The recorder fetches that frame itself.
+    m_first = restart ? std::uint64_t(std::max(0, settings.startFrame)) : document->playhead();
+    m_framesPerOutput = frameRate / plan.settings.fps;
+    session->setFrameAdvance([](int) { });
     if (!session->open(nullptr, error)) {
         if (m_controller && m_wasPlaying)
             m_controller->setPlaying(true);
@@ -99,10 +88,20 @@ bool Recorder::start(Document *document, const QString &output, bool restart, QS
     }
     m_document = document;
     m_session = std::move(session);
+    // The worker simulates what the cache lacks, as far as the recording goes.
+    Timeline &timeline = document->timeline();
+    m_savedEndFrame = timeline.status().endFrame;
+    const std::uint64_t last = plan.frames > 0 ? documentFrame(plan.frames - 1) : SimulationController::kNoEnd;
+    timeline.setEndFrame(std::max(m_savedEndFrame, last));
+    timeline.setPlayhead(m_first);
+    timeline.startWorker();
+    m_generation = timeline.generation();
+    m_view.invalidate();
     // A reset in the middle would make the frames jump back in time: abandon instead.
     connect(document, &Document::simulationReset, this,
             [this] { end(false, tr("The simulation was reset during the recording, so it was cancelled.")); });
     m_stopRequested = false;
+    m_tick.setInterval(0);
     m_clock.start();
     emit started(m_session->plan());
     m_tick.start();
@@ -121,6 +120,18 @@ void Recorder::cancel()
         end(false, QString());
 }
 
+std::uint64_t Recorder::documentFrame(int k) const
+{
+    return m_first + std::uint64_t(std::llround(double(k) * m_framesPerOutput));
+}
+
+void Recorder::showRecorded(const std::shared_ptr<const CachedFrame> &frame)
+{
+    m_document->showFrame(frame->frame);
+    if (m_viewport)
+        m_viewport->showCachedFrame(frame);
+}
+
 void Recorder::recordNext()
 {
     if (!m_session)
@@ -133,11 +144,42 @@ void Recorder::recordNext()
         end(true, QString());
         return;
     }
-    // Only the recorder advances the simulation while it records.
+    Timeline &timeline = m_document->timeline();
+    if (timeline.generation() != m_generation) {
+        end(false, tr("The scene was edited during the recording, so it was cancelled."));
+        return;
+    }
+    // Only the recorder moves the playhead while it records.
     if (m_controller && m_controller->isPlaying())
         m_controller->setPlaying(false);
-    const Simulation &sim = m_document->simulation();
     const RecordPlan &plan = m_session->plan();
+    const int done = m_session->framesDone();
+    const std::uint64_t target = documentFrame(done);
+    timeline.setPlayhead(target); // the worker fills the cache from here
+    const std::shared_ptr<const CachedFrame> frame = timeline.cachedFrame(target);
+    if (!frame) {
+        // The worker is simulating it: look again shortly. A range edited meanwhile may have
+        // moved the worker's end before it.
+        if (timeline.status().endFrame < target)
+            timeline.setEndFrame(target);
+        m_tick.setInterval(kWaitMs);
+        return;
+    }
+    m_tick.setInterval(0);
+    if (frame->blownUp) {
+        const QString why = frame->blowUpMessage.empty() ? QString()
+                                                         : QStringLiteral(" (%1)").arg(QString::fromStdString(frame->blowUpMessage));
+        if (done == 0)
+            end(false, tr("The simulation had blown up by frame %1%2, where the recording starts, so nothing was "
+                          "recorded.").arg(target).arg(why));
+        else
+            end(true, tr("The simulation blew up after frame %1%2, so the recording stopped there.")
+                          .arg(done - 1)
+                          .arg(why));
+        return;
+    }
+    // What the viewport draws for a cached frame: the frame laid over the document's state.
+    const Simulation &sim = m_view.show(m_document->simulation(), *frame);
     QString error;
     QImage image;
     if (m_session->wantsImages()) {
@@ -165,20 +207,15 @@ void Recorder::recordNext()
         end(false, error);
         return;
     }
-    const int done = m_session->framesDone();
+    const int recorded = m_session->framesDone();
     double left = -1.0;
-    if (plan.frames > 0 && done > 0)
-        left = double(m_clock.elapsed()) / 1000.0 / done * (plan.frames - done);
-    emit progress(done, plan.frames, left);
-    if (done % kRepaintEvery == 0 || m_session->isComplete())
-        m_document->notifyStepped();
-    if (m_session->isComplete()) {
+    if (plan.frames > 0 && recorded > 0)
+        left = double(m_clock.elapsed()) / 1000.0 / recorded * (plan.frames - recorded);
+    emit progress(recorded, plan.frames, left);
+    if (recorded % kRepaintEvery == 0 || m_session->isComplete())
+        showRecorded(frame);
+    if (m_session->isComplete())
         end(true, QString());
-    } else if (m_session->simulationFailed()) {
-        end(true, tr("The simulation blew up after frame %1 (%2), so the recording stopped there.")
-                      .arg(done - 1)
-                      .arg(m_session->simulationError()));
-    }
 }
 
 void Recorder::end(bool keep, const QString &failure)
@@ -189,6 +226,14 @@ void Recorder::end(bool keep, const QString &failure)
     if (m_document)
         disconnect(m_document, &Document::simulationReset, this, nullptr);
     std::unique_ptr<RecordSession> session = std::move(m_session);
+    if (m_document) {
+        m_document->timeline().setEndFrame(m_savedEndFrame);
+        // The playhead stays on the last frame recorded.
+        if (const int done = session->framesDone(); keep && done > 0)
+            if (auto last = m_document->timeline().cachedFrame(documentFrame(done - 1)))
+                showRecorded(last);
+    }
+    m_view = CachedFrameView();
     const QString output = QDir::toNativeSeparators(session->plan().output);
     const bool sequence = recordFormatIsSequence(session->plan().settings.format);
     const int done = session->framesDone();

@@ -1,13 +1,19 @@
-// Records the editor's scene: pauses the interactive loop, then, one frame per event-loop
-// turn (so the window stays responsive and the viewport shows progress), renders the
-// viewport's camera offscreen at the plan's size with the viewport's renderer and context,
-// hands the image to the sink, and steps the simulation to the next exact frame time
-// (RecordSession). `drape render` runs the same FrameRenderer and RecordSession headless.
+// Records the editor's scene from the document's timeline cache: pauses the interactive loop,
+// then, one frame per event-loop turn (so the window stays responsive), takes output frame
+// k's document frame from the cache, lays it over the document's state the way the viewport
+// shows a cached frame (CachedFrameView), renders it offscreen at the plan's size with the
+// viewport's renderer and context, and hands the image to the sink (RecordSession). A frame
+// not cached yet is asked of the timeline's worker (the timeline's playhead follows the
+// recording) and picked up on a later turn: the GUI thread never steps the solver, and the
+// document's own state stays where it was; the playhead shows the frame recorded. An edit
+// during the recording (the cache's frames change) cancels it. `drape render` runs the same
+// FrameRenderer and RecordSession headless.
 #pragma once
 
 #include "record/framerenderer.h"
 #include "record/recordplan.h"
 #include "record/recordsession.h"
+#include "render/cachedframeview.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -35,9 +41,8 @@ public:
     void setFfmpegProgram(const QString &program) { m_ffmpegProgram = program; }
 
     /// Starts recording `document` with its scene's record settings into `output`. With
-    /// `restart` the document first goes to the range's start frame (record.startFrame, 0 by
-    /// default), so frame k is at start + k / fps; otherwise frame k is at t0 + k / fps from
-    /// the current state. Returns false with
+    /// `restart` frame k is the document's frame at start + k / fps from the range's start
+    /// frame (record.startFrame, 0 by default); otherwise from the playhead. Returns false with
     /// `error` when it cannot start (no GL, bad settings, ffmpeg missing, unwritable folder).
     bool start(Document *document, const QString &output, bool restart, QString *error);
     /// Ends the recording after the current frame and keeps what was recorded (a video is
@@ -54,6 +59,8 @@ public:
 
     /// The viewport repaints every this many recorded frames.
     static constexpr int kRepaintEvery = 3;
+    /// ms between looks at the cache while the worker simulates the next frame.
+    static constexpr int kWaitMs = 5;
 
 signals:
     void started(const drape::RecordPlan &plan);
@@ -65,6 +72,10 @@ signals:
 private:
     void recordNext();
     void end(bool keep, const QString &failure);
+    /// The document frame output frame k shows.
+    std::uint64_t documentFrame(int k) const;
+    /// Moves the document's playhead (and the viewport) to the frame just recorded.
+    void showRecorded(const std::shared_ptr<const CachedFrame> &frame);
 
     QPointer<Viewport> m_viewport;
     QPointer<SimulationController> m_controller;
@@ -72,6 +83,11 @@ private:
     QString m_ffmpegProgram;
     std::unique_ptr<RecordSession> m_session;
     FrameRenderer m_frames;
+    CachedFrameView m_view; ///< the recorded frame laid over the document's state
+    std::uint64_t m_first = 0; ///< document frame of output frame 0
+    double m_framesPerOutput = 1.0; ///< document frames per output frame
+    std::uint64_t m_generation = 0; ///< the timeline's when the recording started
+    std::uint64_t m_savedEndFrame = 0; ///< the timeline's fill end, restored at the end
     QTimer m_tick;
     QElapsedTimer m_clock;
     bool m_wasPlaying = false;

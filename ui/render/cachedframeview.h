@@ -1,12 +1,12 @@
 // What the viewport draws while the playhead shows a frame of the timeline's cache instead of
 // the document's state (playing or scrubbing over the cache): a Simulation built once from the
-// document's and then given each cached frame's positions and collider centres, so the
-// renderer draws it like any other state without a solver step.
+// document's and then given each cached frame (layFrameOver, core/timeline/cachedframe.h), so
+// the renderer draws it like any other state without a solver step. The editor's recorder
+// draws its frames through the same view, so a recording shows what the viewport showed.
 //
-// A cloth whose cached topology is the document's (same topologyRevision and particle count)
-// only takes the positions. One that tore or was cut in between takes the cached triangles
-// and rest positions; its constraints are not in the cache, so the constraint overlay and the
-// strain and stress maps show nothing for it until the document is brought to that frame.
+// A cloth that tore or was cut in between takes the cached triangles and rest positions; its
+// constraints are not in the cache, so the constraint overlay and the strain and stress maps
+// show nothing for it until the document is brought to that frame.
 #pragma once
 
 #include "sim/simulation.h"
@@ -28,8 +28,6 @@ public:
     const Simulation &simulation() const { return m_sim; }
 
 private:
-    void applyCloth(Cloth &cloth, const ClothFrame &frame);
-
     Simulation m_sim;
     bool m_valid = false;
 };

@@ -32,6 +32,9 @@ std::string EditDocument::setPlacement(int cloth, const Placement &placement)
 
 std::string EditDocument::setColliderPlacement(int index, const Vec3 &centre, const Vec3 &rotation, float scale)
 {
+    // A mesh's scale is structural (back to frame 0), which a held drag cannot survive.
+    if (m_drag)
+        return "finish the drag first";
     if (index < 0 || std::size_t(index) >= m_scene->colliders.size())
         return "collider " + std::to_string(index) + " out of range";
     if (!isFinite(centre) || !isFinite(rotation) || !(scale > 0.f) || !std::isfinite(scale))

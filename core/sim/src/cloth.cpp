@@ -1,8 +1,11 @@
 // Particle arrays and cloth-level helpers: kind/mass bookkeeping, validation, normals.
 #include "sim/cloth.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+
+#include <emmintrin.h>
 
 namespace drape {
 
@@ -17,6 +20,29 @@ float inverseMassFor(float massKg, ParticleKind k)
 std::string vecText(const Vec3 &v)
 {
     return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
+}
+
+// Each of `count` floats is finite: x - x is +0 for a finite x and NaN for ±inf and NaN, so
+// the bitwise OR of all differences is zero exactly when all are finite. Four lanes at a
+// time (SSE2, the x86-64 baseline); the check runs before every step.
+bool allFinite(const float *x, std::size_t count)
+{
+    __m128 acc = _mm_setzero_ps();
+    std::size_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        const __m128 v = _mm_loadu_ps(x + i);
+        acc = _mm_or_ps(acc, _mm_sub_ps(v, v));
+    }
+    bool ok = _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_castps_si128(acc), _mm_setzero_si128())) == 0xffff;
+    for (; i < count; ++i)
+        ok &= std::isfinite(x[i]);
+    return ok;
+}
+
+bool allFinite(const std::vector<Vec3> &v)
+{
+    static_assert(sizeof(Vec3) == 3 * sizeof(float));
+    return allFinite(&v.data()->x, 3 * v.size());
 }
 
 } // namespace
@@ -67,14 +93,43 @@ double Cloth::totalMass() const
     return sum;
 }
 
-std::string Cloth::validate() const
+bool Cloth::validExceptConstraints() const
 {
     const Particles &p = particles;
     const std::size_t n = p.position.size();
     if (p.previous.size() != n || p.velocity.size() != n || p.force.size() != n || p.rest.size() != n
         || p.mass.size() != n || p.invMass.size() != n || p.kind.size() != n)
+        return false;
+    bool ok = allFinite(p.position) & allFinite(p.previous) & allFinite(p.velocity) & allFinite(p.rest);
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < n; ++i)
+        ok &= (p.mass[i] > 0.f) & (p.mass[i] < inf)
+            & (std::uint8_t(p.kind[i]) <= std::uint8_t(ParticleKind::Static));
+    std::uint32_t highest = 0;
+    for (const Triangle &t : triangles)
+        highest = std::max({ highest, t.v[0], t.v[1], t.v[2] });
+    ok &= triangles.empty() || highest < n;
+    return ok && tetherStretch >= 0.f && std::isfinite(tetherStretch) && bending.rigidity >= 0.f
+        && std::isfinite(bending.rigidity) && bending.warpRigidity >= 0.f
+        && std::isfinite(bending.warpRigidity) && isFinite(bending.warpAxis) && thickness >= 0.f
+        && std::isfinite(thickness);
+}
+
+std::string Cloth::validate() const
+{
+    if (validExceptConstraints()) {
+        bool ok = true;
+        for (const DistanceConstraint &k : constraints)
+            ok &= constraintValid(k, particles.size());
+        if (ok)
+            return {};
+    }
+    // Something is wrong: find the first problem and name it.
+    const Particles &p = particles;
+    const std::size_t n = p.position.size();
+    if (p.previous.size() != n || p.velocity.size() != n || p.force.size() != n || p.rest.size() != n
+        || p.mass.size() != n || p.invMass.size() != n || p.kind.size() != n)
         return "particle arrays have different lengths (position has " + std::to_string(n) + ")";
-    // Messages are only built for the first problem found: this runs before every step.
     for (std::size_t i = 0; i < n; ++i) {
         const bool massOk = p.mass[i] > 0.f && std::isfinite(p.mass[i]);
         if (isFinite(p.position[i]) && isFinite(p.previous[i]) && isFinite(p.velocity[i])
@@ -93,9 +148,7 @@ std::string Cloth::validate() const
     }
     for (std::size_t c = 0; c < constraints.size(); ++c) {
         const DistanceConstraint &k = constraints[c];
-        if (k.a < n && k.b < n && k.a != k.b && k.restLength >= 0.f && std::isfinite(k.restLength)
-            && k.compliance >= 0.f && std::isfinite(k.compliance) && k.damping >= 0.f
-            && std::isfinite(k.damping) && k.tearStrain > 0.f && k.tearForce > 0.f)
+        if (constraintValid(k, n))
             continue;
         const std::string where = "constraint " + std::to_string(c) + ": ";
         if (k.a >= n || k.b >= n)

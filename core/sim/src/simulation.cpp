@@ -304,7 +304,12 @@ void Simulation::step()
     m_stats = {};
     if (!checkSettings())
         return;
+    m_in->caches.resize(cloths.size());
     for (std::size_t c = 0; c < cloths.size(); ++c) {
+        // The cheap check (and the solver's refresh of its parameters) first; the full
+        // validation only names what it found.
+        if (detail::checkFrame(cloths[c], m_in->caches[c], solver))
+            continue;
         const std::string problem = cloths[c].validate();
         if (!problem.empty()) {
             m_status.blownUp = true;
@@ -313,7 +318,6 @@ void Simulation::step()
             return;
         }
     }
-    m_in->caches.resize(cloths.size());
 
     // Collider states for every substep of the frame, from simulation time.
     const int substeps = solver.substeps;

@@ -48,6 +48,14 @@ std::string checkSpringStability(const Cloth &cloth, ClothSolverCache &cache, co
 /// constraint the largest stiffness whose Gershgorin bound keeps ω·dt <= 1 (see solversprings.cpp).
 void computeSpringStiffness(const Cloth &cloth, ClothSolverCache &cache, double dt);
 
+/// The check that runs before every frame in place of Cloth::validate(), and the refresh of
+/// the parameters the user may retune between frames: the particle arrays in one branch-free
+/// pass (Cloth::validExceptConstraints), then the constraints, checked while the XPBD or
+/// Verlet streams are refreshed from them for the frame's substep (one pass over them
+/// instead of two), or on their own for the springs solver and for a topology the cache has
+/// not laid out yet. False when something is invalid: Cloth::validate() then names it.
+bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSettings &solver);
+
 // Shared pieces of every solver's substep.
 
 /// Frame start: remembers where kinematic particles were at the end of the last frame and
@@ -69,6 +77,41 @@ void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext 
 void applyTethers(Cloth &cloth, ClothSolverCache &cache);
 /// Self-collision pass when enabled.
 void selfCollide(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx);
+/// How a position-based solver turns the carried velocity v into the velocity of a substep
+/// (prediction): XPBD `v decay + f (w dt)`, Verlet `v keep + (f w)(startFactor dt)`. Two
+/// spellings because each rounds its own way and both are pinned by golden hashes.
+struct Prediction {
+    float decay = 1.f; ///< exp(-c_air dt)
+    float dt = 0.f; ///< s
+    bool verlet = false;
+    float startFactor = 1.f; ///< Verlet's second-order start (0.5 on the first substep), else 1
+
+    Vec3 operator()(const Vec3 &v, const Vec3 &f, float invMass) const
+    {
+        return verlet ? v * decay + (f * invMass) * (startFactor * dt) : v * decay + f * (invMass * dt);
+    }
+};
+
+/// Prediction of a position-based substep, one pass over the particles: a dynamic particle
+/// gets u = predict(velocity), preVelocity = u, offsetPrev = offset, offset += u dt (and
+/// velocity = u when `keepVelocity`); a static one keeps its place with zero velocity;
+/// kinematic ones are left to moveKinematics().
+void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, bool keepVelocity);
+
+/// True when, in this frame, nothing but the constraint passes moves a particle or reads the
+/// particles' positions and velocities between substeps: no contacts of any kind, no
+/// tethers, no wind (gravity alone, so the forces stay what the first substep made them) and
+/// no constraint that can tear. Such a frame is stepped with plainSubstep() and
+/// finishPlainFrame() in place of writePositionsFromOffsets() and finishPositionSubstep().
+bool plainFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx);
+/// A plain frame's substep boundary in one pass: the velocity of the substep just solved
+/// (as finishPositionSubstep() computes it) straight into the next substep's prediction
+/// (as predictSubstep() does), without storing positions or velocities in between.
+void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict);
+/// A plain frame's end: position, previous position and velocity of the last substep, the
+/// values writePositionsFromOffsets() and finishPositionSubstep() would leave.
+void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt);
+
 /// End of a position-based substep (XPBD and Verlet, after their constraint passes):
 /// self-collision, collider projection, velocities from positions, restitution, tearing.
 void finishPositionSubstep(

@@ -5,7 +5,30 @@
 #include "sim/vertexsplit.h"
 #include "solver.h"
 
+#include <algorithm>
+
+#include <emmintrin.h>
+
 namespace drape::detail {
+
+bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSettings &solver)
+{
+    if (!cloth.validExceptConstraints())
+        return false;
+    const bool laidOut = cache.revision == cloth.topologyRevision
+        && cache.particleCount == cloth.particles.size() && cache.constraintCount == cloth.constraints.size();
+    const float dt = float(solver.substepDt());
+    if (laidOut && solver.kind == SolverKind::Xpbd)
+        return refreshXpbdBatches(cloth, dt, cache.xpbd);
+    if (laidOut && solver.kind == SolverKind::Verlet)
+        return refreshVerletBatches(cloth, dt, cache.xpbd);
+    // The springs solver reads the constraints themselves; a new topology is laid out (and
+    // its streams refreshed) by the step.
+    bool ok = true;
+    for (const DistanceConstraint &k : cloth.constraints)
+        ok &= constraintValid(k, cloth.particles.size());
+    return ok;
+}
 
 void beginKinematics(Cloth &cloth, ClothSolverCache &cache)
 {
@@ -67,6 +90,149 @@ void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache)
             continue;
         p.position[i] = cache.origin[i] + cache.offset[i];
         p.previous[i] = cache.origin[i] + cache.offsetPrev[i];
+    }
+}
+
+void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, bool keepVelocity)
+{
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (p.kind[i] == ParticleKind::Kinematic)
+            continue; // placed by moveKinematics
+        if (p.invMass[i] == 0.f) {
+            p.previous[i] = p.position[i];
+            p.velocity[i] = {};
+            cache.offsetPrev[i] = cache.offset[i];
+            continue;
+        }
+        // Damp the carried velocity, then add this substep's impulse: damping the sum would
+        // also scale gravity by exp(-c dt) and bias the static sag by that factor. The move is
+        // integrated on the frame-local offset (see ClothSolverCache::origin).
+        const Vec3 u = predict(p.velocity[i], p.force[i], p.invMass[i]);
+        if (keepVelocity)
+            p.velocity[i] = u;
+        cache.preVelocity[i] = u;
+        cache.offsetPrev[i] = cache.offset[i];
+        cache.offset[i] += u * predict.dt;
+    }
+}
+
+bool plainFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx)
+{
+    const bool wind = ctx.world.wind.speed > 0.f && !cloth.triangles.empty(); // accumulateExternalForces
+    return !cache.tearable && !(cloth.tetherStretch > 0.f) && !ctx.solver.selfCollision
+        && ctx.surfaces == nullptr && ctx.colliderCount == 0 && !wind;
+}
+
+namespace {
+
+// plainSubstep() for four particles at a time, as three SSE2 vectors of their x, y, z (the
+// x86-64 baseline): each lane does the scalar loop's IEEE operations in the same order, the
+// inverse mass of each particle repeated over its three lanes. Starts at particle `first` and
+// stops before the first group with a static or kinematic particle; returns how many it did.
+template <bool Verlet>
+std::size_t plainSubstepFours(
+    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first)
+{
+    const std::size_t n = cloth.particles.size();
+    const float *invMass = cloth.particles.invMass.data();
+    float *force = &cloth.particles.force.data()->x;
+    float *offset = &cache.offset.data()->x;
+    float *offsetPrev = &cache.offsetPrev.data()->x;
+    float *preVelocity = &cache.preVelocity.data()->x;
+    const __m128 dt = _mm_set1_ps(predict.dt);
+    const __m128 invDt = _mm_set1_ps(1.f / predict.dt);
+    const __m128 decay = _mm_set1_ps(predict.decay);
+    const __m128 startDt = _mm_set1_ps(predict.startFactor * predict.dt);
+    std::size_t i = first;
+    for (; i + 4 <= n; i += 4) {
+        const __m128 w4 = _mm_loadu_ps(invMass + i);
+        if (_mm_movemask_ps(_mm_cmpeq_ps(w4, _mm_setzero_ps())) != 0)
+            break; // a static or kinematic particle: the scalar loop takes over from here
+        // XPBD scales the force by w dt, Verlet by w and then by (startFactor dt).
+        const __m128 f4 = Verlet ? w4 : _mm_mul_ps(w4, dt);
+        const __m128 spread[3] = { _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(1, 0, 0, 0)),
+            _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(2, 2, 1, 1)),
+            _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(3, 3, 3, 2)) };
+        for (std::size_t c = 0; c < 3; ++c) {
+            const std::size_t k = 3 * i + 4 * c;
+            const __m128 o = _mm_loadu_ps(offset + k);
+            const __m128 pv = _mm_loadu_ps(preVelocity + k);
+            const __m128 predicted = _mm_add_ps(_mm_loadu_ps(offsetPrev + k), _mm_mul_ps(pv, dt));
+            const __m128 v = _mm_add_ps(pv, _mm_mul_ps(_mm_sub_ps(o, predicted), invDt));
+            __m128 push = _mm_mul_ps(_mm_loadu_ps(force + k), spread[c]);
+            if (Verlet)
+                push = _mm_mul_ps(push, startDt);
+            const __m128 u = _mm_add_ps(_mm_mul_ps(v, decay), push);
+            _mm_storeu_ps(preVelocity + k, u);
+            _mm_storeu_ps(offsetPrev + k, o);
+            _mm_storeu_ps(offset + k, _mm_add_ps(o, _mm_mul_ps(u, dt)));
+        }
+    }
+    return i - first;
+}
+
+} // namespace
+
+void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict)
+{
+    // The same per-particle arithmetic as finishPositionSubstep()'s velocity update followed
+    // by predictSubstep(), in the same order, so the bits are the same; only the velocity
+    // stays in registers instead of making a round trip through Particles::velocity, and
+    // positions are not written (nothing reads them before the frame ends).
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    const float dt = predict.dt;
+    const float invDt = 1.f / dt;
+    const ParticleKind *kind = p.kind.data();
+    const float *invMass = p.invMass.data();
+    const Vec3 *force = p.force.data();
+    Vec3 *offset = cache.offset.data();
+    Vec3 *offsetPrev = cache.offsetPrev.data();
+    Vec3 *preVelocity = cache.preVelocity.data();
+    std::size_t i = 0;
+    while (i < n) {
+        // Runs of four dynamic particles in vectors, the rest one by one.
+        i += predict.verlet ? plainSubstepFours<true>(cloth, cache, predict, i)
+                            : plainSubstepFours<false>(cloth, cache, predict, i);
+        const std::size_t scalarEnd = std::min(n, i + 4);
+        for (; i < scalarEnd; ++i) {
+            if (invMass[i] == 0.f) {
+                if (kind[i] != ParticleKind::Kinematic) {
+                    p.previous[i] = p.position[i];
+                    p.velocity[i] = {};
+                    offsetPrev[i] = offset[i];
+                }
+                continue;
+            }
+            const Vec3 predicted = offsetPrev[i] + preVelocity[i] * dt;
+            const Vec3 v = preVelocity[i] + (offset[i] - predicted) * invDt;
+            const Vec3 u = predict(v, force[i], invMass[i]);
+            preVelocity[i] = u;
+            offsetPrev[i] = offset[i];
+            offset[i] += u * dt;
+        }
+    }
+}
+
+void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt)
+{
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    const float invDt = 1.f / dt;
+    const float *invMass = p.invMass.data();
+    const Vec3 *origin = cache.origin.data();
+    const Vec3 *offset = cache.offset.data();
+    const Vec3 *offsetPrev = cache.offsetPrev.data();
+    const Vec3 *preVelocity = cache.preVelocity.data();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (invMass[i] == 0.f)
+            continue;
+        p.position[i] = origin[i] + offset[i];
+        p.previous[i] = origin[i] + offsetPrev[i];
+        const Vec3 predicted = offsetPrev[i] + preVelocity[i] * dt;
+        p.velocity[i] = preVelocity[i] + (offset[i] - predicted) * invDt;
     }
 }
 

@@ -57,56 +57,53 @@ std::uint64_t relax(const Cloth &cloth, ClothSolverCache &cache, float invDt2)
 
 void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, StepStats &stats)
 {
-    Particles &p = cloth.particles;
     const float dt = float(ctx.dt);
-    const float keep = airDampingFactor(ctx.world.airDamping, ctx.dt); // 1 - drag
+    // x' = x + (x - x_prev)(1 - drag) + a dt², with (x - x_prev)/dt = velocity.
+    Prediction predict { airDampingFactor(ctx.world.airDamping, ctx.dt), dt, true }; // decay = 1 - drag
     const float invDt2 = 1.f / (dt * dt);
     const bool fresh = !cache.started;
     beginKinematics(cloth, cache);
     beginFrameOffsets(cloth, cache);
+    const bool plain = plainFrame(cloth, cache, ctx); // see stepXpbd
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
         moveKinematics(cloth, cache, s, ctx);
-        accumulateExternalForces(cloth, ctx.world, t);
-
-        const std::size_t n = p.size();
-        for (std::size_t i = 0; i < n; ++i) {
-            if (p.kind[i] == ParticleKind::Kinematic)
-                continue;
-            if (p.invMass[i] == 0.f) {
-                p.previous[i] = p.position[i];
-                p.velocity[i] = {};
-                cache.offsetPrev[i] = cache.offset[i];
-                continue;
-            }
-            const Vec3 a = p.force[i] * p.invMass[i];
-            // x' = x + (x - x_prev)(1 - drag) + a dt², with (x - x_prev)/dt = velocity.
-            const float startFactor = (s == 0 && fresh) ? 0.5f : 1.f;
-            const Vec3 u = p.velocity[i] * keep + a * (startFactor * dt);
-            cache.preVelocity[i] = u;
-            cache.offsetPrev[i] = cache.offset[i];
-            cache.offset[i] += u * dt;
+        predict.startFactor = (s == 0 && fresh) ? 0.5f : 1.f;
+        if (plain && s > 0) {
+            plainSubstep(cloth, cache, predict);
+        } else {
+            accumulateExternalForces(cloth, ctx.world, t);
+            predictSubstep(cloth, cache, predict, false);
         }
 
-        // Rest lengths and stiffness may be retuned between frames, and a tear in the previous
-        // substep rebuilt the streams (and restarted the origins).
-        if (s == 0 || cache.xpbd.needsRefresh) {
+        // Rest lengths and stiffness were refreshed by Simulation::step() (checkFrame), and a
+        // tear in the previous substep rebuilt the streams (and restarted the origins).
+        const bool stale = cache.xpbd.staleFor(dt, true);
+        if (stale)
             refreshVerletBatches(cloth, dt, cache.xpbd);
+        if (s == 0 || stale)
             setXpbdSpans(cache.xpbd, cache.origin.data());
-        }
         std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
         for (int it = 0; it < ctx.solver.iterations; ++it) {
             stats.projections += relax(cloth, cache, invDt2);
             stats.projections += solveBending(cache.bending, cloth.bending, cloth.particles.invMass.data(),
                 cache.origin.data(), cache.offset.data(), dt, nullptr);
         }
-        writePositionsFromOffsets(cloth, cache);
+        const bool record = cache.tearable || s + 1 == ctx.substeps;
+        if (plain) {
+            if (s + 1 == ctx.substeps)
+                finishPlainFrame(cloth, cache, dt);
+        } else {
+            writePositionsFromOffsets(cloth, cache);
+        }
         // The passes' corrections as forces (tension.cpp). Only tearing reads them within a
         // frame; without it only the last substep's record survives, so only that one is made.
-        if (cache.tearable || s + 1 == ctx.substeps) {
+        if (record) {
             resetTension(cloth);
             verletConstraintTensions(cache.xpbd, cloth.tension);
         }
+        if (plain)
+            continue;
         applyTethers(cloth, cache); // on positions; finishPositionSubstep() takes their offsets back
 
         finishPositionSubstep(cloth, cache, ctx, s, dt, stats);

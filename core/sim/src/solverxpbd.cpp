@@ -79,46 +79,44 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
 {
     Particles &p = cloth.particles;
     const float dt = float(ctx.dt);
-    const float decay = airDampingFactor(ctx.world.airDamping, ctx.dt);
+    const Prediction predict { airDampingFactor(ctx.world.airDamping, ctx.dt), dt };
     beginKinematics(cloth, cache);
     beginFrameOffsets(cloth, cache);
+    // Without contacts, wind or tearing the particle passes between two solves fold into one
+    // (plainSubstep), and positions are written once, at the end of the frame.
+    const bool plain = plainFrame(cloth, cache, ctx);
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
         moveKinematics(cloth, cache, s, ctx);
-        accumulateExternalForces(cloth, ctx.world, t);
-
-        const std::size_t n = p.size();
-        for (std::size_t i = 0; i < n; ++i) {
-            if (p.kind[i] == ParticleKind::Kinematic)
-                continue; // placed by moveKinematics
-            if (p.invMass[i] == 0.f) {
-                p.previous[i] = p.position[i];
-                p.velocity[i] = {};
-                cache.offsetPrev[i] = cache.offset[i];
-                continue;
-            }
-            // Damp the carried velocity, then add this substep's impulse: damping the sum
-            // would also scale gravity by exp(-c dt) and bias the static sag by that factor.
-            // The move is integrated on the frame-local offset (see ClothSolverCache::origin).
-            const Vec3 v = p.velocity[i] * decay + p.force[i] * (p.invMass[i] * dt);
-            p.velocity[i] = v;
-            cache.preVelocity[i] = v;
-            cache.offsetPrev[i] = cache.offset[i];
-            cache.offset[i] += v * dt;
+        if (plain && s > 0) {
+            plainSubstep(cloth, cache, predict); // gravity alone: the forces are the first substep's
+        } else {
+            accumulateExternalForces(cloth, ctx.world, t);
+            predictSubstep(cloth, cache, predict, true);
         }
 
-        // Compliance and damping may be retuned between frames without a topology change,
-        // and a tear in the previous substep rebuilt the streams (and restarted the origins).
-        if (s == 0 || cache.xpbd.needsRefresh) {
+        // Simulation::step() refreshed the compliance and damping the user may retune between
+        // frames (checkFrame); a tear in the previous substep rebuilt the streams and
+        // restarted the origins, so both are taken again.
+        const bool stale = cache.xpbd.staleFor(dt, false);
+        if (stale)
             refreshXpbdBatches(cloth, dt, cache.xpbd);
+        if (s == 0 || stale)
             setXpbdSpans(cache.xpbd, cache.origin.data());
-        }
-        std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
+        cache.xpbd.lambdaZero = true; // λ = 0 at the start of the substep
         std::fill(cache.bendLambda.begin(), cache.bendLambda.end(), 0.f);
         for (int it = 0; it < ctx.solver.iterations; ++it) {
             stats.projections += solveDistanceConstraints(cloth, cache);
+            cache.xpbd.lambdaZero = false;
             stats.projections += solveBending(cache.bending, cloth.bending, p.invMass.data(), cache.origin.data(),
                 cache.offset.data(), dt, cache.bendLambda.data());
+        }
+        if (plain) {
+            if (s + 1 == ctx.substeps) {
+                finishPlainFrame(cloth, cache, dt);
+                recordXpbdTension(cloth, cache.xpbd, dt);
+            }
+            continue;
         }
         writePositionsFromOffsets(cloth, cache);
         // -λ/Δt² of this substep (tension.cpp). Only tearing reads it within a frame; without

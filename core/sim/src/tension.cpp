@@ -56,7 +56,8 @@ void resetTension(Cloth &cloth)
 
 void recordXpbdTension(Cloth &cloth, const XpbdBatches &batches, float dt)
 {
-    resetTension(cloth);
+    // Every constraint has a slot, so every entry is written: only the size needs setting.
+    cloth.tension.resize(cloth.constraints.size());
     xpbdConstraintTensions(batches, dt, cloth.tension); // -λ/Δt² per constraint (xpbdbatch.h)
 }
 

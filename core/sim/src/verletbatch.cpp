@@ -10,21 +10,6 @@
 
 namespace drape::detail {
 
-void refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches)
-{
-    const float invDt2 = 1.f / (dt * dt);
-    const DistanceConstraint *cons = cloth.constraints.data();
-    for (std::size_t s = 0; s < batches.slotCount(); ++s) {
-        const std::uint32_t src = batches.source[s];
-        if (src == ~std::uint32_t(0))
-            continue;
-        batches.restLength[s] = cons[src].restLength;
-        batches.alphaTilde[s] = cons[src].compliance * invDt2;
-        batches.gamma[s] = 0.f; // constraint damping is not used by Verlet
-    }
-    batches.needsRefresh = false;
-}
-
 namespace {
 
 // One constraint: d = x_a - x_b (from the frame origin's span plus the offsets, in double

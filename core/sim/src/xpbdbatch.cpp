@@ -131,22 +131,50 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
     classifyBlocks(out);
 }
 
-void refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches)
+namespace {
+
+// The per-frame parameter refresh of both solvers: α̃ = α · invDt2 and, for XPBD, γ = α c ·
+// invDt (each solver rounds 1/dt² its own way, and both are pinned by golden hashes).
+bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdBatches &batches)
 {
     const float invDt = 1.f / dt;
-    const float invDt2 = invDt * invDt;
     const DistanceConstraint *cons = cloth.constraints.data();
+    const std::size_t particles = cloth.particles.size();
     const std::size_t slots = batches.slotCount();
+    const std::uint32_t *source = batches.source.data();
+    float *rest = batches.restLength.data();
+    float *alphaTilde = batches.alphaTilde.data();
+    float *gamma = batches.gamma.data();
+    bool ok = true;
     for (std::size_t s = 0; s < slots; ++s) {
-        const std::uint32_t src = batches.source[s];
+        prefetchConstraint(cons, source, s, slots);
+        const std::uint32_t src = source[s];
         if (src == ~std::uint32_t(0))
             continue;
         const DistanceConstraint &c = cons[src];
-        batches.restLength[s] = c.restLength;
-        batches.alphaTilde[s] = c.compliance * invDt2;
-        batches.gamma[s] = c.compliance * c.damping * invDt; // α̃ β̃ / dt (Macklin 2016 §3.5)
+        ok &= constraintValid(c, particles); // every constraint has exactly one slot
+        rest[s] = c.restLength;
+        alphaTilde[s] = c.compliance * invDt2;
+        // α̃ β̃ / dt (Macklin 2016 §3.5); constraint damping is not used by Verlet.
+        gamma[s] = verlet ? 0.f : c.compliance * c.damping * invDt;
     }
     batches.needsRefresh = false;
+    batches.refreshedDt = dt;
+    batches.refreshedForVerlet = verlet;
+    return ok;
+}
+
+} // namespace
+
+bool refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches)
+{
+    const float invDt = 1.f / dt;
+    return refreshBatches(cloth, dt, invDt * invDt, false, batches);
+}
+
+bool refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches)
+{
+    return refreshBatches(cloth, dt, 1.f / (dt * dt), true, batches);
 }
 
 void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin)
@@ -179,9 +207,12 @@ namespace {
 // colour, whose constraints may share particles and must be visited in order).
 void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
+    const float lambda = s.lambdaZero ? 0.f : s.lambda[k];
     SlotLink l;
-    if (!slotLink(s, k, x, w, l))
+    if (!slotLink(s, k, x, w, l)) {
+        s.lambda[k] = lambda;
         return;
+    }
     const std::uint32_t a = s.a[k];
     const std::uint32_t b = s.b[k];
     const double len = l.len;
@@ -190,9 +221,9 @@ void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const
     const Vec3 n { float(l.dx * invLen), float(l.dy * invLen), float(l.dz * invLen) };
     const float C = float(len - double(s.restLength[k]));
     const float gradDotDx = dot(n, (x[a] - xPrev[a]) - (x[b] - xPrev[b]));
-    const float dLambda = (-C - s.alphaTilde[k] * s.lambda[k] - s.gamma[k] * gradDotDx)
+    const float dLambda = (-C - s.alphaTilde[k] * lambda - s.gamma[k] * gradDotDx)
         / ((1.f + s.gamma[k]) * wSum + s.alphaTilde[k]);
-    s.lambda[k] += dLambda;
+    s.lambda[k] = lambda + dLambda;
     x[a] += n * (w[a] * dLambda);
     x[b] -= n * (w[b] * dLambda);
 }
@@ -216,8 +247,10 @@ void solveConflictFree(
     const float *spanX = s.spanX.data();
     const float *spanY = s.spanY.data();
     const float *spanZ = s.spanZ.data();
+    const bool lambdaZero = s.lambdaZero;
     for (std::uint32_t k0 = begin; k0 < end; k0 += L) {
         alignas(32) double dx[L], dy[L], dz[L];
+        alignas(32) float lam[L];
         alignas(32) float vx[L], vy[L], vz[L], wa[L], wb[L];
         for (std::uint32_t l = 0; l < L; ++l) {
             const std::uint32_t a = sa[k0 + l];
@@ -233,6 +266,7 @@ void solveConflictFree(
             vz[l] = v.z;
             wa[l] = w[a];
             wb[l] = w[b];
+            lam[l] = lambdaZero ? 0.f : lambda[k0 + l];
         }
         // The square roots and divisions, the costly part, in packed SSE2 instructions
         // (correctly rounded like their scalar forms); the cheap arithmetic around them is
@@ -258,14 +292,14 @@ void solveConflictFree(
             const float gradDotDx = nx[l] * vx[l] + ny[l] * vy[l] + nz[l] * vz[l];
             const float g = gamma[k0 + l];
             const float at = alphaTilde[k0 + l];
-            num[l] = -C - at * lambda[k0 + l] - g * gradDotDx;
+            num[l] = -C - at * lam[l] - g * gradDotDx;
             den[l] = ok[l] ? (1.f + g) * (wa[l] + wb[l]) + at : 1.f;
         }
         for (std::uint32_t l = 0; l < L; l += 4)
             _mm_store_ps(dl + l, _mm_div_ps(_mm_load_ps(num + l), _mm_load_ps(den + l)));
         for (std::uint32_t l = 0; l < L; ++l) {
             const float dLambda = ok[l] ? dl[l] : 0.f;
-            lambda[k0 + l] += dLambda;
+            lambda[k0 + l] = lam[l] + dLambda;
             ca[l] = wa[l] * dLambda;
             cb[l] = wb[l] * dLambda;
         }

@@ -45,6 +45,10 @@ struct XpbdBatches {
     std::vector<float> alphaTilde; ///< α / dt², m/N/s² (refreshed every frame)
     std::vector<float> gamma; ///< α c / dt, dimensionless (refreshed every frame)
     std::vector<float> lambda; ///< N·s², XPBD multiplier, reset every substep
+    /// While true, every slot's λ counts as 0 whatever the stream holds, and a pass stores
+    /// 0 + Δλ: the first pass of a substep starts the multipliers this way instead of
+    /// clearing the stream first (the same bits, one write of the stream fewer).
+    bool lambdaZero = false;
     /// m, x_a - x_b at the frame origin (setXpbdSpans), so the kernel works on frame-local
     /// offsets: x_a - x_b = span + (offset_a - offset_b). Zero until set: then the kernel
     /// works on the positions it is given.
@@ -75,6 +79,16 @@ struct XpbdBatches {
 
     /// Set by buildXpbdBatches: α̃, γ are not filled in until refreshXpbdBatches runs.
     bool needsRefresh = true;
+    /// What the last refresh filled the parameters for: the substep (s) and the solver (the
+    /// Verlet refresh rounds α/dt² its own way and has no γ).
+    float refreshedDt = 0.f;
+    bool refreshedForVerlet = false;
+
+    /// True when the parameters are not those of a refresh for substep dt and this solver.
+    bool staleFor(float dt, bool verlet) const
+    {
+        return needsRefresh || refreshedDt != dt || refreshedForVerlet != verlet;
+    }
 
     std::size_t slotCount() const { return a.size(); }
 };
@@ -103,6 +117,17 @@ inline bool slotLink(const XpbdBatches &s, std::uint32_t k, const Vec3 *x, const
     return link.len >= 1e-9;
 }
 
+/// Within a colour the slots visit the constraints in ascending but scattered order (about
+/// one in every dozen records), too irregular for the hardware prefetcher: the refreshes ask
+/// for the record of the slot `kPrefetchSlots` ahead while they work on this one.
+inline void prefetchConstraint(
+    const DistanceConstraint *cons, const std::uint32_t *source, std::size_t slot, std::size_t slots)
+{
+    constexpr std::size_t kPrefetchSlots = 64;
+    if (slot + kPrefetchSlots < slots && source[slot + kPrefetchSlots] != ~std::uint32_t(0))
+        __builtin_prefetch(cons + source[slot + kPrefetchSlots]);
+}
+
 /// Lays out the streams from a colouring: `order` lists constraint indices colour by colour,
 /// colour c being order[batchStart[c] .. batchStart[c+1]); colour `catchAllColour` (if
 /// present) may contain constraints that share particles and is solved serially.
@@ -110,8 +135,10 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
     const std::vector<std::uint32_t> &batchStart, int catchAllColour, XpbdBatches &out);
 
 /// Copies rest length, α̃ = α/dt² and γ = α c/dt from the cloth's constraints (which the
-/// user may retune between frames without a topology change).
-void refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches);
+/// user may retune between frames without a topology change). Checks each constraint on the
+/// way (constraintValid) and returns false if one fails; the streams are then not fit to
+/// step with.
+bool refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches);
 
 /// Sets the spans from the frame origin (positions at the start of the frame), one pass over
 /// the slots; the catch-all and padding slots included.
@@ -131,8 +158,9 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
 // The same streams drive the Verlet relaxation (verletbatch.cpp): rest length, α/dt² in
 // alphaTilde, and per slot the force its corrections add up to in a step in lambda.
 
-/// Copies rest length and α̃ = α/dt² (Verlet's link stiffness) from the cloth's constraints.
-void refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches);
+/// Copies rest length and α̃ = α/dt² (Verlet's link stiffness) from the cloth's constraints,
+/// checking them as refreshXpbdBatches does.
+bool refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches);
 
 /// One relaxation pass over slots [begin, end) of one colour (Jakobsen 2001 with compliant
 /// links, solververlet.cpp): x are the frame-local offsets, invDt2 = 1/dt² (1/s²); each

@@ -81,7 +81,7 @@ struct XpbdArith {
             const __m256 g = _mm256_loadu_ps(s.gamma.data() + k0[u]);
             const __m256 at = _mm256_loadu_ps(s.alphaTilde.data() + k0[u]);
             float *lambdaPtr = s.lambda.data() + k0[u];
-            const __m256 lambda = _mm256_loadu_ps(lambdaPtr);
+            const __m256 lambda = s.lambdaZero ? _mm256_setzero_ps() : _mm256_loadu_ps(lambdaPtr);
             const __m256 num
                 = _mm256_sub_ps(_mm256_sub_ps(_mm256_xor_ps(C[u], signF), _mm256_mul_ps(at, lambda)),
                     _mm256_mul_ps(g, gradDotDx));

@@ -11,7 +11,7 @@ namespace drape {
 namespace {
 
 constexpr char kSignature[12] = { 'D', 'R', 'A', 'P', 'E', 'C', 'A', 'C', 'H', 'E', '1', '\0' };
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2; // 2: particle kinds
 constexpr long kFirstFrameOffset = 12 + 4 + 8; // signature, version, hash
 constexpr const char *kFileName = "frames.bin";
 
@@ -136,6 +136,7 @@ std::shared_ptr<const CachedFrame> readFrame(Reader &in, const CachedFrame *prev
     auto frame = std::make_shared<CachedFrame>();
     frame->frame = in.uint(8);
     frame->time = in.f64();
+    frame->simFrame = frame->frame; // a scene saved with state: BakedReplay adds its start
     frame->stateHash = in.uint(8);
     frame->blownUp = in.uint(1) != 0;
     const std::uint64_t cloths = in.uint(4);
@@ -165,6 +166,22 @@ std::shared_ptr<const CachedFrame> readFrame(Reader &in, const CachedFrame *prev
             cloth.topology = previous->cloths[c].topology;
         }
         if (!cloth.topology || cloth.topology->particleCount != particles)
+            return nullptr;
+        if (in.uint(1) != 0) {
+            if (!in.has(particles, 1))
+                return nullptr;
+            std::vector<ParticleKind> kinds(particles);
+            for (ParticleKind &k : kinds) {
+                const std::uint64_t v = in.uint(1);
+                if (v > std::uint64_t(ParticleKind::Static))
+                    return nullptr;
+                k = ParticleKind(v);
+            }
+            cloth.kind = std::make_shared<const std::vector<ParticleKind>>(std::move(kinds));
+        } else if (previous && c < previous->cloths.size()) {
+            cloth.kind = previous->cloths[c].kind;
+        }
+        if (!cloth.kind || cloth.kind->size() != particles)
             return nullptr;
         cloth.position = in.vec3s(particles);
     }
@@ -206,6 +223,7 @@ bool DiskCacheWriter::open(const std::string &folder, std::uint64_t documentHash
     }
     m_count = 0;
     m_previous.clear();
+    m_previousKinds.clear();
     if (!m_file.open((std::filesystem::path(folder) / kFileName).string(), error))
         return false;
     Bytes header;
@@ -245,6 +263,12 @@ bool DiskCacheWriter::append(const CachedFrame &frame, std::string *error)
                     out.u32(v);
             out.vec3s(cloth.topology->rest);
         }
+        // The kinds, when they differ from the previous frame's (a pin or a grab changed).
+        const bool sameKinds = cloth.kind && c < m_previousKinds.size() && m_previousKinds[c] == cloth.kind;
+        out.u8(sameKinds ? 0 : 1);
+        if (!sameKinds)
+            for (std::size_t i = 0; i < cloth.position.size(); ++i)
+                out.u8(std::uint8_t(cloth.kind && i < cloth.kind->size() ? (*cloth.kind)[i] : ParticleKind::Dynamic));
         out.vec3s(cloth.position);
     }
     out.u32(std::uint32_t(frame.colliderCenters.size()));
@@ -252,8 +276,11 @@ bool DiskCacheWriter::append(const CachedFrame &frame, std::string *error)
     if (!m_file.write(out.data().data(), out.data().size(), error))
         return false;
     m_previous.clear();
-    for (const ClothFrame &cloth : frame.cloths)
+    m_previousKinds.clear();
+    for (const ClothFrame &cloth : frame.cloths) {
         m_previous.push_back(cloth.topology);
+        m_previousKinds.push_back(cloth.kind);
+    }
     ++m_count;
     return true;
 }

@@ -49,18 +49,30 @@ void FrameCache::addTopology(const CachedFrame &f)
             bytes = c.topology->bytes();
             m_topologyBytes += bytes;
         }
+        if (c.kind) {
+            auto &[kindCount, kindBytes] = m_topologyRefs[c.kind.get()];
+            if (kindCount++ == 0) {
+                kindBytes = sizeof(*c.kind) + c.kind->capacity() * sizeof(ParticleKind);
+                m_topologyBytes += kindBytes;
+            }
+        }
     }
 }
 
 void FrameCache::removeTopology(const CachedFrame &f)
 {
-    for (const ClothFrame &c : f.cloths) {
-        auto it = m_topologyRefs.find(c.topology.get());
+    const auto release = [this](const void *record) {
+        auto it = m_topologyRefs.find(record);
         assert(it != m_topologyRefs.end());
         if (--it->second.first == 0) {
             m_topologyBytes -= it->second.second;
             m_topologyRefs.erase(it);
         }
+    };
+    for (const ClothFrame &c : f.cloths) {
+        release(c.topology.get());
+        if (c.kind)
+            release(c.kind.get());
     }
 }
 

@@ -360,6 +360,12 @@ void Timeline::waitIdle()
     m_idle.wait(lock, [&] { return m_quit || (!m_working && !m_request && !nextWorkLocked(target)); });
 }
 
+std::uint64_t Timeline::generation() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_generation;
+}
+
 TimelineStatus Timeline::status() const
 {
     std::lock_guard lock(m_mutex);
