@@ -97,8 +97,11 @@ bool Recorder::start(Document *document, const QString &output, bool restart, QS
     timeline.startWorker();
     m_generation = timeline.generation();
     m_view.invalidate();
-    // A reset in the middle would make the frames jump back in time: abandon instead.
-    connect(document, &Document::simulationReset, this,
+    // The frames come from the cache, so the document's state moving (a settle taking over the
+    // state at the playhead, as pausing for this recording does) changes only what the view
+    // lays them over. A Reset pressed in the middle is taken as the user's wish to stop.
+    connect(document, &Document::simulationReset, this, [this] { m_view.invalidate(); });
+    connect(document, &Document::resetToStart, this,
             [this] { end(false, tr("The simulation was reset during the recording, so it was cancelled.")); });
     m_stopRequested = false;
     m_tick.setInterval(0);
@@ -224,7 +227,7 @@ void Recorder::end(bool keep, const QString &failure)
     if (!m_session)
         return;
     if (m_document)
-        disconnect(m_document, &Document::simulationReset, this, nullptr);
+        disconnect(m_document, nullptr, this, nullptr);
     std::unique_ptr<RecordSession> session = std::move(m_session);
     if (m_document) {
         m_document->timeline().setEndFrame(m_savedEndFrame);
