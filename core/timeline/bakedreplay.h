@@ -40,6 +40,10 @@ struct BakeLookup {
 /// message when one is there but stale or damaged).
 BakeLookup findBake(const std::string &scenePath, const Scene &scene, const Take &take);
 
+/// Whether a parameter event of the take changes a collider (its shape or turn, which a frame
+/// does not hold) between the states at frames `a` and `b`, in either order.
+bool colliderChangesBetween(const Take &take, std::uint64_t a, std::uint64_t b);
+
 class BakedReplay {
 public:
     /// `baked`: frames of this document from findBake() (may be empty). Those that cannot be

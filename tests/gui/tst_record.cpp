@@ -183,6 +183,7 @@ private slots:
     void cancelLeavesNoVideo();
     void resetCancels();
     void recordWhilePlayingAndSettling();
+    void tornRopeFromTheStartMatchesHeadlessRender();
     void missingFfmpeg();
     void matchesHeadlessRender();
     void takeMatchesHeadlessRender();
@@ -450,6 +451,53 @@ void TestRecord::recordWhilePlayingAndSettling()
     QVERIFY(!stateMoved.isEmpty()); // the state did settle meanwhile
     QTRY_VERIFY_WITH_TIMEOUT(controller.isPlaying(), 10000); // playing again, as before
     controller.setPlaying(false);
+}
+
+// A rope cut by the take at frame 20, recorded over frames 10 to 50 from a document left at
+// frame 0: the frames after the cut cannot be laid over the state at frame 0 (the rope is
+// drawn by its constraints, which a cached frame does not hold), so they are drawn from the
+// state at that frame, and the rope shows as `drape render` draws it.
+void TestRecord::tornRopeFromTheStartMatchesHeadlessRender()
+{
+    QString error;
+    std::optional<Scene> scene = loadPreset(QStringLiteral("flag"), &error);
+    QVERIFY2(scene, qPrintable(error));
+    scene->record.format = RecordFormat::PngSequence;
+    scene->record.fps = 30;
+    scene->record.width = 160;
+    scene->record.height = 120;
+    scene->record.overlays = false;
+    scene->record.startFrame = 10;
+    scene->record.endFrame = 50;
+    ClothDesc rope;
+    rope.name = "rope";
+    rope.source = ClothSource::Rope;
+    rope.rope.count = 16;
+    rope.rope.length = 0.9f;
+    rope.rope.start = {-0.3f, 2.4f, 0.2f};
+    rope.pins = {0};
+    scene->cloths.push_back(rope);
+    auto doc = std::make_unique<Document>(std::move(*scene));
+    doc->step(20);
+    const Cloth &cloth = doc->simulation().cloths[1];
+    QVERIFY(cloth.triangles.empty());
+    std::vector<std::uint32_t> cut;
+    for (std::size_t i = 0; i < cloth.constraints.size(); ++i) {
+        const DistanceConstraint &c = cloth.constraints[i];
+        if (std::min(c.a, c.b) <= 7 && std::max(c.a, c.b) >= 8)
+            cut.push_back(std::uint32_t(i));
+    }
+    QVERIFY(!cut.empty());
+    QVERIFY(doc->removeConstraints(1, cut, true, QStringLiteral("Cut")).isEmpty());
+    QCOMPARE(doc->take().events.size(), std::size_t(1));
+    doc->seek(0);
+    QCOMPARE(doc->frame(), std::uint64_t(0));
+
+    QTemporaryDir dir;
+    const QString editorFrames = dir.filePath(QStringLiteral("editor"));
+    QString message;
+    QVERIFY2(record(doc.get(), editorFrames, &message), qPrintable(message));
+    checkMatchesHeadless(doc.get(), editorFrames, dir, 21);
 }
 
 void TestRecord::missingFfmpeg()

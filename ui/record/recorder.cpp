@@ -3,6 +3,7 @@
 #include "document/document.h"
 #include "document/simulationcontroller.h"
 #include "render/viewport.h"
+#include "timeline/bakedreplay.h"
 
 #include <QDir>
 
@@ -181,7 +182,19 @@ void Recorder::recordNext()
                           .arg(why));
         return;
     }
-    // What the viewport draws for a cached frame: the frame laid over the document's state.
+    // What the viewport draws for a cached frame: the frame laid over the document's state,
+    // when that draws like the full state at the frame (drawsLikeState). Where it does not (a
+    // rope torn in between, the overlays over a changed topology, a collider's shape changed
+    // by the take), the document settles on the frame, its state computed by the timeline's
+    // worker (Document::settle), and is drawn as it is: the GUI thread still never steps.
+    if (!drawsLikeState(m_document->simulation(), *frame, plan.settings.overlays)
+        || colliderChangesBetween(m_document->take(), m_document->frame(), target)) {
+        if (m_document->playhead() != target)
+            m_document->showFrame(target);
+        m_document->settle();
+        m_tick.setInterval(kWaitMs);
+        return;
+    }
     const Simulation &sim = m_view.show(m_document->simulation(), *frame);
     QString error;
     QImage image;

@@ -5,9 +5,13 @@
 // viewport's renderer and context, and hands the image to the sink (RecordSession). A frame
 // not cached yet is asked of the timeline's worker (the timeline's playhead follows the
 // recording) and picked up on a later turn: the GUI thread never steps the solver, and the
-// document's own state stays where it was; the playhead shows the frame recorded. An edit
-// during the recording (the cache's frames change) or a Reset cancels it; the state settling
-// meanwhile does not. `drape render` runs the same FrameRenderer and RecordSession headless.
+// document's own state stays where it was; the playhead shows the frame recorded. A frame that
+// laid over the document's state would not draw like the full state (drawsLikeState: a rope
+// torn in between, the overlays over another topology, a collider's shape changed by the
+// take) is drawn from the document settled on that frame instead, which the worker computes.
+// An edit during the recording (the cache's frames change) or a Reset cancels it; the state
+// settling meanwhile does not. `drape render` runs the same FrameRenderer and RecordSession
+// headless.
 #pragma once
 
 #include "record/framerenderer.h"
