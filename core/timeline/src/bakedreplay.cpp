@@ -69,6 +69,16 @@ BakedReplay::BakedReplay(const Scene &scene, const Take &take, std::vector<std::
         m_startMatched = false;
         baked.clear();
     }
+    // The start is built, not simulated: a build that steps differently shows only from the
+    // first step on. One step on a copy, compared with the bake's frame 1, tells.
+    if (baked.size() > 1 && baked[1]->frame == m_start + 1) {
+        Player probe(m_player.state(), take);
+        probe.advance();
+        if (probe.state().sim.stateHash() != baked[1]->stateHash) {
+            m_startMatched = false;
+            baked.clear();
+        }
+    }
     baked.resize(usableFrames(start, take, baked));
     m_baked = std::move(baked);
     if (!m_baked.empty())
