@@ -284,6 +284,10 @@ int runRender(int argc, char **argv)
     BakedReplay replay(scene, take, std::move(baked));
     Player &player = replay.player();
     Simulation &sim = player.state().sim;
+    // The replay steps at the plan's rate (stepsPerFrame steps per output frame): the scene's
+    // own rate, or a multiple of the output rate when that does not divide it (a take is
+    // refused then, and the bake is not used, so only the rate differs from the scene).
+    sim.solver.frameRate = float(plan.simFrameRate);
     const std::vector<std::string> problems = sim.validate();
     if (!problems.empty()) {
         printLine(stderr, QStringLiteral("drape render: the scene cannot be simulated: %1")
@@ -338,8 +342,8 @@ int runRender(int argc, char **argv)
     options.fabricImage = fabricImage;
 
     RecordSession session(plan, std::move(sink));
-    // Output frame k is frame start + k · steps of the replay (at the plan's rate, which
-    // session.open() gives the simulation), drawn from the bake where it holds it.
+    // Output frame k is frame start + k · steps of the replay (at the plan's rate, set above),
+    // drawn from the bake where it holds it.
     session.setFrameAdvance([](int) { });
     if (!session.open(&sim, &error)) {
         printLine(stderr, QStringLiteral("drape render: %1").arg(error));

@@ -8,9 +8,9 @@
 // holds are handed out as the bake's frame laid over the start state (layFrameOver), which
 // draws and writes as a mesh exactly like the simulated state.
 //
-// A bake is used only when it is of this scene and take (documentHash), and its first frame
-// is the start state bit for bit (its state hash: a build that simulates differently shows
-// there). It serves frames from the start up to its last one, stopping early before a frame
+// A bake is used only when it is of this scene and take (documentHash), and its first two
+// frames are the start state and the state one step on, bit for bit (their state hashes: a
+// build that builds or simulates differently shows there; the step is taken on a copy). It serves frames from the start up to its last one, stopping early before a frame
 // that blew up (the bake does not keep the solver's message), before a tear of a cloth with
 // authored texture coordinates or of a rope (drawn by its constraints), and from the frame of
 // a parameter event that changes a collider (the bake keeps neither the coordinates, nor the
@@ -40,6 +40,10 @@ struct BakeLookup {
 /// message when one is there but stale or damaged).
 BakeLookup findBake(const std::string &scenePath, const Scene &scene, const Take &take);
 
+/// Whether a parameter event of the take changes a collider (its shape or turn, which a frame
+/// does not hold) between the states at frames `a` and `b`, in either order.
+bool colliderChangesBetween(const Take &take, std::uint64_t a, std::uint64_t b);
+
 class BakedReplay {
 public:
     /// `baked`: frames of this document from findBake() (may be empty). Those that cannot be
@@ -49,7 +53,8 @@ public:
     /// The bake's frames in use: [startFrame(), bakedEnd()); empty when bakedEnd() == startFrame().
     std::uint64_t startFrame() const { return m_start; }
     std::uint64_t bakedEnd() const { return m_start + m_baked.size(); }
-    /// False when the bake was dropped because its first frame is not this build's start state.
+    /// False when the bake was dropped because its first frame is not this build's start state,
+    /// or its second not this build's first step.
     bool startMatched() const { return m_startMatched; }
 
     /// The state shown at frame `f` (never before the last frame asked for): the bake's frame

@@ -59,4 +59,12 @@ std::shared_ptr<const CachedFrame> captureFrame(
 /// or collider counts that differ) changes only what matches.
 void layFrameOver(Simulation &sim, const CachedFrame &frame);
 
+/// Whether `frame` laid over `sim` (layFrameOver) is drawn and written as a mesh exactly like
+/// the full state at that frame, as far as the two can tell: the same cloth and collider
+/// counts, texture coordinates that still fit, and no cloth whose topology differs and is
+/// drawn by its constraints (a rope; or every cloth when `constraintsDrawn`, the overlays).
+/// Parameter events between the two frames (a collider's shape or turn) are the caller's to
+/// check: a frame does not hold parameters.
+bool drawsLikeState(const Simulation &sim, const CachedFrame &frame, bool constraintsDrawn);
+
 } // namespace drape

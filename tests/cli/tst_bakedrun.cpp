@@ -67,6 +67,7 @@ private slots:
     void simulateReadsTheBake();
     void renderDrawsTheBake();
     void staleOrDamagedBakeIsIgnored();
+    void bakeFromAnotherBuildIsIgnored();
     void partialBakeEqualsFullSimulation();
     void fullStateOutputsSimulate();
     void helpNamesNoCache();
@@ -74,8 +75,9 @@ private slots:
 private:
     /// Writes the tearable net and its take to net.json in m_dir.
     void writeScene();
-    /// Bakes frames 0..last of net.json as the editor does (the file read back, its hash).
-    void bake(std::uint64_t last);
+    /// Bakes frames 0..last of net.json as the editor does (the file read back, its hash);
+    /// `alterFirstStep` changes frame 1's state hash, as a build that steps differently would.
+    void bake(std::uint64_t last, bool alterFirstStep = false);
 
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_scene;
@@ -98,7 +100,7 @@ void TestBakedRun::writeScene()
              error.c_str());
 }
 
-void TestBakedRun::bake(std::uint64_t last)
+void TestBakedRun::bake(std::uint64_t last, bool alterFirstStep)
 {
     const SceneLoadResult loaded = loadSceneFile(m_scene.toStdString());
     QVERIFY2(loaded.ok(), loaded.error.c_str());
@@ -107,8 +109,12 @@ void TestBakedRun::bake(std::uint64_t last)
     std::string error;
     QVERIFY2(writer.open(diskCacheFolder(m_scene.toStdString()), documentHash(*loaded.scene, loaded.take), &error),
              error.c_str());
-    for (std::uint64_t f = 0; f <= last; ++f)
-        QVERIFY2(writer.append(*timeline.frame(f), &error), error.c_str());
+    for (std::uint64_t f = 0; f <= last; ++f) {
+        CachedFrame frame = *timeline.frame(f);
+        if (alterFirstStep && f == 1)
+            frame.stateHash ^= 1;
+        QVERIFY2(writer.append(frame, &error), error.c_str());
+    }
     QVERIFY2(writer.finish(&error), error.c_str());
 }
 
@@ -201,6 +207,26 @@ void TestBakedRun::staleOrDamagedBakeIsIgnored()
     QVERIFY2(damaged.exitCode == 0, qPrintable(damaged.err));
     QVERIFY2(damaged.err.contains(QStringLiteral("is damaged")), qPrintable(damaged.err));
     QCOMPARE(simulatedFrames(damaged.out), kFrames);
+}
+
+// Frame 0 is built, not simulated, so it matches across builds that step differently; frame
+// 1 is the first step: a bake whose frame 1 is not this build's is ignored, with a message
+// naming its folder, and the run is what a run without it gives.
+void TestBakedRun::bakeFromAnotherBuildIsIgnored()
+{
+    bake(kFrames, true);
+    const QString frames = QString::number(kFrames);
+    const DrapeRun other = runDrape({"simulate", m_scene, "--frames", frames, "--obj-sequence", "objA"}, m_dir->path());
+    QVERIFY2(other.exitCode == 0, qPrintable(other.err));
+    QVERIFY2(other.err.contains(QStringLiteral("was baked by a build that simulates differently")), qPrintable(other.err));
+    QVERIFY2(other.err.contains(QStringLiteral("net.drape-cache/")), qPrintable(other.err));
+    QVERIFY2(!other.err.contains(QStringLiteral("from the baked cache")), qPrintable(other.err));
+    QCOMPARE(simulatedFrames(other.out), kFrames);
+    const DrapeRun fresh = runDrape({"simulate", m_scene, "--frames", frames, "--obj-sequence", "objB", "--no-cache"},
+                                    m_dir->path());
+    QVERIFY2(fresh.exitCode == 0, qPrintable(fresh.err));
+    compareFolders(m_dir->filePath("objA"), m_dir->filePath("objB"));
+    QCOMPARE(stateHashLine(other.out), stateHashLine(fresh.out));
 }
 
 void TestBakedRun::partialBakeEqualsFullSimulation()

@@ -81,6 +81,7 @@ private slots:
     void oddSizes();
     void objSequence();
     void startBeginsAtThatFrame();
+    void rateThatDoesNotDivideTheScenes();
     void missingFfmpeg();
     void interruptLeavesNoVideo();
     void videoPathIsAFolder();
@@ -284,6 +285,26 @@ void TestRender::startBeginsAtThatFrame()
     const QString last = QString::fromUtf8(fileBytes(QDir(out).filePath(files.last())));
     QVERIFY2(first.contains(QStringLiteral("t = 1.000000 s")), qPrintable(first.left(80)));
     QVERIFY2(last.contains(QStringLiteral("t = 1.066667 s")), qPrintable(last.left(80)));
+}
+
+// 25 fps does not divide the curtain's 60 Hz: the plan steps 3 times per output frame at
+// 75 Hz, so output frame k is at k / 25 s of simulated time (the OBJ header states the
+// simulation's own clock, which advances by one solver frame per step).
+void TestRender::rateThatDoesNotDivideTheScenes()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("meshes"));
+    const Run r = runDrape({QStringLiteral("preset:curtain"), QStringLiteral("--frames"), QStringLiteral("4"),
+                            QStringLiteral("--fps"), QStringLiteral("25"), QStringLiteral("--obj"), QStringLiteral("-o"), out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("75")), qPrintable(r.err)); // the note on the rate
+    const QStringList files = entries(out, QStringLiteral("*.obj"));
+    QCOMPARE(files.size(), 4);
+    for (int k = 0; k < 4; ++k) {
+        const QString text = QString::fromUtf8(fileBytes(QDir(out).filePath(files.at(k))));
+        const QString expected = QStringLiteral("t = %1 s").arg(double(k) / 25.0, 0, 'f', 6);
+        QVERIFY2(text.contains(expected), qPrintable(expected + QStringLiteral(" vs ") + text.left(80)));
+    }
 }
 
 void TestRender::badInput_data()

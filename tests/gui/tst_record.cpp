@@ -5,6 +5,7 @@
 // `drape render`'s for the same scene (run with no display), F12 screenshots, and undoable
 // settings in the Record dock.
 #include "document/document.h"
+#include "document/simulationcontroller.h"
 #include "document/presetcatalog.h"
 #include "edit/cut.h"
 #include "record/ffmpegencoder.h"
@@ -181,6 +182,8 @@ private slots:
     void recordFormats();
     void cancelLeavesNoVideo();
     void resetCancels();
+    void recordWhilePlayingAndSettling();
+    void tornRopeFromTheStartMatchesHeadlessRender();
     void missingFfmpeg();
     void matchesHeadlessRender();
     void takeMatchesHeadlessRender();
@@ -403,6 +406,98 @@ void TestRecord::resetCancels()
     const QRegularExpressionMatch written = QRegularExpression(QStringLiteral("The (\\d+) files written")).match(message);
     QVERIFY2(written.hasMatch(), qPrintable(message));
     QCOMPARE(int(filesIn(dir.path()).size()), written.captured(1).toInt());
+}
+
+// Pressing Record while playing pauses, and the document settles on the frame under the
+// playhead (its state changes frame); a settle asked for in the middle, or the state moved to
+// another frame, does the same. None changes the cached frames recorded, so the recording
+// goes on to the end.
+void TestRecord::recordWhilePlayingAndSettling()
+{
+#ifdef __SANITIZE_ADDRESS__
+    const int frames = 10;
+#else
+    const int frames = 24;
+#endif
+    std::unique_ptr<Document> doc = flagDocument(RecordFormat::PngSequence, frames);
+    QVERIFY(doc);
+    m_viewport->setDocument(doc.get());
+    SimulationController controller;
+    controller.setDocument(doc.get());
+    controller.setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() >= 6, 60000);
+    QVERIFY(controller.isPlaying());
+    QSignalSpy stateMoved(doc.get(), &Document::simulationReset);
+
+    QTemporaryDir dir;
+    Recorder recorder;
+    recorder.setViewport(m_viewport.get());
+    recorder.setController(&controller);
+    QSignalSpy finished(&recorder, &Recorder::finished);
+    QString error;
+    QVERIFY2(recorder.start(doc.get(), dir.path(), true, &error), qPrintable(error));
+    QVERIFY(!controller.isPlaying());
+    QTRY_VERIFY_WITH_TIMEOUT(recorder.framesDone() >= 3 || !finished.isEmpty(), 60000);
+    doc->settle(); // on the frame the recorder shows, if it lands before the recorder moves on
+    // The state moving for certain, as a settle that lands between two frames does.
+    const std::uint64_t moveTo = doc->frame() + 30;
+    doc->seek(moveTo);
+    QCOMPARE(doc->frame(), moveTo);
+    if (finished.isEmpty())
+        QVERIFY(finished.wait(180000));
+    QCOMPARE(finished.size(), 1);
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+    QCOMPARE(int(filesIn(dir.path()).size()), frames);
+    QVERIFY(!stateMoved.isEmpty()); // the state did settle meanwhile
+    QTRY_VERIFY_WITH_TIMEOUT(controller.isPlaying(), 10000); // playing again, as before
+    controller.setPlaying(false);
+}
+
+// A rope cut by the take at frame 20, recorded over frames 10 to 50 from a document left at
+// frame 0: the frames after the cut cannot be laid over the state at frame 0 (the rope is
+// drawn by its constraints, which a cached frame does not hold), so they are drawn from the
+// state at that frame, and the rope shows as `drape render` draws it.
+void TestRecord::tornRopeFromTheStartMatchesHeadlessRender()
+{
+    QString error;
+    std::optional<Scene> scene = loadPreset(QStringLiteral("flag"), &error);
+    QVERIFY2(scene, qPrintable(error));
+    scene->record.format = RecordFormat::PngSequence;
+    scene->record.fps = 30;
+    scene->record.width = 160;
+    scene->record.height = 120;
+    scene->record.overlays = false;
+    scene->record.startFrame = 10;
+    scene->record.endFrame = 50;
+    ClothDesc rope;
+    rope.name = "rope";
+    rope.source = ClothSource::Rope;
+    rope.rope.count = 16;
+    rope.rope.length = 0.9f;
+    rope.rope.start = {-0.3f, 2.4f, 0.2f};
+    rope.pins = {0};
+    scene->cloths.push_back(rope);
+    auto doc = std::make_unique<Document>(std::move(*scene));
+    doc->step(20);
+    const Cloth &cloth = doc->simulation().cloths[1];
+    QVERIFY(cloth.triangles.empty());
+    std::vector<std::uint32_t> cut;
+    for (std::size_t i = 0; i < cloth.constraints.size(); ++i) {
+        const DistanceConstraint &c = cloth.constraints[i];
+        if (std::min(c.a, c.b) <= 7 && std::max(c.a, c.b) >= 8)
+            cut.push_back(std::uint32_t(i));
+    }
+    QVERIFY(!cut.empty());
+    QVERIFY(doc->removeConstraints(1, cut, true, QStringLiteral("Cut")).isEmpty());
+    QCOMPARE(doc->take().events.size(), std::size_t(1));
+    doc->seek(0);
+    QCOMPARE(doc->frame(), std::uint64_t(0));
+
+    QTemporaryDir dir;
+    const QString editorFrames = dir.filePath(QStringLiteral("editor"));
+    QString message;
+    QVERIFY2(record(doc.get(), editorFrames, &message), qPrintable(message));
+    checkMatchesHeadless(doc.get(), editorFrames, dir, 21);
 }
 
 void TestRecord::missingFfmpeg()

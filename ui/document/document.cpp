@@ -82,6 +82,7 @@ void Document::reset()
     m_shown.reset();
     m_edit.reset();
     announce(Change::Topology | Change::Pins | Change::Parameters, before == 0 ? 1 : before);
+    emit resetToStart();
 }
 
 // ---- edits ---------------------------------------------------------------------------------

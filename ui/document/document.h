@@ -203,8 +203,11 @@ public:
 
 signals:
     void changed(drape::Change what);
-    /// The playhead jumped (Reset, undo or redo to another frame, a structural edit).
+    /// The state's frame jumped (Reset, undo or redo to another frame, a structural edit, the
+    /// state taken over at the playhead when it settles).
     void simulationReset();
+    /// Reset (reset()) brought the state back to the start: emitted after simulationReset().
+    void resetToStart();
     void simulationStepped();
     /// The playhead moved over the cache without simulating (showFrame()).
     void playheadMoved(quint64 frame);

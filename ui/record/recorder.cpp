@@ -3,6 +3,7 @@
 #include "document/document.h"
 #include "document/simulationcontroller.h"
 #include "render/viewport.h"
+#include "timeline/bakedreplay.h"
 
 #include <QDir>
 
@@ -97,8 +98,11 @@ bool Recorder::start(Document *document, const QString &output, bool restart, QS
     timeline.startWorker();
     m_generation = timeline.generation();
     m_view.invalidate();
-    // A reset in the middle would make the frames jump back in time: abandon instead.
-    connect(document, &Document::simulationReset, this,
+    // The frames come from the cache, so the document's state moving (a settle taking over the
+    // state at the playhead, as pausing for this recording does) changes only what the view
+    // lays them over. A Reset pressed in the middle is taken as the user's wish to stop.
+    connect(document, &Document::simulationReset, this, [this] { m_view.invalidate(); });
+    connect(document, &Document::resetToStart, this,
             [this] { end(false, tr("The simulation was reset during the recording, so it was cancelled.")); });
     m_stopRequested = false;
     m_tick.setInterval(0);
@@ -178,7 +182,19 @@ void Recorder::recordNext()
                           .arg(why));
         return;
     }
-    // What the viewport draws for a cached frame: the frame laid over the document's state.
+    // What the viewport draws for a cached frame: the frame laid over the document's state,
+    // when that draws like the full state at the frame (drawsLikeState). Where it does not (a
+    // rope torn in between, the overlays over a changed topology, a collider's shape changed
+    // by the take), the document settles on the frame, its state computed by the timeline's
+    // worker (Document::settle), and is drawn as it is: the GUI thread still never steps.
+    if (!drawsLikeState(m_document->simulation(), *frame, plan.settings.overlays)
+        || colliderChangesBetween(m_document->take(), m_document->frame(), target)) {
+        if (m_document->playhead() != target)
+            m_document->showFrame(target);
+        m_document->settle();
+        m_tick.setInterval(kWaitMs);
+        return;
+    }
     const Simulation &sim = m_view.show(m_document->simulation(), *frame);
     QString error;
     QImage image;
@@ -224,7 +240,7 @@ void Recorder::end(bool keep, const QString &failure)
     if (!m_session)
         return;
     if (m_document)
-        disconnect(m_document, &Document::simulationReset, this, nullptr);
+        disconnect(m_document, nullptr, this, nullptr);
     std::unique_ptr<RecordSession> session = std::move(m_session);
     if (m_document) {
         m_document->timeline().setEndFrame(m_savedEndFrame);

@@ -5,9 +5,13 @@
 // viewport's renderer and context, and hands the image to the sink (RecordSession). A frame
 // not cached yet is asked of the timeline's worker (the timeline's playhead follows the
 // recording) and picked up on a later turn: the GUI thread never steps the solver, and the
-// document's own state stays where it was; the playhead shows the frame recorded. An edit
-// during the recording (the cache's frames change) cancels it. `drape render` runs the same
-// FrameRenderer and RecordSession headless.
+// document's own state stays where it was; the playhead shows the frame recorded. A frame that
+// laid over the document's state would not draw like the full state (drawsLikeState: a rope
+// torn in between, the overlays over another topology, a collider's shape changed by the
+// take) is drawn from the document settled on that frame instead, which the worker computes.
+// An edit during the recording (the cache's frames change) or a Reset cancels it; the state
+// settling meanwhile does not. `drape render` runs the same FrameRenderer and RecordSession
+// headless.
 #pragma once
 
 #include "record/framerenderer.h"
@@ -83,7 +87,7 @@ private:
     QString m_ffmpegProgram;
     std::unique_ptr<RecordSession> m_session;
     FrameRenderer m_frames;
-    CachedFrameView m_view; ///< the recorded frame laid over the document's state
+    CachedFrameView m_view; ///< the recorded frame laid over the document's state (rebuilt when it moves)
     std::uint64_t m_first = 0; ///< document frame of output frame 0
     double m_framesPerOutput = 1.0; ///< document frames per output frame
     std::uint64_t m_generation = 0; ///< the timeline's when the recording started

@@ -2,6 +2,7 @@
 
 #include "timeline/diskcache.h"
 
+#include <algorithm>
 #include <variant>
 
 namespace drape {
@@ -16,6 +17,16 @@ BakeLookup findBake(const std::string &scenePath, const Scene &scene, const Take
     else
         out.message = load.message;
     return out;
+}
+
+bool colliderChangesBetween(const Take &take, std::uint64_t a, std::uint64_t b)
+{
+    const auto [lo, hi] = std::minmax(a, b);
+    for (const Event &e : take.events)
+        if (const auto *p = std::get_if<ParameterEvent>(&e.data);
+            p && p->key.starts_with("collider.") && e.frame > lo && e.frame <= hi)
+            return true;
+    return false;
 }
 
 namespace {
@@ -38,20 +49,8 @@ std::size_t usableFrames(const Simulation &start, const Take &take,
     std::size_t n = 0;
     for (; n < baked.size(); ++n) {
         const CachedFrame &f = *baked[n];
-        if (f.blownUp || f.frame != start.frame() + n || f.frame >= colliderChange || f.cloths.size() != start.cloths.size()
-            || f.colliderCenters.size() != start.colliders.size())
-            break;
-        bool drawable = true;
-        for (std::size_t c = 0; c < f.cloths.size() && drawable; ++c) {
-            const std::vector<std::array<float, 2>> &uv = start.cloths[c].uv;
-            const ClothTopology *topology = f.cloths[c].topology.get();
-            drawable = topology && (uv.empty() || uv.size() == topology->particleCount);
-            // A cloth without triangles (a rope) is drawn and exported by its constraints,
-            // which a bake does not keep: once they changed, it must be simulated.
-            drawable = drawable
-                && !(topology->triangles.empty() && topology->revision != start.cloths[c].topologyRevision);
-        }
-        if (!drawable)
+        if (f.blownUp || f.frame != start.frame() + n || f.frame >= colliderChange
+            || !drawsLikeState(start, f, false))
             break;
     }
     return n;
@@ -69,6 +68,16 @@ BakedReplay::BakedReplay(const Scene &scene, const Take &take, std::vector<std::
     if (!baked.empty() && (baked.front()->frame != m_start || baked.front()->stateHash != m_lastHash)) {
         m_startMatched = false;
         baked.clear();
+    }
+    // The start is built, not simulated: a build that steps differently shows only from the
+    // first step on. One step on a copy, compared with the bake's frame 1, tells.
+    if (baked.size() > 1 && baked[1]->frame == m_start + 1) {
+        Player probe(m_player.state(), take);
+        probe.advance();
+        if (probe.state().sim.stateHash() != baked[1]->stateHash) {
+            m_startMatched = false;
+            baked.clear();
+        }
     }
     baked.resize(usableFrames(start, take, baked));
     m_baked = std::move(baked);

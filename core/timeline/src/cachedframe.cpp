@@ -88,4 +88,21 @@ void layFrameOver(Simulation &sim, const CachedFrame &frame)
         sim.clearBlowUp();
 }
 
+bool drawsLikeState(const Simulation &sim, const CachedFrame &frame, bool constraintsDrawn)
+{
+    if (frame.cloths.size() != sim.cloths.size() || frame.colliderCenters.size() != sim.colliders.size())
+        return false;
+    for (std::size_t c = 0; c < frame.cloths.size(); ++c) {
+        const Cloth &cloth = sim.cloths[c];
+        const ClothTopology *topology = frame.cloths[c].topology.get();
+        if (!topology || !(cloth.uv.empty() || cloth.uv.size() == topology->particleCount))
+            return false;
+        // The constraints are not in the frame: layFrameOver drops them where the topology
+        // differs, which leaves a rope (drawn and exported by its constraints) invisible.
+        if (topology->revision != cloth.topologyRevision && (constraintsDrawn || topology->triangles.empty()))
+            return false;
+    }
+    return true;
+}
+
 } // namespace drape
