@@ -189,6 +189,12 @@ void Recorder::recordNext()
     // worker (Document::settle), and is drawn as it is: the GUI thread still never steps.
     if (!drawsLikeState(m_document->simulation(), *frame, plan.settings.overlays)
         || colliderChangesBetween(m_document->take(), m_document->frame(), target)) {
+        // Edits waiting for the state go first (they queue a playhead move too): ask once
+        // they have run, rather than queueing one more move on every poll.
+        if (m_document->isQueueing()) {
+            m_tick.setInterval(kWaitMs);
+            return;
+        }
         if (m_document->playhead() != target)
             m_document->showFrame(target);
         m_document->settle();
