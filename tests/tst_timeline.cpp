@@ -161,6 +161,7 @@ private slots:
     void undoOfAnEventRefillsFromItsFrame();
     void takeSourceWorkerFollowsDocumentEdits();
     void stateRequestIsServedByTheWorkerExactly();
+    void abandonedStateRequestIsLeftBetweenFrames();
 };
 
 void TestTimeline::snapshotCopyIsExact_data()
@@ -736,6 +737,75 @@ void TestTimeline::stateRequestIsServedByTheWorkerExactly()
     });
     QVERIFY(answered);
     QVERIFY(by == std::this_thread::get_id());
+}
+
+// A request replaced while the worker serves it is left between two frames, its `ready` never
+// called, and the new one is served at once; stopping the worker leaves one the same way, so
+// closing a document never waits for a long re-simulation.
+void TestTimeline::abandonedStateRequestIsLeftBetweenFrames()
+{
+    constexpr std::uint64_t kFar = 5000, kGate = 10, kNear = 5;
+    // The worker holds at frame kGate (once per gate) until the test lets it go, so that the
+    // next request or the stop comes while it serves the far one.
+    struct Gate {
+        std::promise<void> reached, release;
+        std::shared_future<void> released = release.get_future().share();
+        std::atomic<bool> passed { false };
+    };
+    auto gate = std::make_shared<std::shared_ptr<Gate>>(std::make_shared<Gate>());
+    std::mutex gateMutex;
+    auto events = [gate, &gateMutex](Simulation &sim) {
+        if (sim.frame() != kGate)
+            return;
+        std::shared_ptr<Gate> g;
+        {
+            std::lock_guard lock(gateMutex);
+            g = *gate;
+        }
+        if (!g->passed.exchange(true)) {
+            g->reached.set_value();
+            g->released.wait();
+        }
+    };
+    Timeline timeline(std::make_shared<EventSource>(presetSimulation("threejs-cloth"), events));
+    timeline.setEndFrame(0); // no filling: only the requests step
+    timeline.startWorker();
+    timeline.waitIdle();
+
+    std::atomic<bool> farServed { false };
+    const auto far = [&farServed](std::unique_ptr<SourceState>) { farServed = true; };
+    std::uint64_t simulated = timeline.simulatedFrames();
+    std::future<void> reached = (*gate)->reached.get_future();
+    timeline.requestState(kFar, far);
+    reached.wait();
+    auto nearAnswer = std::make_shared<std::promise<std::uint64_t>>();
+    std::future<std::uint64_t> near = nearAnswer->get_future();
+    timeline.requestState(kNear, [nearAnswer](std::unique_ptr<SourceState> state) {
+        nearAnswer->set_value(state->frame());
+    });
+    (*gate)->release.set_value();
+    QVERIFY(near.wait_for(std::chrono::minutes(1)) == std::future_status::ready);
+    QCOMPARE(near.get(), kNear);
+    QVERIFY(!farServed);
+    QVERIFY2(timeline.simulatedFrames() - simulated < kFar / 10,
+             qPrintable(QStringLiteral("%1 frames stepped").arg(timeline.simulatedFrames() - simulated)));
+
+    // Stopping: the far request is left too.
+    {
+        std::lock_guard lock(gateMutex);
+        *gate = std::make_shared<Gate>();
+    }
+    reached = (*gate)->reached.get_future();
+    simulated = timeline.simulatedFrames();
+    timeline.requestState(kFar, far);
+    reached.wait();
+    std::thread stopper([&timeline] { timeline.stopWorker(); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // the stop is asked for meanwhile
+    (*gate)->release.set_value();
+    stopper.join();
+    QVERIFY(!farServed);
+    QVERIFY2(timeline.simulatedFrames() - simulated < kFar / 10,
+             qPrintable(QStringLiteral("%1 frames stepped").arg(timeline.simulatedFrames() - simulated)));
 }
 
 QTEST_GUILESS_MAIN(TestTimeline)

@@ -393,13 +393,18 @@ void MainWindow::setDocument(std::unique_ptr<Document> document)
         });
         connect(doc, &Document::editFailed, this, [this](const QString &message) { m_status->showMessage(message); });
         // Undo and redo move through the history the waiting edits are not in yet: they wait
-        // until those have run (the stack re-enables the actions as it changes).
-        connect(doc, &Document::busyChanged, this, [this](bool busy) {
+        // until those have run. The stack enables the actions itself whenever it changes (a
+        // waiting edit that ran while others still wait), so that is undone here each time.
+        const auto updateHistory = [this] {
             QUndoStack *stack = m_document ? m_document->undoStack() : nullptr;
+            const bool busy = m_document && m_document->isBusy();
             m_editActions->undoAction()->setEnabled(!busy && stack && stack->canUndo());
             m_editActions->redoAction()->setEnabled(!busy && stack && stack->canRedo());
             m_historyDock->widget()->setEnabled(!busy);
-        });
+        };
+        connect(doc, &Document::busyChanged, this, updateHistory);
+        connect(doc->undoStack(), &QUndoStack::canUndoChanged, this, updateHistory);
+        connect(doc->undoStack(), &QUndoStack::canRedoChanged, this, updateHistory);
         connect(doc, &Document::filePathChanged, this, &MainWindow::updateTitle);
     }
     m_viewport->setDocument(doc);

@@ -90,11 +90,13 @@ public:
     /// gives) and calls `ready` with it on the worker thread; the calling thread never steps.
     /// Served before any filling. `from`, if given, is a state of the current source at a
     /// frame at or before f; the worker steps on from it when it is nearer than the nearest
-    /// snapshot. A request replaces one not yet served, whose `ready` is then never called; an
+    /// snapshot. A request replaces the one before it, whose `ready` is then never called: the
+    /// worker leaves it between two frames even while serving it, as it does when stopped; an
     /// edit meanwhile (setSource, invalidateFrom) makes the worker start again on the new
     /// source. Without a running worker the request is served at once on the calling thread.
     void requestState(std::uint64_t f, StateReady ready, std::unique_ptr<SourceState> from = nullptr);
-    /// Forgets the request not yet served, if any (one being served still calls `ready`).
+    /// Forgets the request, if any: the worker leaves it between two frames and never calls
+    /// its `ready` (unless it is already calling it).
     void cancelStateRequest();
     /// The frame of the nearest full snapshot at or before f (at least the start frame).
     std::uint64_t snapshotFrameAtOrBefore(std::uint64_t f) const;
@@ -126,18 +128,24 @@ private:
         std::shared_ptr<const CachedFrame> last; ///< frame of `state`, for sharing topology
     };
     /// Steps `cursor` to frame `target`, storing every frame and due snapshot on the way.
-    /// Called without the lock. Returns false when an edit made the work stale.
-    bool simulateTo(Cursor &cursor, std::uint64_t target, bool stopWhenDropped);
+    /// Called without the lock. Returns false when an edit made the work stale, or when it
+    /// serves state request `request` (not 0) and that one was abandoned (abandonedLocked).
+    bool simulateTo(Cursor &cursor, std::uint64_t target, bool stopWhenDropped, std::uint64_t request = 0);
     /// A state request: the frame, who receives it, and the caller's state to start from.
     struct StateRequest {
         std::uint64_t frame = 0;
         StateReady ready;
         std::unique_ptr<SourceState> from;
         std::uint64_t generation = 0; ///< of the source `from` belongs to
+        std::uint64_t serial = 0; ///< names a request given to the worker (0: served at once)
     };
     /// Brings `cursor` to `request.frame` (from the request's state when it is nearer than
-    /// the snapshot) and hands its state out to request.ready. Called without the lock.
+    /// the snapshot) and hands its state out to request.ready, unless it is abandoned on the
+    /// way. Called without the lock.
     void serve(Cursor &cursor, StateRequest request);
+    /// Nobody waits for the worker's request `serial` any more: a later request replaced it,
+    /// it was cancelled, or the worker quits (locked).
+    bool abandonedLocked(std::uint64_t serial) const;
     /// Points `cursor` at a state from which `target` can be reached: itself if it is at or
     /// before `target` and not before the nearest snapshot, else a copy of that snapshot.
     void prepareCursor(Cursor &cursor, std::uint64_t target);
@@ -160,6 +168,7 @@ private:
     Cursor m_workerCursor; ///< the worker's own state (worker thread only)
     Cursor m_requestCursor; ///< the worker's cursor for state requests (worker thread only)
     std::optional<StateRequest> m_request; ///< not yet served
+    std::uint64_t m_requestSerial = 0; ///< the worker's request wanted now (bumped by each request and cancel)
     std::mutex m_syncMutex; ///< guards m_syncCursor; taken before m_mutex, never by the worker
     Cursor m_syncCursor; ///< frame() and simulationAt() resume from it
     std::atomic<std::uint64_t> m_simulated { 0 };

@@ -28,6 +28,7 @@
 #include <QLabel>
 #include <QDoubleSpinBox>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QSurfaceFormat>
 #include <QComboBox>
@@ -62,6 +63,7 @@ private slots:
     void playingAdvancesInFixedFrames();
     void titleShowsModifiedMarker();
     void blowUpShowsBadgeAndResets();
+    void stepsAnsweredByOneSettlingReportOneBlowUp();
     void dockAndGizmoChooseTheSameObject();
     void replacingDocumentRebindsDocks();
     void constraintDockShowsPinReactions();
@@ -167,6 +169,52 @@ void TestEditor::blowUpShowsBadgeAndResets()
     QVERIFY(!window.document()->simulation().status().blownUp);
     QCOMPARE(window.document()->simulation().frame(), std::uint64_t(0));
     QTRY_VERIFY(badge->isHidden());
+}
+
+void TestEditor::stepsAnsweredByOneSettlingReportOneBlowUp()
+{
+    // Three Steps in a row, the last onto the first blown-up frame: the state is prepared once,
+    // for the last, and the blow-up is reported once (not once per Step still listening). The
+    // cloth runs until frame 10, where springs past their stability bound (an event) blow it up.
+    MainWindow window;
+    window.setDocument(preset(QStringLiteral("curtain")));
+    window.resize(480, 360);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    controller->setRange(0, 60);
+    controller->seekTo(10, true);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 20000);
+    QVERIFY(!doc->simulation().status().blownUp);
+    // Springs past their stability bound (the dialog's warning skipped: pushed directly).
+    QVERIFY(doc->setParameter("solver.kind", 0, double(SolverKind::Springs)).isEmpty());
+    // The first blown-up frame, from the worker's cache.
+    std::uint64_t blown = 0;
+    QTRY_VERIFY_WITH_TIMEOUT([&] {
+        for (std::uint64_t f = 0;; ++f) {
+            const auto frame = doc->timeline().cachedFrame(f);
+            if (!frame)
+                return false;
+            if (frame->blownUp) {
+                blown = f;
+                return true;
+            }
+        }
+    }(), 20000);
+    QVERIFY2(blown > 10, qPrintable(QStringLiteral("blown up at frame %1").arg(blown)));
+    controller->seekTo(blown - 3, true);
+    QTRY_VERIFY(settled(doc));
+    QVERIFY(!doc->simulation().status().blownUp);
+
+    QSignalSpy blownUp(controller, &SimulationController::blownUp);
+    for (int i = 0; i < 3; ++i)
+        controller->stepFrames(1);
+    QTRY_VERIFY(settled(doc));
+    QCOMPARE(doc->frame(), blown);
+    QVERIFY(doc->simulation().status().blownUp);
+    QTest::qWait(50); // anything else listening would have answered by now
+    QCOMPARE(blownUp.count(), 1);
 }
 
 void TestEditor::replacingDocumentRebindsDocks()

@@ -4,6 +4,7 @@
 // playhead keys from anywhere but a text field, and edits while playing recorded at the frame
 // on screen. Settling on a resting playhead (pause, scrub release, an edit, a step) is the
 // worker's too: the GUI thread steps nothing, and edits made meanwhile wait and land exactly.
+#include "actions/editactions.h"
 #include "actions/playbackactions.h"
 #include "document/document.h"
 #include "document/simulationcontroller.h"
@@ -15,10 +16,13 @@
 #include "render/viewport.h"
 #include "timeline/timelinebar.h"
 #include "timeline/timelinewidget.h"
+#include "widgets/statuswidgets.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QLineEdit>
 #include <QStandardPaths>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTest>
 
@@ -89,6 +93,8 @@ private slots:
     void dragWhilePlayingStepsTheDocument();
     void settlingStepsNothingOnTheGuiThread();
     void editWhilePreparingEqualsTheSameEditAtOnce();
+    void undoWhileEditsWaitLeavesNothingStranded();
+    void waitingEditIsUnsavedAndNamedWhenItFails();
 };
 
 void TestPlayback::initTestCase()
@@ -473,6 +479,83 @@ void TestPlayback::editWhilePreparingEqualsTheSameEditAtOnce()
     QCOMPARE(doc->frame(), std::uint64_t(kAt));
     QVERIFY(doc->take().events.empty());
     QCOMPARE(doc->simulation().stateHash(), shownHash);
+}
+
+void TestPlayback::undoWhileEditsWaitLeavesNothingStranded()
+{
+    // Edits wait for the state at 60; the first runs there and pushes a step, a queued move
+    // sends the playhead on to 90 and the last edit waits again. Undo stays disabled although
+    // the stack has a step to undo. Undone anyway (the document's own path, at the moment the
+    // state at 90 is asked for), the request is given up and undo shows frame 60: the edit
+    // still waiting runs there, and the document ends settled, not busy, Undo usable again.
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 120);
+    Document *doc = window.document();
+    QAction *undo = window.editActions()->undoAction();
+    const int steps = doc->undoStack()->count();
+    window.controller()->seekTo(60, false);
+    QVERIFY(!doc->isSettled());
+    QVERIFY(doc->setParameter("world.airDamping", 0, 0.3).isEmpty());
+    doc->showFrame(90);
+    QVERIFY(doc->setKind(0, { 55 }, true).isEmpty());
+    QVERIFY(doc->isBusy());
+    QVERIFY(!undo->isEnabled());
+
+    bool undone = false;
+    bool undoEnabledWhileBusy = true;
+    const QMetaObject::Connection atNinety = connect(doc, &Document::preparingChanged, this,
+                                                     [&](bool preparing, quint64 frame) {
+        if (!preparing || frame != 90 || undone)
+            return;
+        undone = true;
+        undoEnabledWhileBusy = undo->isEnabled();
+        QCOMPARE(doc->undoStack()->count(), steps + 1); // the first edit ran
+        QVERIFY(doc->isBusy());
+        doc->undoStack()->undo();
+    });
+    QTRY_VERIFY(undone);
+    disconnect(atNinety);
+    QVERIFY(!undoEnabledWhileBusy);
+    QTRY_VERIFY(settled(doc));
+    QCOMPARE(doc->frame(), std::uint64_t(60));
+    QCOMPARE(doc->take().events.size(), std::size_t(1)); // the pin; the parameter was undone
+    QCOMPARE(doc->take().events.front().frame, std::uint64_t(60));
+    QCOMPARE(doc->simulation().cloths[0].particles.kind[55], ParticleKind::Static);
+    QCOMPARE(doc->undoStack()->count(), steps + 1);
+    QVERIFY(undo->isEnabled());
+    // Later calls are not left waiting either.
+    QVERIFY(doc->setParameter("world.airDamping", 0, 0.2).isEmpty());
+    QVERIFY(settled(doc));
+    QCOMPARE(doc->undoStack()->count(), steps + 2);
+}
+
+void TestPlayback::waitingEditIsUnsavedAndNamedWhenItFails()
+{
+    // An edit waiting for the state is an unsaved change (closing asks first), and one that
+    // fails when it runs is reported with what it was.
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 120);
+    Document *doc = window.document();
+    doc->undoStack()->setClean(); // as if saved with its range
+    QVERIFY(!doc->isModified());
+    QSignalSpy failed(doc, &Document::editFailed);
+    window.controller()->seekTo(70, false);
+    QVERIFY(!doc->isSettled());
+    QVERIFY(!doc->isModified()); // a moved playhead is no change
+    const Vec3 centre = window.viewport()->shownSimulation().cloths[0].particles.position[60];
+    QVERIFY(doc->beginDrag(0, { 60 }, centre).isEmpty());
+    QVERIFY(doc->isModified());
+    QVERIFY(window.isWindowModified());
+    QVERIFY(doc->setColliderPlacement(0, { 0.f, 1.f, 0.f }, {}).isEmpty()); // fails when it runs
+    doc->cancelDrag();
+    QTRY_VERIFY(settled(doc));
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("Place Collider #1: finish the drag first"));
+    QCOMPARE(window.statusWidgets()->shownText(), QStringLiteral("Place Collider #1: finish the drag first"));
+    QVERIFY(!doc->isModified()); // the drag was cancelled: nothing changed after all
+    QVERIFY(!window.isWindowModified());
 }
 
 QTEST_MAIN(TestPlayback)

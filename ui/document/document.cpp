@@ -154,7 +154,17 @@ void Document::showFrame(std::uint64_t target)
 
 void Document::settle()
 {
-    if (!m_shown || m_preparing == m_shown)
+    if (!m_shown) {
+        // The state is at the playhead already (an undo or a seek brought it there while calls
+        // waited, giving up the request they waited for): they run now.
+        if (isBusy() && !m_replaying) {
+            runDeferred();
+            if (isSettled() && !isBusy())
+                emit settled();
+        }
+        return;
+    }
+    if (m_preparing == m_shown)
         return;
     const std::uint64_t target = *m_shown;
     updateTimeline();
@@ -242,15 +252,22 @@ void Document::defer(std::function<void()> action)
     else
         m_deferred.push_back(std::move(action));
     if (!wasBusy)
-        emit busyChanged(true);
+        setBusy(true);
     settle();
 }
 
-void Document::deferEdit(std::function<QString()> edit)
+void Document::setBusy(bool busy)
 {
-    defer([this, edit = std::move(edit)] {
+    emit busyChanged(busy);
+    if (m_undo.isClean())
+        emit modifiedChanged(isModified());
+}
+
+void Document::deferEdit(const QString &what, std::function<QString()> edit)
+{
+    defer([this, what, edit = std::move(edit)] {
         if (const QString error = edit(); !error.isEmpty())
-            emit editFailed(error);
+            emit editFailed(what.isEmpty() ? error : tr("%1: %2").arg(what, error));
     });
 }
 
@@ -275,7 +292,7 @@ void Document::runDeferred()
         m_replaying = false;
     }
     if (m_deferred.empty())
-        emit busyChanged(false);
+        setBusy(false);
     else
         settle(); // a queued call moved the playhead: the rest waits for the state there
 }
@@ -315,10 +332,11 @@ QString quotedName(const std::string &name, const QString &fallback)
 } // namespace
 
 QString Document::run(const std::function<std::string()> &edit, const QString &text, Change what,
-                      const QString &mergeKey)
+                      const QString &mergeKey, const QString &name)
 {
     if (mustWait()) {
-        deferEdit([this, edit, text, what, mergeKey] { return run(edit, text, what, mergeKey); });
+        deferEdit(text.isEmpty() ? name : text,
+                  [this, edit, text, what, mergeKey] { return run(edit, text, what, mergeKey); });
         return {};
     }
     const std::size_t steps = m_edit.undoIndex();
@@ -379,12 +397,12 @@ QString Document::removeObjects(const std::vector<SceneObject> &objects)
 
 QString Document::duplicate(const std::vector<SceneObject> &objects)
 {
-    return run([=, this] { return m_edit.duplicate(objects); }, {}, Change::All);
+    return run([=, this] { return m_edit.duplicate(objects); }, {}, Change::All, {}, tr("Duplicate"));
 }
 
 QString Document::moveObject(const SceneObject &object, int to)
 {
-    return run([=, this] { return m_edit.moveObject(object, to); }, {}, Change::All);
+    return run([=, this] { return m_edit.moveObject(object, to); }, {}, Change::All, {}, tr("Move Object"));
 }
 
 QString Document::rename(const SceneObject &object, const QString &name)
@@ -395,12 +413,13 @@ QString Document::rename(const SceneObject &object, const QString &name)
 
 QString Document::setHidden(const std::vector<SceneObject> &objects, bool hidden)
 {
-    return run([=, this] { return m_edit.setHidden(objects, hidden); }, {}, Change::View);
+    return run([=, this] { return m_edit.setHidden(objects, hidden); }, {}, Change::View, {},
+               hidden ? tr("Hide") : tr("Show"));
 }
 
 QString Document::removeEvent(std::size_t index)
 {
-    return run([=, this] { return m_edit.removeEvent(index); }, {}, Change::All);
+    return run([=, this] { return m_edit.removeEvent(index); }, {}, Change::All, {}, tr("Delete Event"));
 }
 
 void Document::announce(Change what, std::uint64_t frameBefore)
@@ -441,6 +460,10 @@ QString Document::finishEdit(const std::string &error, std::size_t stepsBefore, 
 void Document::afterHistoryMove(std::uint64_t frameBefore)
 {
     announce(Change::All, frameBefore);
+    // Calls that waited for the state given up by beforeHistoryMove() run once the stack has
+    // finished moving (the editor keeps Undo and Redo disabled while they wait).
+    if (isBusy())
+        QMetaObject::invokeMethod(this, &Document::settle, Qt::QueuedConnection);
 }
 
 namespace {
@@ -478,7 +501,7 @@ QString Document::setKinds(const std::vector<std::vector<std::uint32_t>> &partic
                            const QString &text)
 {
     if (mustWait()) {
-        deferEdit([=, this] { return setKinds(particlesPerCloth, pin, text); });
+        deferEdit(text, [=, this] { return setKinds(particlesPerCloth, pin, text); });
         return {};
     }
     beginGesture();
@@ -500,7 +523,8 @@ QString Document::setKinds(const std::vector<std::vector<std::uint32_t>> &partic
 QString Document::setKind(int cloth, const std::vector<std::uint32_t> &particles, bool pin, const QString &text)
 {
     if (mustWait()) {
-        deferEdit([=, this] { return setKind(cloth, particles, pin, text); });
+        deferEdit(text.isEmpty() ? (pin ? tr("Pin") : tr("Unpin")) : text,
+                  [=, this] { return setKind(cloth, particles, pin, text); });
         return {};
     }
     const std::size_t steps = m_edit.undoIndex();
@@ -523,7 +547,7 @@ QString Document::movePins(int cloth, const std::vector<std::uint32_t> &particle
 QString Document::sew(int cloth, std::uint32_t a, std::uint32_t b, const NewConstraintDef &def, const QString &text)
 {
     if (mustWait()) {
-        deferEdit([=, this] { return sew(cloth, a, b, def, text); });
+        deferEdit(text, [=, this] { return sew(cloth, a, b, def, text); });
         return {};
     }
     beginGesture();
@@ -538,7 +562,7 @@ QString Document::removeConstraints(int cloth, const std::vector<std::uint32_t> 
                                     const QString &text)
 {
     if (mustWait()) {
-        deferEdit([=, this] { return removeConstraints(cloth, indices, cut, text); });
+        deferEdit(text, [=, this] { return removeConstraints(cloth, indices, cut, text); });
         return {};
     }
     beginGesture();
@@ -553,7 +577,7 @@ QString Document::changeConstraints(int cloth, const std::vector<std::uint32_t> 
                                     const ConstraintProps &props, const QString &text, const QString &mergeKey)
 {
     if (mustWait()) {
-        deferEdit([=, this] { return changeConstraints(cloth, indices, props, text, mergeKey); });
+        deferEdit(text, [=, this] { return changeConstraints(cloth, indices, props, text, mergeKey); });
         return {};
     }
     const std::size_t steps = m_edit.undoIndex();
@@ -567,11 +591,12 @@ QString Document::changeConstraints(int cloth, const std::vector<std::uint32_t> 
 
 QString Document::setParameter(const std::string &key, int index, double value, bool scrub)
 {
+    const ParamDesc *param = findParam(key);
     if (mustWait()) {
-        deferEdit([=, this] { return setParameter(key, index, value, scrub); });
+        const QString what = param ? tr("Set %1").arg(QString::fromStdString(param->label)) : QString();
+        deferEdit(what, [=, this] { return setParameter(key, index, value, scrub); });
         return {};
     }
-    const ParamDesc *param = findParam(key);
     const std::size_t steps = m_edit.undoIndex();
     const std::uint64_t before = frame();
     std::string error = m_edit.setParameter(key, index, value);
@@ -602,7 +627,7 @@ QString Document::setPresentation(const Scene &next, const QString &text, const 
     // Looking different changes no state, but the undo step records the playhead: it must be
     // the frame on screen, or undoing a rename made after a scrub would jump back.
     if (mustWait()) {
-        deferEdit([=, this] { return setPresentation(next, text, mergeKey, what); });
+        deferEdit(text, [=, this] { return setPresentation(next, text, mergeKey, what); });
         return {};
     }
     const std::size_t steps = m_edit.undoIndex();
@@ -615,7 +640,7 @@ QString Document::setPresentation(const std::function<void(Scene &)> &change, co
                                   const QString &mergeKey, Change what)
 {
     if (mustWait()) {
-        deferEdit([=, this] { return setPresentation(change, text, mergeKey, what); });
+        deferEdit(text, [=, this] { return setPresentation(change, text, mergeKey, what); });
         return {};
     }
     Scene next = scene();
@@ -632,7 +657,7 @@ QString Document::setStartHere()
 
 QString Document::push(const Vec3 &centre, float radius, const Vec3 &delta, float factor)
 {
-    return run([=, this] { return m_edit.push(centre, radius, delta, factor); }, {}, Change::None);
+    return run([=, this] { return m_edit.push(centre, radius, delta, factor); }, {}, Change::None, {}, tr("Push"));
 }
 
 void Document::closeMerging()
@@ -685,7 +710,7 @@ void Document::cancelGesture()
 QString Document::beginDrag(int cloth, const std::vector<std::uint32_t> &particles, const Vec3 &centre)
 {
     if (mustWait()) {
-        deferEdit([=, this] { return beginDrag(cloth, particles, centre); });
+        deferEdit(tr("Drag"), [=, this] { return beginDrag(cloth, particles, centre); });
         return {};
     }
     const std::uint64_t before = frame();

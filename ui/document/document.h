@@ -11,7 +11,9 @@
 // document is "preparing" (preparingChanged()). An edit, a step or a drag that comes while
 // the state is not at the playhead waits: it is queued, with every call after it, and the
 // queue runs in order once the state has arrived (busyChanged() brackets that, for the busy
-// cursor and the undo actions). A queued edit's error is reported by editFailed().
+// cursor and the undo actions). A queued edit's error is reported by editFailed(), named by
+// the edit. Undo and redo give up the state being prepared (they show the frame of the step);
+// what still waits then runs there. Waiting calls count as unsaved changes (isModified()).
 #pragma once
 
 #include "edit/editdocument.h"
@@ -107,7 +109,9 @@ public:
     void setBudget(const SceneBudget &budget) { m_budget = budget; }
     QString filePath() const { return m_filePath; }
     QString displayName() const; ///< file name, or the scene name when unsaved
-    bool isModified() const { return !m_undo.isClean(); }
+    /// Edits since the last save, or calls waiting for the state that may make some (so that
+    /// closing asks first; saving runs them).
+    bool isModified() const { return !m_undo.isClean() || isBusy(); }
 
     // ---- time (not edits) --------------------------------------------------------------------
     /// Advances `frames` frames (a held drag holds its place); stops at a blow-up.
@@ -211,7 +215,7 @@ signals:
     void simulationStepped();
     /// The playhead moved over the cache without simulating (showFrame()).
     void playheadMoved(quint64 frame);
-    void modifiedChanged(bool modified);
+    void modifiedChanged(bool modified); ///< isModified() changed
     void filePathChanged(const QString &path);
     /// A message about the take ("2 events no longer apply and were removed").
     void takeMessage(const QString &message);
@@ -222,7 +226,8 @@ signals:
     void busyChanged(bool busy);
     /// The state is at the playhead and nothing waits (after settle() was asked for it).
     void settled();
-    /// An edit that waited for the state failed when it ran (the error it would have returned).
+    /// An edit that waited for the state failed when it ran: the error it would have
+    /// returned, after what the edit was ("Place Collider #2: finish the drag first").
     void editFailed(const QString &message);
     /// A grid's size or resolution changed (an edit, its undo or redo): selections of its
     /// particles follow them to the same place on the cloth (remapGridIndices).
@@ -233,9 +238,10 @@ private:
     /// Wraps the step the core just made (if it made one) in a command and announces it.
     QString finishEdit(const std::string &error, std::size_t stepsBefore, std::uint64_t frameBefore, Change what,
                        const QString &mergeKey = {});
-    /// Runs one edit of the core and finishes it (renamed `text` when not empty).
+    /// Runs one edit of the core and finishes it (renamed `text` when not empty; `name` says
+    /// what it was in a queued edit's error when `text` leaves the core's name).
     QString run(const std::function<std::string()> &edit, const QString &text, Change what,
-                const QString &mergeKey = {});
+                const QString &mergeKey = {}, const QString &name = {});
     /// After the core's undo or redo.
     void afterHistoryMove(std::uint64_t frameBefore);
     /// Before the core's undo or redo: a state being prepared is no longer wanted (undo
@@ -245,8 +251,11 @@ private:
     bool mustWait() const;
     /// Queues `action` after what waits and asks for the state.
     void defer(std::function<void()> action);
-    /// Queues an edit; an error it returns when it runs is emitted as editFailed().
-    void deferEdit(std::function<QString()> edit);
+    /// Queues an edit named `what` (its undo text); an error it returns when it runs is
+    /// emitted as editFailed(), prefixed with `what`, since it comes later than the edit.
+    void deferEdit(const QString &what, std::function<QString()> edit);
+    /// Busy changed: the signal, and modifiedChanged() when the stack alone does not say it.
+    void setBusy(bool busy);
     /// Takes over the state the worker prepared for request `serial`, then runs what waits.
     void adoptState(std::uint64_t serial, EditDocument::Arrival arrival);
     /// Forgets the state being prepared (nothing waits for it).

@@ -354,8 +354,10 @@ void SimulationController::stepFrames(int n)
     }
     // The frames are the timeline's: shown from the cache (or when the worker has made them)
     // and the document brought there by the worker, never stepped here. A step that blows up
-    // says so once the state is there, as a step on the document did.
-    connect(m_document, &Document::settled, this, [this] {
+    // says so once the state is there, as a step on the document did: once, for the last of
+    // the steps that the same settling answers.
+    disconnect(m_stepSettled);
+    m_stepSettled = connect(m_document, &Document::settled, this, [this] {
         if (m_document && m_document->simulation().status().blownUp) {
             updateStats();
             emit blownUp(QString::fromStdString(m_document->simulation().status().message));

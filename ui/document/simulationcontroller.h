@@ -142,6 +142,7 @@ private:
     bool blownUpAtPlayhead() const;
 
     QPointer<Document> m_document;
+    QMetaObject::Connection m_stepSettled; ///< a Step's blow-up check when the state arrives (one at a time)
     std::unique_ptr<TimelinePlayer> m_player;
     QTimer m_timer;              ///< document steps (interacting) and waiting polls
     QTimer m_settleTimer;        ///< brings the document to a resting playhead

@@ -123,7 +123,7 @@ void Timeline::prepareCursor(Cursor &cursor, std::uint64_t target)
     cursor.generation = generation;
 }
 
-bool Timeline::simulateTo(Cursor &cursor, std::uint64_t target, bool stopWhenDropped)
+bool Timeline::simulateTo(Cursor &cursor, std::uint64_t target, bool stopWhenDropped, std::uint64_t request)
 {
     std::shared_ptr<const FrameSource> source;
     {
@@ -146,7 +146,7 @@ bool Timeline::simulateTo(Cursor &cursor, std::uint64_t target, bool stopWhenDro
         bool snapshotDue = false;
         {
             std::lock_guard lock(m_mutex);
-            if (cursor.generation != m_generation)
+            if (cursor.generation != m_generation || abandonedLocked(request))
                 return false;
             snapshotDue = m_cache.wantsSnapshot(f, source->keepSnapshotAt(f));
         }
@@ -208,6 +208,7 @@ void Timeline::requestState(std::uint64_t f, StateReady ready, std::unique_ptr<S
         std::lock_guard lock(m_mutex);
         request.generation = m_generation;
         if (m_thread.joinable() && !m_quit) {
+            request.serial = ++m_requestSerial; // the one being served, if any, is left
             m_request = std::move(request);
             m_wake.notify_all();
             return;
@@ -220,7 +221,13 @@ void Timeline::requestState(std::uint64_t f, StateReady ready, std::unique_ptr<S
 void Timeline::cancelStateRequest()
 {
     std::lock_guard lock(m_mutex);
+    ++m_requestSerial;
     m_request.reset();
+}
+
+bool Timeline::abandonedLocked(std::uint64_t serial) const
+{
+    return serial != 0 && (m_quit || serial != m_requestSerial);
 }
 
 std::uint64_t Timeline::snapshotFrameAtOrBefore(std::uint64_t f) const
@@ -249,8 +256,13 @@ void Timeline::serve(Cursor &cursor, StateRequest request)
             request.from.reset();
         }
         prepareCursor(cursor, request.frame);
-        if (simulateTo(cursor, request.frame, false))
+        if (simulateTo(cursor, request.frame, false, request.serial))
             break;
+        {
+            std::lock_guard lock(m_mutex);
+            if (abandonedLocked(request.serial))
+                return; // nobody waits for it: the cursor keeps its frames for the next request
+        }
     }
     // Handed out, not copied: the next request starts from a snapshot or its caller's state.
     std::unique_ptr<SourceState> state = std::move(cursor.state);
