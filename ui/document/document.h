@@ -119,8 +119,9 @@ public:
     /// Returns to the scene's start (frame 0).
     void reset();
     /// Brings the state to `frame` at once, from the timeline's nearest snapshot, on the
-    /// calling thread (the recorder, which simulates on it anyway). Not an edit. The editor
-    /// itself uses showFrame() and settle().
+    /// calling thread: for tests and callers that need the state before going on. Not an
+    /// edit. The editor and the recorder use showFrame() and settle(), which leave the
+    /// stepping to the timeline's worker.
     void seek(std::uint64_t frame);
     /// Moves the playhead to `frame` without simulating: the viewport draws the timeline's
     /// cached frame. The state follows at settle(); every edit, step and drag made meanwhile
