@@ -99,8 +99,16 @@ public:
     static Arrival arrive(PlayerState shown, const Take &take, std::uint64_t frame);
     /// Goes to the arrival's frame with it as the state on arrival there, without stepping:
     /// only that frame's own events are applied. `arrival` must come from arrive() with this
-    /// document's take (a held drag is let go first, as by seek()).
-    void adopt(Arrival arrival);
+    /// document's take (a held drag is let go first, as by seek(), unless `keepDrag`: the
+    /// arrival was made from this take with the drag held, after holdFrames()).
+    void adopt(Arrival arrival, bool keepDrag = false);
+    /// Records `frames` more frames of the held drag, each at its current target, without
+    /// stepping: what step() records, for a caller that has the frames stepped elsewhere (from
+    /// the state shown now and this take, arrive()) and adopts the result with `keepDrag`.
+    /// Until then the take reaches past the playhead: no other edit may come in between.
+    void holdFrames(int frames);
+    /// Forgets the frames holdFrames() recorded past the playhead (their state never came).
+    void dropHeldFrames();
 
     // ---- edits: each is one undo step; an error changes nothing -----------------------------
     std::string setKind(int cloth, const std::vector<std::uint32_t> &particles, ParticleKind kind);
@@ -186,6 +194,26 @@ public:
     bool canRedo() const { return m_index < m_steps.size(); }
     void undo();
     void redo();
+
+    /// The document at one point of the history.
+    struct Snapshot {
+        std::shared_ptr<const Scene> scene;
+        Take take;
+        std::uint64_t playhead = 0;
+    };
+    /// The document undo or redo, step by step, arrives at on reaching undo index `target`.
+    const Snapshot &historyPoint(std::size_t target) const
+    {
+        return target < m_index ? m_steps[target].before : m_steps[target - 1].after;
+    }
+    /// Whether going to undo index `target` simulates frames: false when it only re-applies
+    /// the playhead's events to the state there or builds the start.
+    bool historyMoveSteps(std::size_t target) const;
+    /// Goes to undo index `target` (0..undoCount()) as undo() / redo() would one step at a
+    /// time. `arrival`, when given, is the arrival at historyPoint(target)'s playhead made from
+    /// its scene and take (arrive(), on another thread): it is taken over instead of
+    /// replaying, when replaying is needed at all.
+    void moveHistory(std::size_t target, std::optional<Arrival> arrival = std::nullopt);
     std::size_t undoCount() const { return m_steps.size(); }
     std::size_t undoIndex() const { return m_index; }
     std::string undoText(std::size_t step) const { return m_steps[step].text; }
@@ -197,11 +225,6 @@ public:
     }
 
 private:
-    struct Snapshot {
-        std::shared_ptr<const Scene> scene;
-        Take take;
-        std::uint64_t playhead = 0;
-    };
     struct Step {
         std::string text;
         Snapshot before;
@@ -214,7 +237,9 @@ private:
 
     Snapshot snapshot() const { return { m_scene, m_take, m_state.frame }; }
     /// Puts the document to `s` and replays to its playhead.
-    void restore(const Snapshot &s);
+    void restore(const Snapshot &s, std::optional<Arrival> arrival = std::nullopt);
+    /// Restoring `s` keeps the arrival at the playhead (only its frame's events re-applied).
+    bool keepsArrival(const Snapshot &s) const;
     /// Replays from the start to `frame`.
     void replayTo(std::uint64_t frame);
     /// Recomputes the shown state from the arrival state after the events of the playhead changed.

@@ -40,7 +40,6 @@ struct EventReport {
 /// A drag in progress during a replay.
 struct HeldDrag {
     std::size_t event = 0; ///< index of its DragEvent in the take
-    std::size_t next = 1; ///< index of the target for the next frame
     Grab grab;
 };
 

@@ -16,6 +16,7 @@
 #include "base/vec3.h"
 #include "scene/scene.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -43,6 +44,29 @@ struct DragEvent {
     std::vector<Vec3> targets; ///< m, one per frame the drag lasts (at least one)
     /// Still held by the user: the replay keeps holding after the last target. Never saved.
     bool open = false;
+
+    /// Where the particles are held at frame `frame + k`; none once let go.
+    std::optional<Vec3> targetAt(std::size_t k) const
+    {
+        if (k < targets.size())
+            return targets[k];
+        if (open && !targets.empty())
+            return targets.back();
+        return std::nullopt;
+    }
+    /// Whether the particles are still held after frame `frame + k` (let go with its last target).
+    bool heldAfter(std::size_t k) const { return open || k + 1 < targets.size(); }
+    /// The first k at which this drag and `other` (the same particles, from the same frame)
+    /// hold differently: another target or one let go where the other holds. SIZE_MAX when
+    /// they never do (an open drag and the same one with more targets, each the last).
+    std::size_t firstDifference(const DragEvent &other) const
+    {
+        const std::size_t span = std::max(targets.size(), other.targets.size()) + 1;
+        for (std::size_t k = 0; k < span; ++k)
+            if (targetAt(k) != other.targetAt(k) || heldAfter(k) != other.heldAfter(k))
+                return k;
+        return SIZE_MAX;
+    }
 
     bool operator==(const DragEvent &) const = default;
 };

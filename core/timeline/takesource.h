@@ -45,7 +45,7 @@ private:
 
 /// The first frame whose state differs between the document (a, takeA) and (b, takeB): 0
 /// when the scenes differ in anything the simulation reads, else the frame of the first
-/// event that differs (a drag counting from the frame it starts). Equal documents give
+/// event that differs (a drag from the first frame it holds differently). Equal documents give
 /// UINT64_MAX.
 std::uint64_t firstChangedFrame(const Scene &a, const Take &takeA, const Scene &b, const Take &takeB);
 

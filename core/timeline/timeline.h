@@ -107,9 +107,17 @@ public:
     /// simulated from the start. Returns how many frames were taken.
     std::size_t seed(const std::vector<std::shared_ptr<const CachedFrame>> &frames);
 
+    /// Stores `frame`, made by the caller from the source of generation `generation` (a state
+    /// the editor adopted), unless an edit came since, the cache holds it already, or it does
+    /// not follow the frames simulated in sequence. Later requests then share its topology and
+    /// find the frame cached. Returns whether it was stored.
+    bool offerFrame(std::uint64_t generation, std::shared_ptr<const CachedFrame> frame);
+
     /// Starts / stops the worker thread (stopped at construction).
     void startWorker();
     void stopWorker();
+    /// The worker thread runs: a state request is answered later, on that thread.
+    bool workerRunning() const;
 
     TimelineStatus status() const;
     /// Counts the edits (setSource, invalidateFrom): frames read under one generation may

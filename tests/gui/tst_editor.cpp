@@ -286,6 +286,7 @@ void TestEditor::timelineScrubsAndDeletesEvents()
     QCOMPARE(ruler->markers().size(), qsizetype(0));
     QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), Take{}, 44).stateHash());
     doc->undoStack()->undo();
+    QTRY_VERIFY(settled(doc)); // an undo that re-simulates arrives from the worker
     QCOMPARE(doc->take().events.size(), std::size_t(1));
     QCOMPARE(ruler->markers().size(), qsizetype(1));
 }
@@ -328,9 +329,11 @@ void TestEditor::addMenuAndDeleteObjects()
     QCOMPARE(doc->scene().cloths.size(), cloths);
     QCOMPARE(doc->undoStack()->count(), 3);
     doc->undoStack()->undo();
+    QTRY_VERIFY(settled(doc)); // an undo that re-simulates arrives from the worker
     QCOMPARE(doc->scene().cloths.size(), cloths + 1);
     doc->undoStack()->undo();
     doc->undoStack()->undo();
+    QTRY_VERIFY(settled(doc)); // an undo that re-simulates arrives from the worker
     QCOMPARE(doc->scene().colliders.size(), colliders);
     QCOMPARE(doc->frame(), std::uint64_t(10)); // back where the first addition was made
 }
@@ -424,6 +427,7 @@ void TestEditor::statusSaysWhatAnEditDoesAndStartHereKeepsTheState()
     QTRY_COMPARE(status->modeText(), QStringLiteral("Editing the scene"));
     // One undo step: back to frame 12 with the take and the same cloth.
     doc->undoStack()->undo();
+    QTRY_VERIFY(settled(doc)); // an undo that re-simulates arrives from the worker
     QCOMPARE(doc->frame(), std::uint64_t(12));
     QCOMPARE(doc->take().events.size(), std::size_t(1));
     QVERIFY(!doc->scene().state.has_value());

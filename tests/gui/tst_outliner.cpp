@@ -156,10 +156,12 @@ void TestOutliner::everyKindFromTheAddMenu()
     // Undo takes them all away again, redo brings them back.
     for (std::size_t i = 0; i < std::size(cases); ++i)
         doc->undoStack()->undo();
+    doc->waitUntilSettled(); // an undo that re-simulates arrives from the worker
     QCOMPARE(doc->scene().cloths.size(), std::size_t(0));
     QCOMPARE(tree->topLevelItem(0)->childCount(), 0);
     for (std::size_t i = 0; i < std::size(cases); ++i)
         doc->undoStack()->redo();
+    doc->waitUntilSettled();
     QCOMPARE(tree->topLevelItem(0)->childCount(), 5);
     QCOMPARE(tree->topLevelItem(1)->childCount(), 5);
 }
@@ -238,6 +240,7 @@ void TestOutliner::renameHideDuplicateReorderDelete()
     QTRY_COMPARE(names(tree, 0), (QStringList { "Curtain", "Rope 1", "Rope 1 copy" })); // moved after the drop
     QCOMPARE(doc->undoStack()->count(), beforeDrag + 1);
     doc->undoStack()->undo();
+    doc->waitUntilSettled();
     QCOMPARE(names(tree, 0), (QStringList { "Rope 1 copy", "Curtain", "Rope 1" }));
 
     // Delete a cloth and a collider together: one step.
@@ -252,12 +255,14 @@ void TestOutliner::renameHideDuplicateReorderDelete()
     const Scene end = doc->scene();
     while (doc->undoStack()->index() > start)
         doc->undoStack()->undo();
+    doc->waitUntilSettled(); // an undo that re-simulates arrives from the worker
     QCOMPARE(names(tree, 0), (QStringList { "Sheet 1", "Rope 1" }));
     QCOMPARE(tree->topLevelItem(1)->childCount(), 2);
     QVERIFY(!doc->scene().colliders[1].hidden);
     QCOMPARE(outliner->itemOf(sphere)->checkState(0), Qt::Checked);
     while (doc->undoStack()->canRedo())
         doc->undoStack()->redo();
+    doc->waitUntilSettled();
     QVERIFY(doc->scene() == end);
 }
 

@@ -90,11 +90,12 @@ private slots:
     void keysMoveThePlayheadFromTheWindow();
     void rangeIsPartOfTheSceneAndUndoable();
     void editWhilePlayingIsRecordedAtThePlayhead();
-    void dragWhilePlayingStepsTheDocument();
+    void dragWhilePlayingIsSteppedByTheWorker();
     void settlingStepsNothingOnTheGuiThread();
     void editWhilePreparingEqualsTheSameEditAtOnce();
     void undoWhileEditsWaitLeavesNothingStranded();
     void waitingEditIsUnsavedAndNamedWhenItFails();
+    void undoAndRedoAreSimulatedByTheWorker();
 };
 
 void TestPlayback::initTestCase()
@@ -334,10 +335,11 @@ void TestPlayback::editWhilePlayingIsRecordedAtThePlayhead()
     QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), doc->frame()).stateHash());
 }
 
-void TestPlayback::dragWhilePlayingStepsTheDocument()
+void TestPlayback::dragWhilePlayingIsSteppedByTheWorker()
 {
-    // A drag records the hand's place at every frame: while it is held the document steps
-    // itself; on release playback goes on from the cache.
+    // A drag records the hand's place at every frame: while it is held the document advances
+    // frame by frame, stepped by the timeline's worker, never on the GUI thread; on release
+    // playback goes on from the cache, which kept the drag's frames.
     MainWindow window;
     showWindow(window);
     fillRange(window, 0, 300);
@@ -345,6 +347,14 @@ void TestPlayback::dragWhilePlayingStepsTheDocument()
     SimulationController *controller = window.controller();
     controller->setPlaying(true);
     QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() >= 20, 10000);
+    const std::uint64_t guiSteps = Simulation::stepsOnThisThread();
+    std::uint64_t ownSteps = 0; // the test's own replays, on this thread
+    const auto replayHash = [&](std::uint64_t f) {
+        const std::uint64_t before = Simulation::stepsOnThisThread();
+        const std::uint64_t hash = replay(doc->scene(), doc->take(), f).stateHash();
+        ownSteps += Simulation::stepsOnThisThread() - before;
+        return hash;
+    };
     const quint64 shown = doc->playhead();
     const Vec3 grabbed = window.viewport()->shownSimulation().cloths[0].particles.position[60];
     QVERIFY(doc->beginDrag(0, { 60 }, grabbed).isEmpty());
@@ -353,24 +363,43 @@ void TestPlayback::dragWhilePlayingStepsTheDocument()
     const quint64 at = doc->take().events.front().frame;
     QCOMPARE(at, shown); // the drag starts at the frame on screen
     QVERIFY(controller->isPlaying());
+    bool sawStepping = false;
     for (int k = 1; k <= 3; ++k) {
         const std::uint64_t before = doc->frame();
         doc->dragTo(grabbed + Vec3 { 0.f, 0.05f * float(k), 0.f });
-        QTRY_VERIFY_WITH_TIMEOUT(doc->frame() > before, 5000); // stepped by the controller
+        QTRY_VERIFY_WITH_TIMEOUT((sawStepping = sawStepping || doc->isStepping(), doc->frame() > before), 5000);
         QVERIFY(doc->isSettled());
+        // What is shown is the replay of the take as recorded so far (the drag still open).
+        const auto *open = std::get_if<DragEvent>(&doc->take().events.front().data);
+        QVERIFY(open && open->open);
+        if (!doc->isStepping())
+            QCOMPARE(doc->simulation().stateHash(), replayHash(doc->frame()));
     }
+    QVERIFY(sawStepping);
     doc->endDrag(QStringLiteral("Drag"));
+    QTRY_VERIFY(!doc->dragging()); // after the frames being stepped have arrived
+    QCOMPARE(Simulation::stepsOnThisThread() - ownSteps, guiSteps);
     QCOMPARE(doc->take().events.size(), std::size_t(1));
     QCOMPARE(doc->take().events.front().frame, std::uint64_t(at));
     const auto *drag = std::get_if<DragEvent>(&doc->take().events.front().data);
     QVERIFY(drag);
-    QVERIFY(drag->targets.size() >= 3);
+    QVERIFY(!drag->open);
     const std::uint64_t released = doc->frame();
+    QCOMPARE(drag->targets.size(), std::size_t(released - at + 1)); // one per frame held
+    QCOMPARE(doc->simulation().stateHash(), replayHash(released));
+    // The frames of the drag stayed in the cache: they are the replay of the closed drag.
+    for (std::uint64_t f = at; f < released; ++f) {
+        const std::shared_ptr<const CachedFrame> frame = doc->timeline().cachedFrame(f);
+        QVERIFY2(frame, qPrintable(QStringLiteral("frame %1 of the drag is not cached").arg(f)));
+        if (f == at + 1 || f + 1 == released)
+            QCOMPARE(frame->stateHash, replayHash(f));
+    }
     QVERIFY(controller->isPlaying());
     QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() > released + 5, 20000);
     QCOMPARE(doc->frame(), released); // from the cache again
     controller->setPlaying(false);
-    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), doc->frame()).stateHash());
+    QCOMPARE(doc->simulation().stateHash(), replayHash(doc->frame()));
+    QCOMPARE(Simulation::stepsOnThisThread() - ownSteps, guiSteps);
 }
 
 void TestPlayback::settlingStepsNothingOnTheGuiThread()
@@ -556,6 +585,97 @@ void TestPlayback::waitingEditIsUnsavedAndNamedWhenItFails()
     QCOMPARE(window.statusWidgets()->shownText(), QStringLiteral("Place Collider #1: finish the drag first"));
     QVERIFY(!doc->isModified()); // the drag was cancelled: nothing changed after all
     QVERIFY(!window.isWindowModified());
+}
+
+void TestPlayback::undoAndRedoAreSimulatedByTheWorker()
+{
+    // Undo returns to the frame the step was made at. When that frame must be simulated again
+    // the worker does it: the GUI thread steps nothing, the document is busy meanwhile (an edit
+    // made then waits and lands at the frame undo returns to), and the result is exactly the
+    // replay of the document before the edit. Redo likewise; two steps at once (the History
+    // view) end at the second.
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 150);
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    QAction *undo = window.editActions()->undoAction();
+    const int steps = doc->undoStack()->count();
+    controller->seekTo(40, true);
+    QTRY_VERIFY(settled(doc));
+    QVERIFY(doc->setKind(0, { 55 }, true).isEmpty());
+    controller->seekTo(60, true);
+    QTRY_VERIFY(settled(doc));
+    QVERIFY(doc->setParameter("world.airDamping", 0, 0.4).isEmpty());
+    QCOMPARE(doc->undoStack()->count(), steps + 2);
+    controller->seekTo(120, true);
+    QTRY_VERIFY(settled(doc));
+    const Take both = doc->take();
+    QCOMPARE(both.events.size(), std::size_t(2));
+
+    std::uint64_t ownSteps = 0; // the test's own replays, on this thread
+    const auto replayHash = [&](std::uint64_t f) {
+        const std::uint64_t before = Simulation::stepsOnThisThread();
+        const std::uint64_t hash = replay(doc->scene(), doc->take(), f).stateHash();
+        ownSteps += Simulation::stepsOnThisThread() - before;
+        return hash;
+    };
+    const std::uint64_t guiSteps = Simulation::stepsOnThisThread();
+
+    // Undo the parameter change: back to frame 60 without it, simulated by the worker.
+    doc->undoStack()->undo();
+    QVERIFY(doc->isBusy());
+    QVERIFY(!undo->isEnabled());
+    QCOMPARE(doc->playhead(), std::uint64_t(60));
+    // An edit made meanwhile waits for the state and is recorded at frame 60.
+    QVERIFY(doc->setKind(0, { 57 }, true).isEmpty());
+    QTRY_VERIFY(settled(doc));
+    QCOMPARE(doc->frame(), std::uint64_t(60));
+    QCOMPARE(doc->take().events.size(), std::size_t(2));
+    QCOMPARE(doc->take().events[0], both.events[0]);
+    QVERIFY(std::holds_alternative<PinEvent>(doc->take().events[1].data));
+    QCOMPARE(doc->take().events[1].frame, std::uint64_t(60));
+    QCOMPARE(doc->simulation().stateHash(), replayHash(60));
+    QVERIFY(undo->isEnabled());
+
+    // Undo the pin made while waiting (at the playhead: its events only), then the first pin
+    // from frame 100, and redo it, from frame 20: each of the last two simulates frames.
+    doc->undoStack()->undo();
+    QTRY_VERIFY(settled(doc));
+    QCOMPARE(doc->take().events.size(), std::size_t(1));
+    controller->seekTo(100, true);
+    QTRY_VERIFY(settled(doc));
+    doc->undoStack()->undo();
+    QVERIFY(doc->isBusy());
+    QTRY_VERIFY(settled(doc));
+    QCOMPARE(doc->frame(), std::uint64_t(40));
+    QVERIFY(doc->take().events.empty());
+    QCOMPARE(doc->simulation().stateHash(), replayHash(40));
+    controller->seekTo(20, true);
+    QTRY_VERIFY(settled(doc));
+    doc->undoStack()->redo();
+    QTRY_VERIFY(settled(doc));
+    QCOMPARE(doc->frame(), std::uint64_t(40));
+    QCOMPARE(doc->take().events.size(), std::size_t(1));
+    QCOMPARE(doc->take().events[0], both.events[0]);
+    QCOMPARE(doc->simulation().stateHash(), replayHash(40));
+
+    // Two steps at once from frame 130: the move goes on to the second while the first's
+    // state is on its way, and ends where two single undos end.
+    controller->seekTo(130, true);
+    QTRY_VERIFY(settled(doc));
+    doc->undoStack()->redo(); // the pin at 60 made while waiting
+    QTRY_VERIFY(settled(doc));
+    QCOMPARE(doc->take().events.size(), std::size_t(2));
+    controller->seekTo(130, true);
+    QTRY_VERIFY(settled(doc));
+    doc->undoStack()->setIndex(steps);
+    QTRY_VERIFY(settled(doc));
+    QCOMPARE(doc->undoStack()->index(), steps);
+    QVERIFY(doc->take().events.empty());
+    QCOMPARE(doc->frame(), std::uint64_t(40));
+    QCOMPARE(doc->simulation().stateHash(), replayHash(40));
+    QCOMPARE(Simulation::stepsOnThisThread() - ownSteps, guiSteps);
 }
 
 QTEST_MAIN(TestPlayback)

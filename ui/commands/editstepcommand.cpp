@@ -19,11 +19,9 @@ bool EditStepCommand::mergeWith(const QUndoCommand *other)
 
 void EditStepCommand::undo()
 {
-    // Undo replays to the frame the step was made at; a state being prepared for the frame on
-    // screen is no longer wanted.
-    const std::uint64_t frame = m_document->beforeHistoryMove();
-    m_document->m_edit.undo();
-    m_document->afterHistoryMove(frame);
+    // Undo returns to the frame the step was made at (the worker simulates it when needed); a
+    // state being prepared for the frame on screen is no longer wanted.
+    m_document->moveHistory(true);
 }
 
 void EditStepCommand::redo()
@@ -32,9 +30,7 @@ void EditStepCommand::redo()
         m_first = false;
         return;
     }
-    const std::uint64_t frame = m_document->beforeHistoryMove();
-    m_document->m_edit.redo();
-    m_document->afterHistoryMove(frame);
+    m_document->moveHistory(false);
 }
 
 } // namespace drape

@@ -59,12 +59,92 @@ int Document::step(int frames)
         defer([this, frames] { step(frames); });
         return 0;
     }
+    if (interacting() && m_timeline->workerRunning())
+        return stepOnWorker(frames);
     int ran = 0;
     for (; ran < frames && !simulation().status().blownUp; ++ran)
         m_edit.step();
     if (ran > 0)
         emit simulationStepped();
     return ran;
+}
+
+int Document::stepOnWorker(int frames)
+{
+    if (frames <= 0 || simulation().status().blownUp)
+        return 0;
+    // The drag's target for each frame is recorded now, so the take says what the worker
+    // steps; the frames before the first new one stay cached (firstChangedFrame).
+    const std::uint64_t target = frame() + std::uint64_t(frames);
+    m_edit.holdFrames(frames);
+    updateTimeline();
+    const std::uint64_t serial = ++m_stepSerial;
+    const std::uint64_t generation = m_timeline->generation();
+    offerShownFrame(generation); // the frame the worker starts from (the drag's first, a target moved)
+    m_stepTarget = target;
+    m_stepClock.start();
+    // The worker steps a copy of the state shown to the frame before `target` and on to the
+    // arrival at `target`, as settle() has it do; the GUI thread takes it over (adoptStep).
+    const std::shared_ptr<const TakeSource> source = m_timelineSource;
+    m_timeline->requestState(
+        target - 1,
+        [this, serial, generation, target, source](std::unique_ptr<SourceState> state) {
+            auto arrival = std::make_shared<EditDocument::Arrival>(
+                EditDocument::arrive(std::move(static_cast<TakeState &>(*state).state), source->take(), target));
+            QMetaObject::invokeMethod(
+                this, [this, serial, generation, arrival] { adoptStep(serial, generation, std::move(*arrival)); },
+                Qt::QueuedConnection);
+        },
+        std::make_unique<TakeState>(m_edit.playerState()));
+    return frames;
+}
+
+void Document::adoptStep(std::uint64_t serial, std::uint64_t generation, EditDocument::Arrival arrival)
+{
+    if (serial != m_stepSerial || !m_stepTarget)
+        return; // given up since (cancelStep())
+    const int frames = int(*m_stepTarget - frame());
+    m_stepTarget.reset();
+    const double seconds = double(m_stepClock.nsecsElapsed()) * 1e-9;
+    m_edit.adopt(std::move(arrival), true);
+    // The frame on screen goes into the cache, so the worker's next step shares its topology
+    // and playing the drag back finds every frame of it.
+    offerShownFrame(generation);
+    m_timeline->setPlayhead(frame());
+    if (m_heldTarget) { // where the cursor went meanwhile: the target of the frame shown now
+        m_edit.dragTo(*m_heldTarget);
+        m_heldTarget.reset();
+    }
+    emit simulationStepped();
+    emit stepsArrived(frames, seconds);
+    runDeferred();
+    if (!isSettled())
+        settle(); // a queued call moved the playhead
+    else if (!isBusy())
+        emit settled();
+}
+
+void Document::offerShownFrame(std::uint64_t generation)
+{
+    const std::uint64_t at = frame();
+    if (m_timeline->cachedFrame(at))
+        return;
+    const std::shared_ptr<const CachedFrame> previous = at > 0 ? m_timeline->cachedFrame(at - 1) : nullptr;
+    m_timeline->offerFrame(generation, captureFrame(simulation(), at, previous.get()));
+}
+
+void Document::cancelStep()
+{
+    if (!m_stepTarget)
+        return;
+    ++m_stepSerial;
+    m_stepTarget.reset();
+    m_timeline->cancelStateRequest();
+    m_edit.dropHeldFrames();
+    if (m_heldTarget) {
+        m_edit.dragTo(*m_heldTarget);
+        m_heldTarget.reset();
+    }
 }
 
 void Document::reset()
@@ -74,6 +154,7 @@ void Document::reset()
         return;
     }
     cancelPreparing(); // the start is built at once
+    cancelStep();
     if (m_gestureDepth > 0) { // a stroke still held keeps what it did so far
         m_gestureDepth = 1;
         endGesture(tr("Edit"));
@@ -97,14 +178,20 @@ std::vector<std::optional<GridDesc>> Document::grids() const
 
 void Document::updateTimeline()
 {
-    if (m_edit.dragging())
-        return; // the drag is committed (and the cache refilled) on release
-    const std::shared_ptr<const Scene> scene = m_edit.sharedScene();
-    if (scene == m_timelineScene && m_edit.take() == m_timelineTake)
+    if (m_historyTarget)
+        return; // the timeline has the document an undo or redo goes to already
+    // A drag in progress is in the take (open, holding its last target): the frames it has
+    // recorded are the timeline's too, and stay cached when it is let go.
+    setTimelineDocument(m_edit.sharedScene(), m_edit.take());
+}
+
+void Document::setTimelineDocument(const std::shared_ptr<const Scene> &scene, const Take &take)
+{
+    if (scene == m_timelineScene && take == m_timelineTake)
         return;
-    const std::uint64_t from = firstChangedFrame(*m_timelineScene, m_timelineTake, *scene, m_edit.take());
+    const std::uint64_t from = firstChangedFrame(*m_timelineScene, m_timelineTake, *scene, take);
     m_timelineScene = scene;
-    m_timelineTake = m_edit.take();
+    m_timelineTake = take;
     if (from != std::numeric_limits<std::uint64_t>::max()) {
         m_timelineSource = std::make_shared<TakeSource>(m_timelineScene, m_timelineTake);
         m_timeline->setSource(m_timelineSource, from);
@@ -113,7 +200,9 @@ void Document::updateTimeline()
 
 void Document::seek(std::uint64_t target)
 {
+    finishHistoryNow();
     cancelPreparing();
+    cancelStep();
     const std::uint64_t before = frame();
     m_shown.reset();
     if (target == before) {
@@ -140,6 +229,8 @@ void Document::showFrame(std::uint64_t target)
         defer([this, target] { showFrame(target); });
         return;
     }
+    if (m_stepTarget && target != *m_stepTarget)
+        cancelStep(); // the frames being stepped are not the ones to show
     if (target == frame())
         m_shown.reset();
     else
@@ -227,8 +318,8 @@ void Document::adoptState(std::uint64_t serial, EditDocument::Arrival arrival)
 
 void Document::cancelPreparing()
 {
-    if (!m_preparing)
-        return;
+    if (!m_preparing || m_historyTarget)
+        return; // (an undo or redo is never given up: it completes, then what waits runs)
     const std::uint64_t frame = *m_preparing;
     ++m_settleSerial;
     m_preparing.reset();
@@ -238,6 +329,8 @@ void Document::cancelPreparing()
 
 bool Document::mustWait() const
 {
+    if (m_stepTarget)
+        return true; // what comes after the frames being stepped waits for them
     if (m_replaying && isSettled())
         return false; // called by the queued call that runs: part of it
     return !isSettled() || isBusy();
@@ -251,13 +344,18 @@ void Document::defer(std::function<void()> action)
                           std::move(action));
     else
         m_deferred.push_back(std::move(action));
-    if (!wasBusy)
+    // Waiting for frames being stepped during a drag is a frame or two, not worth a busy
+    // cursor or disabling Undo at every frame.
+    if (!wasBusy && !m_stepTarget)
         setBusy(true);
     settle();
 }
 
 void Document::setBusy(bool busy)
 {
+    if (busy == m_busyAnnounced)
+        return;
+    m_busyAnnounced = busy;
     emit busyChanged(busy);
     if (m_undo.isClean())
         emit modifiedChanged(isModified());
@@ -283,7 +381,7 @@ void Document::runDeferred()
 {
     if (m_replaying || !isBusy())
         return;
-    while (isSettled() && !m_deferred.empty()) {
+    while (isSettled() && !m_stepTarget && !m_deferred.empty()) {
         std::function<void()> action = std::move(m_deferred.front());
         m_deferred.pop_front();
         m_replaying = true;
@@ -293,20 +391,22 @@ void Document::runDeferred()
     }
     if (m_deferred.empty())
         setBusy(false);
-    else
+    else if (!m_stepTarget) {
+        setBusy(true); // (not announced if it began while frames were being stepped)
         settle(); // a queued call moved the playhead: the rest waits for the state there
+    }
 }
 
 void Document::waitUntilSettled()
 {
     settle();
-    if (isSettled() && !isBusy())
+    if (isSettled() && !isBusy() && !isStepping())
         return;
     QEventLoop loop;
     connect(this, &Document::settled, &loop, &QEventLoop::quit);
     // A request given up on the way (the playhead moved) is made again for the new frame.
     connect(this, &Document::preparingChanged, &loop, [this, &loop](bool preparing) {
-        if (isSettled() && !isBusy())
+        if (isSettled() && !isBusy() && !isStepping())
             loop.quit();
         else if (!preparing)
             QMetaObject::invokeMethod(this, &Document::settle, Qt::QueuedConnection);
@@ -314,10 +414,96 @@ void Document::waitUntilSettled()
     loop.exec(QEventLoop::ExcludeUserInputEvents);
 }
 
+void Document::moveHistory(bool undo)
+{
+    const std::size_t from = m_historyTarget.value_or(m_edit.undoIndex());
+    if (undo ? from == 0 : from >= m_edit.undoCount())
+        return;
+    const std::size_t target = undo ? from - 1 : from + 1;
+    std::uint64_t frameBefore = 0;
+    const std::optional<std::uint64_t> pending = m_historyTarget ? m_preparing : std::nullopt;
+    if (m_historyTarget) {
+        // A further step while the last one's state is on its way (the History view moves
+        // several steps at once): the move goes to the new step instead.
+        frameBefore = m_historyFrameBefore;
+        ++m_settleSerial;
+        m_timeline->cancelStateRequest();
+        m_historyTarget.reset();
+        m_preparing.reset();
+        m_shown.reset();
+    } else {
+        frameBefore = beforeHistoryMove();
+    }
+    if (dragging() || !m_timeline->workerRunning() || !m_edit.historyMoveSteps(target)) {
+        // Nothing to simulate (the start, or the playhead's own events), or no worker: here.
+        m_edit.moveHistory(target);
+        if (pending) {
+            emit preparingChanged(false, *pending);
+            if (!isBusy())
+                setBusy(false);
+        }
+        afterHistoryMove(frameBefore);
+        return;
+    }
+    const EditDocument::Snapshot &point = m_edit.historyPoint(target);
+    const std::uint64_t playhead = point.playhead;
+    setTimelineDocument(point.scene, point.take); // what the worker replays from now on
+    const std::uint64_t serial = ++m_settleSerial;
+    m_historyTarget = target;
+    m_historyFrameBefore = frameBefore;
+    m_preparing = playhead;
+    m_shown = playhead;
+    const std::shared_ptr<const TakeSource> source = m_timelineSource;
+    m_timeline->requestState(playhead - 1, [this, serial, playhead, source](std::unique_ptr<SourceState> state) {
+        auto arrival = std::make_shared<EditDocument::Arrival>(
+            EditDocument::arrive(std::move(static_cast<TakeState &>(*state).state), source->take(), playhead));
+        QMetaObject::invokeMethod(
+            this, [this, serial, arrival] { adoptHistory(serial, std::move(*arrival)); }, Qt::QueuedConnection);
+    });
+    setBusy(true);
+    m_timeline->setPlayhead(playhead);
+    emit preparingChanged(true, playhead);
+    emit playheadMoved(playhead);
+}
+
+void Document::adoptHistory(std::uint64_t serial, EditDocument::Arrival arrival)
+{
+    if (serial != m_settleSerial || !m_historyTarget)
+        return; // a further undo or redo asked for another state since
+    const std::size_t target = *m_historyTarget;
+    const std::uint64_t playhead = *m_preparing;
+    m_historyTarget.reset();
+    m_preparing.reset();
+    m_shown.reset();
+    m_edit.moveHistory(target, std::move(arrival));
+    emit preparingChanged(false, playhead);
+    afterHistoryMove(m_historyFrameBefore);
+    runDeferred(); // what waited runs at the frame the move returned to
+    if (isSettled() && !isBusy())
+        emit settled();
+}
+
+void Document::finishHistoryNow()
+{
+    if (!m_historyTarget)
+        return;
+    const std::size_t target = *m_historyTarget;
+    const std::uint64_t playhead = *m_preparing;
+    ++m_settleSerial;
+    m_timeline->cancelStateRequest();
+    m_historyTarget.reset();
+    m_preparing.reset();
+    m_shown.reset();
+    m_edit.moveHistory(target);
+    emit preparingChanged(false, playhead);
+    afterHistoryMove(m_historyFrameBefore);
+}
+
 std::uint64_t Document::beforeHistoryMove()
 {
     const std::uint64_t shown = playhead();
     cancelPreparing();
+    cancelStep();
     m_shown.reset(); // undo and redo show the frame of the step (replayed), not a cached one
     return shown;
 }
@@ -731,6 +917,10 @@ QString Document::beginDrag(int cloth, const std::vector<std::uint32_t> &particl
 
 void Document::dragTo(const Vec3 &target)
 {
+    if (m_stepTarget && m_edit.dragging() && m_deferred.empty()) {
+        m_heldTarget = target; // the target of the frame being stepped to, once it is there
+        return;
+    }
     if (mustWait()) {
         defer([this, target] { dragTo(target); });
         return;

@@ -22,6 +22,7 @@
 #include "scene/scenebudget.h"
 #include "sim/simulation.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
@@ -86,8 +87,9 @@ public:
     bool isSettled() const { return !m_shown.has_value(); }
     /// The worker prepares the state at the playhead for editing (settle() asked for it).
     bool isPreparing() const { return m_preparing.has_value(); }
-    /// Edits wait for that state: they run in order once it arrives.
-    bool isBusy() const { return !m_deferred.empty(); }
+    /// Edits wait for that state (or for an undo or redo to arrive): they run in order once
+    /// it arrives.
+    bool isBusy() const { return !m_deferred.empty() || m_historyTarget.has_value(); }
     /// Calls are being queued behind those edits: a caller that must keep its place in that
     /// order queues itself with whenSettled() (false within the queued call that runs).
     bool isQueueing() const { return isBusy() && !m_replaying; }
@@ -114,7 +116,12 @@ public:
     bool isModified() const { return !m_undo.isClean() || isBusy(); }
 
     // ---- time (not edits) --------------------------------------------------------------------
-    /// Advances `frames` frames (a held drag holds its place); stops at a blow-up.
+    /// Advances `frames` frames (a held drag holds its place); stops at a blow-up. While a
+    /// drag or a stroke is in progress and the timeline's worker runs, the frames are recorded
+    /// (the drag's target for each) and stepped by the worker from the state shown: step()
+    /// returns at once and the state is taken over when it arrives (isStepping() meanwhile;
+    /// stepsArrived() then). The cursor's moves meanwhile go to the frame that arrives; other
+    /// calls wait for it, in order, without the busy signal (they wait a frame or two).
     int step(int frames = 1);
     /// Returns to the scene's start (frame 0).
     void reset();
@@ -132,8 +139,10 @@ public:
     /// for it runs. At the scene's start the start is built at once (nothing is stepped).
     void settle();
     /// A drag or a stroke is in progress: its edits are recorded frame by frame, so the
-    /// document itself steps while it lasts.
+    /// document itself steps while it lasts (step()).
     bool interacting() const { return dragging() || m_gestureDepth > 0; }
+    /// Frames step() asked the timeline's worker for have not arrived yet (see step()).
+    bool isStepping() const { return m_stepTarget.has_value(); }
 
     /// The document's timeline: a cache of its frames kept by a worker thread (started by
     /// the window that shows the document), re-filled from the frame each edit changes.
@@ -227,6 +236,9 @@ signals:
     void busyChanged(bool busy);
     /// The state is at the playhead and nothing waits (after settle() was asked for it).
     void settled();
+    /// Frames a step() left to the worker arrived: `frames` of them, `seconds` of wall time
+    /// after they were asked for.
+    void stepsArrived(int frames, double seconds);
     /// An edit that waited for the state failed when it ran: the error it would have
     /// returned, after what the edit was ("Place Collider #2: finish the drag first").
     void editFailed(const QString &message);
@@ -248,6 +260,17 @@ private:
     /// Before the core's undo or redo: a state being prepared is no longer wanted (undo
     /// returns to the frame the step was made at). Returns the frame on screen.
     std::uint64_t beforeHistoryMove();
+    /// Undo (`undo`) or redo of one step (EditStepCommand). When the document it returns to
+    /// must be simulated to its playhead, the timeline's worker does it: the timeline switches
+    /// to that document at once, the core takes it over when the state arrives
+    /// (adoptHistory), and meanwhile the document is busy (calls wait; a further undo or redo
+    /// retargets the move).
+    void moveHistory(bool undo);
+    void adoptHistory(std::uint64_t serial, EditDocument::Arrival arrival);
+    /// Completes a history move still waiting for its state on this thread (seek()).
+    void finishHistoryNow();
+    /// Gives the timeline (scene, take), invalidating from the first frame that changed.
+    void setTimelineDocument(const std::shared_ptr<const Scene> &scene, const Take &take);
     /// A call must wait for the state: the playhead is ahead of it, or edits already wait.
     bool mustWait() const;
     /// Queues `action` after what waits and asks for the state.
@@ -261,6 +284,15 @@ private:
     void adoptState(std::uint64_t serial, EditDocument::Arrival arrival);
     /// Forgets the state being prepared (nothing waits for it).
     void cancelPreparing();
+    /// step() during an interaction: the worker steps from the state shown.
+    int stepOnWorker(int frames);
+    /// Takes over the frames stepped for request `serial` (made from source `generation`).
+    void adoptStep(std::uint64_t serial, std::uint64_t generation, EditDocument::Arrival arrival);
+    /// Puts the frame shown into the timeline's cache when it is the frame of `generation`'s
+    /// source there and the cache lacks it (frames made by step() requests).
+    void offerShownFrame(std::uint64_t generation);
+    /// Forgets frames asked of the worker by step() (the drag's targets recorded for them too).
+    void cancelStep();
     /// Runs the queued calls while the state stays at the playhead.
     void runDeferred();
     void announce(Change what, std::uint64_t frameBefore);
@@ -279,6 +311,13 @@ private:
     std::optional<std::uint64_t> m_shown; ///< the playhead while the state lags behind it
     std::optional<std::uint64_t> m_preparing; ///< the frame the worker prepares the state of
     std::uint64_t m_settleSerial = 0; ///< names the one state request whose answer is taken
+    std::optional<std::uint64_t> m_stepTarget; ///< the frame step() asked the worker for
+    std::uint64_t m_stepSerial = 0; ///< names the step request whose answer is taken
+    std::optional<Vec3> m_heldTarget; ///< the cursor's target given while a step was out
+    QElapsedTimer m_stepClock; ///< since the step was asked for
+    bool m_busyAnnounced = false; ///< busyChanged(true) was emitted for what waits
+    std::optional<std::size_t> m_historyTarget; ///< the core undo index an undo or redo goes to
+    std::uint64_t m_historyFrameBefore = 0; ///< the frame on screen before that move
     std::deque<std::function<void()>> m_deferred; ///< calls waiting for the state
     bool m_replaying = false; ///< running a queued call: the calls it makes run at once
     std::size_t m_insertAt = 0; ///< where a call made by the queued one that runs is queued

@@ -79,6 +79,7 @@ void SimulationController::setDocument(Document *document)
                 applyRange();
             updateMode();
         });
+        connect(m_document, &Document::stepsArrived, this, &SimulationController::onStepsArrived);
         connect(m_document, &Document::busyChanged, this, [this](bool busy) {
             // While edits wait for the state at the playhead, playback holds there, so that
             // they are made at the frame that was on screen; it goes on once they have run.
@@ -464,10 +465,20 @@ int SimulationController::advance(int frames)
     QElapsedTimer solverClock;
     solverClock.start();
     const int ran = m_document->step(frames);
-    if (ran > 0) {
-        m_simAdvanced += ran * m_document->simulation().solver.frameDt();
-        m_stepSeconds += double(solverClock.nsecsElapsed()) * 1e-9;
-        m_stepsInWindow += ran;
+    // During a drag the worker steps the frames (Document::stepsArrived): counted on arrival.
+    if (ran > 0 && !m_document->isStepping())
+        onStepsArrived(ran, double(solverClock.nsecsElapsed()) * 1e-9);
+    return ran;
+}
+
+void SimulationController::onStepsArrived(int frames, double seconds)
+{
+    if (!m_document)
+        return;
+    if (frames > 0) {
+        m_simAdvanced += frames * m_document->simulation().solver.frameDt();
+        m_stepSeconds += seconds;
+        m_stepsInWindow += frames;
         emit stepped();
     }
     if (m_document->simulation().status().blownUp) {
@@ -475,7 +486,6 @@ int SimulationController::advance(int frames)
         updateStats();
         emit blownUp(QString::fromStdString(m_document->simulation().status().message));
     }
-    return ran;
 }
 
 void SimulationController::tick()
@@ -502,6 +512,13 @@ void SimulationController::tick()
     const double frameDt = m_document->simulation().solver.frameDt();
     // A stall (a modal dialog, a debugger) must not be paid back as a burst of frames.
     m_accumulator += std::min(wall, 0.25) * m_speed;
+    if (m_document->isStepping()) {
+        // The worker is still stepping the last frames asked for: no more until they are
+        // shown. A solver slower than real time shows as a real-time factor below 1.
+        m_accumulator = std::min(m_accumulator, kMaxStepsPerTick * frameDt);
+        updateMode();
+        return;
+    }
     const int owed = int(m_accumulator / frameDt);
     const int frames = std::min(owed, kMaxStepsPerTick);
     m_accumulator -= frames * frameDt;

@@ -6,10 +6,11 @@
 // playhead catches up with the cache the player waits for the worker and the real-time factor
 // in the status bar drops below 1 instead of showing slow motion unannounced. While edits wait
 // for the state (Document::isBusy) playback holds at the frame they were made at, and moves of
-// the playhead queue behind them. The GUI thread never steps the solver while playing or
-// settling, with one exception: while a drag or a stroke is in progress the document itself
-// steps on a timer, as every frame of a drag is recorded in the take (the "Fix Your Timestep!"
-// accumulator, Glenn Fiedler 2004, at most kMaxStepsPerTick frames per tick).
+// the playhead queue behind them. The GUI thread never steps the solver. While a drag or a
+// stroke is in progress the document advances on a timer, as every frame of a drag is
+// recorded in the take (the "Fix Your Timestep!" accumulator, Glenn Fiedler 2004, at most
+// kMaxStepsPerTick frames per tick): each tick records the frames it owes and the timeline's
+// worker steps them (Document::step); the next frames are asked for once they are shown.
 //
 // Scrubbing and the playhead keys (seekTo) show cached frames at once; a frame past the cache
 // is asked of the worker and shown when it arrives, with its progress (waitText()), as is a
@@ -129,6 +130,8 @@ private:
     void play(int direction);
     void tick();
     int advance(int frames); ///< steps the document up to `frames` frames; returns how many ran
+    /// Frames stepped (here, or by the worker during a drag): the stats and a blow-up.
+    void onStepsArrived(int frames, double seconds);
     void updateStats();
     void updateMode(); ///< from the cache, or the document itself while it is interacting
     void onFrameShown(const std::shared_ptr<const CachedFrame> &frame);

@@ -125,6 +125,13 @@ void Viewport::setDocument(Document *document)
         connect(m_document, &Document::simulationStepped, this, &Viewport::requestUpdate);
         connect(m_document, &Document::playheadMoved, this, &Viewport::requestUpdate);
         connect(m_document, &Document::busyChanged, this, &Viewport::onBusyChanged);
+        connect(m_document, &Document::preparingChanged, this, [this](bool preparing, quint64 frame) {
+            // While the state at `frame` is on its way (an undo, a settle), the frame shown is
+            // that frame's when the cache holds it, else the state the document is still at,
+            // never a cached frame of another time.
+            if (preparing && m_cachedFrame && m_cachedFrame->frame != frame)
+                showCachedFrame(m_document->timeline().cachedFrame(frame));
+        });
         connect(m_document, &Document::simulationReset, this, [this] {
             m_cachedView.invalidate();
             m_renderer.invalidate();

@@ -135,16 +135,6 @@ ClothState restState(const ClothDesc &desc)
 }
 
 
-// Where a drag holds its particles at frame `frame + i` (none once let go).
-std::optional<Vec3> dragTargetAt(const DragEvent &drag, std::size_t i)
-{
-    if (i < drag.targets.size())
-        return drag.targets[i];
-    if (drag.open && !drag.targets.empty())
-        return drag.targets.back();
-    return std::nullopt;
-}
-
 // True when replaying `a` and `b` arrives at `frame` in the same state: the same events
 // before it, a drag counting only as far as it reaches the frame.
 bool sameArrival(const Take &a, const Take &b, std::uint64_t frame)
@@ -170,7 +160,7 @@ bool sameArrival(const Take &a, const Take &b, std::uint64_t frame)
         const std::size_t reach = std::size_t(frame - x.frame);
         const std::size_t span = std::min(reach, std::max(dx->targets.size(), dy->targets.size()) + 1);
         for (std::size_t k = 0; k < span; ++k)
-            if (dragTargetAt(*dx, k) != dragTargetAt(*dy, k))
+            if (dx->targetAt(k) != dy->targetAt(k))
                 return false;
     }
     return true;
@@ -249,6 +239,25 @@ void EditDocument::step()
     Player::applyFrameEvents(m_state, m_take, &m_reports);
 }
 
+void EditDocument::holdFrames(int frames)
+{
+    if (!m_drag || frames <= 0)
+        return;
+    auto &drag = std::get<DragEvent>(m_take.events[m_drag->event].data);
+    drag.targets.insert(drag.targets.end(), std::size_t(frames), drag.targets.back());
+}
+
+void EditDocument::dropHeldFrames()
+{
+    if (!m_drag)
+        return;
+    const Event &event = m_take.events[m_drag->event];
+    auto &drag = std::get<DragEvent>(m_take.events[m_drag->event].data);
+    const std::size_t reached = std::size_t(m_state.frame - std::min(m_state.frame, event.frame)) + 1;
+    if (drag.targets.size() > reached)
+        drag.targets.resize(reached);
+}
+
 void EditDocument::run(int frames)
 {
     for (int i = 0; i < frames; ++i)
@@ -297,9 +306,9 @@ EditDocument::Arrival EditDocument::arrive(PlayerState shown, const Take &take, 
     return out;
 }
 
-void EditDocument::adopt(Arrival arrival)
+void EditDocument::adopt(Arrival arrival, bool keepDrag)
 {
-    if (m_drag)
+    if (m_drag && !keepDrag)
         cancelDrag();
     m_arrived = std::move(arrival.state);
     m_arrivedReports = std::move(arrival.reports);
@@ -307,20 +316,46 @@ void EditDocument::adopt(Arrival arrival)
     reapplyFrame();
 }
 
-void EditDocument::restore(const Snapshot &s)
+bool EditDocument::keepsArrival(const Snapshot &s) const
+{
+    const bool sameStart = s.scene == m_scene || withoutPresentation(*s.scene) == withoutPresentation(*m_scene);
+    return sameStart && s.playhead == m_state.frame && sameArrival(s.take, m_take, s.playhead);
+}
+
+void EditDocument::restore(const Snapshot &s, std::optional<Arrival> arrival)
 {
     // An edit at the playhead leaves the arrival there as it was: undoing or redoing it only
     // re-applies that frame's events, without simulating again from the start.
-    const bool sameStart = s.scene == m_scene || withoutPresentation(*s.scene) == withoutPresentation(*m_scene);
-    const bool keepArrival = sameStart && s.playhead == m_state.frame && sameArrival(s.take, m_take, s.playhead);
+    const bool keepArrival = keepsArrival(s);
     // The message spoke of the edit being undone or redone, not of the document now shown.
     m_message.clear();
     m_scene = s.scene;
     m_take = s.take;
     if (keepArrival)
         reapplyFrame();
+    else if (arrival && s.playhead > 0 && arrival->state.frame == s.playhead)
+        adopt(std::move(*arrival));
     else
         replayTo(s.playhead);
+}
+
+bool EditDocument::historyMoveSteps(std::size_t target) const
+{
+    if (target > m_steps.size() || target == m_index)
+        return false;
+    const Snapshot &s = historyPoint(target);
+    return s.playhead > 0 && !keepsArrival(s);
+}
+
+void EditDocument::moveHistory(std::size_t target, std::optional<Arrival> arrival)
+{
+    if (m_drag)
+        cancelDrag();
+    if (target > m_steps.size() || target == m_index)
+        return;
+    const Snapshot &s = historyPoint(target);
+    m_index = target;
+    restore(s, std::move(arrival));
 }
 
 void EditDocument::push(std::string text, Snapshot before)
@@ -340,20 +375,16 @@ void EditDocument::undo()
 {
     if (m_drag)
         cancelDrag();
-    if (!canUndo())
-        return;
-    --m_index;
-    restore(m_steps[m_index].before);
+    if (canUndo())
+        moveHistory(m_index - 1);
 }
 
 void EditDocument::redo()
 {
     if (m_drag)
         cancelDrag();
-    if (!canRedo())
-        return;
-    restore(m_steps[m_index].after);
-    ++m_index;
+    if (canRedo())
+        moveHistory(m_index + 1);
 }
 
 std::string EditDocument::editScene(const EventData &data, Scene &scene) const

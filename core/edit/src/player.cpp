@@ -193,11 +193,16 @@ void continueDrags(PlayerState &state, const Take &take)
             held.grab.release(state.sim); // the take changed under the replay
             continue;
         }
-        if (held.next < e->targets.size())
-            held.grab.moveTo(state.sim, e->targets[held.next++]);
+        // The target of this frame follows from the frame alone, not from a count kept in the
+        // state: a state stepped while the drag held fewer targets (the editor records them
+        // while the worker steps) goes on exactly as one stepped with all of them.
+        const std::uint64_t start = take.events[held.event].frame;
+        const std::size_t k = std::size_t(state.frame - std::min(state.frame, start));
+        if (k < e->targets.size())
+            held.grab.moveTo(state.sim, e->targets[k]);
         else if (e->open && !e->targets.empty())
             held.grab.moveTo(state.sim, e->targets.back());
-        if (held.next >= e->targets.size() && !e->open)
+        if (k + 1 >= e->targets.size() && !e->open)
             held.grab.release(state.sim);
         else
             still.push_back(std::move(held));

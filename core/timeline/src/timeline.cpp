@@ -132,7 +132,7 @@ bool Timeline::simulateTo(Cursor &cursor, std::uint64_t target, bool stopWhenDro
             return false;
         source = m_source;
         // A cursor copied from a snapshot whose frame was dropped: capture that frame first.
-        if (cursor.state->frame() == target && !m_cache.holds(target)) {
+        if (cursor.state->frame() == target && !m_cache.holds(target) && target <= m_cache.knownEnd()) {
             cursor.last = captureFrame(cursor.state->simulation(), target, cursor.last.get());
             m_cache.put(cursor.last);
         }
@@ -148,7 +148,7 @@ bool Timeline::simulateTo(Cursor &cursor, std::uint64_t target, bool stopWhenDro
             std::lock_guard lock(m_mutex);
             if (cursor.generation != m_generation || abandonedLocked(request))
                 return false;
-            snapshotDue = m_cache.wantsSnapshot(f, source->keepSnapshotAt(f));
+            snapshotDue = f <= m_cache.knownEnd() && m_cache.wantsSnapshot(f, source->keepSnapshotAt(f));
         }
         std::shared_ptr<const SourceState> snapshot;
         if (snapshotDue)
@@ -158,9 +158,13 @@ bool Timeline::simulateTo(Cursor &cursor, std::uint64_t target, bool stopWhenDro
             std::lock_guard lock(m_mutex);
             if (cursor.generation != m_generation)
                 return false;
-            m_cache.put(frame);
-            if (snapshot)
-                m_cache.putSnapshot(std::move(snapshot));
+            // A cursor that started from a caller's state past the frames simulated in
+            // sequence (a state request) stores nothing until they reach it.
+            if (f <= m_cache.knownEnd()) {
+                m_cache.put(frame);
+                if (snapshot)
+                    m_cache.putSnapshot(std::move(snapshot));
+            }
             dropped = !m_cache.holds(f);
             if (dropped && stopWhenDropped) {
                 m_full = true;
@@ -337,6 +341,22 @@ void Timeline::workerLoop()
     }
     m_working = false;
     m_idle.notify_all();
+}
+
+bool Timeline::offerFrame(std::uint64_t generation, std::shared_ptr<const CachedFrame> frame)
+{
+    std::lock_guard lock(m_mutex);
+    if (!frame || generation != m_generation || frame->frame < m_cache.startFrame()
+        || frame->frame > m_cache.knownEnd() || m_cache.holds(frame->frame))
+        return false;
+    m_cache.put(std::move(frame));
+    return true;
+}
+
+bool Timeline::workerRunning() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_thread.joinable() && !m_quit;
 }
 
 void Timeline::startWorker()
