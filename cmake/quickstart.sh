@@ -78,7 +78,8 @@ test)
     # The functions that run the worker thread (the others are single-threaded).
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp" \
         ./build-tsan/tests/tst_timeline workerFillsAheadWhileTheGuiEdits workerScrubsWhileEditing \
-            takeSourceWorkerFollowsDocumentEdits stateRequestIsServedByTheWorkerExactly
+            takeSourceWorkerFollowsDocumentEdits stateRequestIsServedByTheWorkerExactly \
+            dragStepsMadeByTheWorkerEqualTheDocumentsOwn
     ;;
 bench)
     configure_build build-release -DCMAKE_BUILD_TYPE=Release -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_TESTS=OFF

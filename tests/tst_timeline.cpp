@@ -161,6 +161,7 @@ private slots:
     void undoOfAnEventRefillsFromItsFrame();
     void takeSourceWorkerFollowsDocumentEdits();
     void stateRequestIsServedByTheWorkerExactly();
+    void dragStepsMadeByTheWorkerEqualTheDocumentsOwn();
     void abandonedStateRequestIsLeftBetweenFrames();
 };
 
@@ -737,6 +738,94 @@ void TestTimeline::stateRequestIsServedByTheWorkerExactly()
     });
     QVERIFY(answered);
     QVERIFY(by == std::this_thread::get_id());
+}
+
+// The editor's drag while playing: each tick records its frames in the take (holdFrames), gives
+// the timeline the take when a frame changed (firstChangedFrame) and the frame shown, and the
+// worker steps the frames from the state shown; the document takes the arrival over keeping the
+// drag. Frame for frame this is the document stepping itself, and on release every frame of the
+// drag but the one that lets go stays cached, equal to the replay of the finished take.
+void TestTimeline::dragStepsMadeByTheWorkerEqualTheDocumentsOwn()
+{
+    constexpr std::uint64_t kStart = 10;
+    EditDocument direct(smallCurtain());
+    direct.run(int(kStart));
+    EditDocument apart = direct;
+    const auto scene = apart.sharedScene();
+    Take given = apart.take(); // what the timeline's source replays
+    auto source = std::make_shared<const TakeSource>(scene, given);
+    CacheSettings settings;
+    settings.snapshotInterval = 8;
+    Timeline timeline(source, settings);
+    timeline.setEndFrame(kStart);
+    timeline.startWorker();
+    timeline.waitIdle();
+    int sourcesMade = 0;
+    const auto giveTake = [&] { // Document::updateTimeline
+        const std::uint64_t from = firstChangedFrame(*scene, given, *scene, apart.take());
+        given = apart.take();
+        if (from != std::numeric_limits<std::uint64_t>::max()) {
+            source = std::make_shared<const TakeSource>(scene, given);
+            timeline.setSource(source, from);
+            ++sourcesMade;
+        }
+    };
+    const auto offerShown = [&] { // Document::offerShownFrame
+        const std::uint64_t at = apart.playhead();
+        const std::shared_ptr<const CachedFrame> previous = timeline.cachedFrame(at - 1);
+        timeline.offerFrame(timeline.generation(), captureFrame(apart.simulation(), at, previous.get()));
+    };
+
+    const Vec3 centre = direct.simulation().cloths[0].particles.position[100];
+    QVERIFY(direct.beginDrag(0, { 100, 101 }, centre).empty());
+    QVERIFY(apart.beginDrag(0, { 100, 101 }, centre).empty());
+    giveTake();
+    const int ticks[] = { 1, 3, 2, 4, 4, 1, 2, 3 };
+    for (std::size_t k = 0; k < std::size(ticks); ++k) {
+        const int n = ticks[k];
+        // The cursor moves at every other tick; in between the frames hold its last target.
+        if (k % 2 == 0) {
+            const Vec3 target = centre + Vec3 { 0.01f * float(k + 1), 0.03f * float(k + 1), 0.f };
+            direct.dragTo(target);
+            apart.dragTo(target);
+        }
+        direct.run(n);
+        const int before = sourcesMade;
+        apart.holdFrames(n);
+        giveTake();
+        // Frames held at the same target change no frame: the source stays, its take shorter.
+        QCOMPARE(sourcesMade - before, k % 2 == 0 ? 1 : 0);
+        offerShown();
+        const std::uint64_t target = apart.playhead() + std::uint64_t(n);
+        const Served served
+            = requestAndWait(timeline, target - 1, std::make_unique<TakeState>(apart.playerState()));
+        QVERIFY(served.thread != std::this_thread::get_id());
+        apart.adopt(
+            EditDocument::arrive(std::move(static_cast<TakeState &>(*served.state).state), source->take(), target),
+            true);
+        QVERIFY(apart.dragging());
+        QCOMPARE(apart.playhead(), direct.playhead());
+        QCOMPARE(apart.simulation().stateHash(), direct.simulation().stateHash());
+        QVERIFY(apart.take() == direct.take());
+        offerShown();
+    }
+    direct.endDrag();
+    apart.endDrag();
+    QVERIFY(apart.take() == direct.take());
+    QCOMPARE(apart.simulation().stateHash(), direct.simulation().stateHash());
+    giveTake();
+    const std::uint64_t end = apart.playhead();
+    std::vector<std::uint64_t> expected;
+    Player forward(*scene, apart.take());
+    for (std::uint64_t f = 0; f <= end; forward.advance(), ++f)
+        expected.push_back(forward.simulation().stateHash());
+    QCOMPARE(expected[end], apart.simulation().stateHash());
+    for (std::uint64_t f = kStart; f < end; ++f) {
+        const std::shared_ptr<const CachedFrame> frame = timeline.cachedFrame(f);
+        QVERIFY2(frame, qPrintable(QStringLiteral("frame %1 of the drag is not cached").arg(f)));
+        QCOMPARE(frame->stateHash, expected[f]);
+    }
+    QVERIFY(timeline.cachedFrame(end) == nullptr || timeline.cachedFrame(end)->stateHash == expected[end]);
 }
 
 // A request replaced while the worker serves it is left between two frames, its `ready` never

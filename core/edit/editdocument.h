@@ -174,7 +174,7 @@ public:
     bool grouping() const { return m_groupStart.has_value(); }
     /// Ends the group and puts everything back as before beginGroup(), the redo history
     /// included (a stroke cancelled with Escape).
-    void abandonGroup();
+    void abandonGroup(std::optional<Arrival> arrival = std::nullopt);
     /// Joins the last two undo steps into one named `text` (a value scrubbed with the mouse);
     /// false when there are not two steps at the top of the history.
     bool mergeLast(std::string text);
@@ -186,7 +186,7 @@ public:
     /// Lets go and records the drag as one undo step.
     void endDrag();
     /// Puts everything back as before the press.
-    void cancelDrag();
+    void cancelDrag(std::optional<Arrival> arrival = std::nullopt);
     bool dragging() const { return m_drag.has_value(); }
 
     // ---- undo --------------------------------------------------------------------------------
@@ -209,6 +209,17 @@ public:
     /// Whether going to undo index `target` simulates frames: false when it only re-applies
     /// the playhead's events to the state there or builds the start.
     bool historyMoveSteps(std::size_t target) const;
+    /// Whether returning to `s` simulates frames (see historyMoveSteps()).
+    bool restoreSteps(const Snapshot &s) const { return s.playhead > 0 && !keepsArrival(s); }
+    /// The document cancelDrag() returns to, while a drag is held (else null).
+    const Snapshot *dragStart() const { return m_drag ? &m_drag->before : nullptr; }
+    /// The document abandonGroup() returns to, when the group made a step (else null).
+    const Snapshot *groupStart() const
+    {
+        return m_groupStart && m_index > *m_groupStart ? &m_steps[*m_groupStart].before : nullptr;
+    }
+    // cancelDrag() and abandonGroup() take, like moveHistory(), the arrival at the playhead
+    // of the document they return to, made elsewhere, instead of replaying to it.
     /// Goes to undo index `target` (0..undoCount()) as undo() / redo() would one step at a
     /// time. `arrival`, when given, is the arrival at historyPoint(target)'s playhead made from
     /// its scene and take (arrive(), on another thread): it is taken over instead of

@@ -76,6 +76,15 @@ bool showsReplayAt(const MainWindow &window, std::uint64_t frame)
     return true;
 }
 
+// The threejs cloth playing from the cache, past frame 20 (of 300 cached).
+void playPastFrame20(MainWindow &window)
+{
+    showWindow(window);
+    fillRange(window, 0, 300);
+    window.controller()->setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->playhead() >= 20, 10000);
+}
+
 } // namespace
 
 class TestPlayback : public QObject {
@@ -96,6 +105,7 @@ private slots:
     void undoWhileEditsWaitLeavesNothingStranded();
     void waitingEditIsUnsavedAndNamedWhenItFails();
     void undoAndRedoAreSimulatedByTheWorker();
+    void cancelledDragReturnsThroughTheWorker();
 };
 
 void TestPlayback::initTestCase()
@@ -341,12 +351,11 @@ void TestPlayback::dragWhilePlayingIsSteppedByTheWorker()
     // frame by frame, stepped by the timeline's worker, never on the GUI thread; on release
     // playback goes on from the cache, which kept the drag's frames.
     MainWindow window;
-    showWindow(window);
-    fillRange(window, 0, 300);
+    playPastFrame20(window);
+    if (QTest::currentTestFailed())
+        return;
     Document *doc = window.document();
     SimulationController *controller = window.controller();
-    controller->setPlaying(true);
-    QTRY_VERIFY_WITH_TIMEOUT(doc->playhead() >= 20, 10000);
     const std::uint64_t guiSteps = Simulation::stepsOnThisThread();
     std::uint64_t ownSteps = 0; // the test's own replays, on this thread
     const auto replayHash = [&](std::uint64_t f) {
@@ -602,14 +611,14 @@ void TestPlayback::undoAndRedoAreSimulatedByTheWorker()
     QAction *undo = window.editActions()->undoAction();
     const int steps = doc->undoStack()->count();
     controller->seekTo(40, true);
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     QVERIFY(doc->setKind(0, { 55 }, true).isEmpty());
     controller->seekTo(60, true);
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     QVERIFY(doc->setParameter("world.airDamping", 0, 0.4).isEmpty());
     QCOMPARE(doc->undoStack()->count(), steps + 2);
     controller->seekTo(120, true);
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     const Take both = doc->take();
     QCOMPARE(both.events.size(), std::size_t(2));
 
@@ -629,7 +638,7 @@ void TestPlayback::undoAndRedoAreSimulatedByTheWorker()
     QCOMPARE(doc->playhead(), std::uint64_t(60));
     // An edit made meanwhile waits for the state and is recorded at frame 60.
     QVERIFY(doc->setKind(0, { 57 }, true).isEmpty());
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     QCOMPARE(doc->frame(), std::uint64_t(60));
     QCOMPARE(doc->take().events.size(), std::size_t(2));
     QCOMPARE(doc->take().events[0], both.events[0]);
@@ -641,20 +650,20 @@ void TestPlayback::undoAndRedoAreSimulatedByTheWorker()
     // Undo the pin made while waiting (at the playhead: its events only), then the first pin
     // from frame 100, and redo it, from frame 20: each of the last two simulates frames.
     doc->undoStack()->undo();
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     QCOMPARE(doc->take().events.size(), std::size_t(1));
     controller->seekTo(100, true);
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     doc->undoStack()->undo();
     QVERIFY(doc->isBusy());
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     QCOMPARE(doc->frame(), std::uint64_t(40));
     QVERIFY(doc->take().events.empty());
     QCOMPARE(doc->simulation().stateHash(), replayHash(40));
     controller->seekTo(20, true);
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     doc->undoStack()->redo();
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     QCOMPARE(doc->frame(), std::uint64_t(40));
     QCOMPARE(doc->take().events.size(), std::size_t(1));
     QCOMPARE(doc->take().events[0], both.events[0]);
@@ -663,19 +672,54 @@ void TestPlayback::undoAndRedoAreSimulatedByTheWorker()
     // Two steps at once from frame 130: the move goes on to the second while the first's
     // state is on its way, and ends where two single undos end.
     controller->seekTo(130, true);
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     doc->undoStack()->redo(); // the pin at 60 made while waiting
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     QCOMPARE(doc->take().events.size(), std::size_t(2));
     controller->seekTo(130, true);
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     doc->undoStack()->setIndex(steps);
-    QTRY_VERIFY(settled(doc));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
     QCOMPARE(doc->undoStack()->index(), steps);
     QVERIFY(doc->take().events.empty());
     QCOMPARE(doc->frame(), std::uint64_t(40));
     QCOMPARE(doc->simulation().stateHash(), replayHash(40));
     QCOMPARE(Simulation::stepsOnThisThread() - ownSteps, guiSteps);
+}
+
+void TestPlayback::cancelledDragReturnsThroughTheWorker()
+{
+    // Escape during a drag held while playing puts everything back as before the press: the
+    // frame the drag began at, prepared by the worker, with nothing recorded.
+    MainWindow window;
+    playPastFrame20(window);
+    if (QTest::currentTestFailed())
+        return;
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    const std::uint64_t guiSteps = Simulation::stepsOnThisThread();
+    const Vec3 grabbed = window.viewport()->shownSimulation().cloths[0].particles.position[60];
+    QVERIFY(doc->beginDrag(0, { 60 }, grabbed).isEmpty());
+    QTRY_VERIFY(doc->dragging());
+    const quint64 at = doc->frame();
+    const int steps = doc->undoStack()->count();
+    doc->dragTo(grabbed + Vec3 { 0.f, 0.1f, 0.f });
+    QTRY_VERIFY_WITH_TIMEOUT(doc->frame() >= at + 6, 10000);
+    bool prepared = false; // the worker was asked for the state at the drag's first frame
+    connect(doc, &Document::preparingChanged, this, [&](bool preparing, quint64 frame) {
+        prepared = prepared || (preparing && frame == at);
+    });
+    doc->cancelDrag();
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc) && !doc->dragging(), 30000);
+    QVERIFY(prepared);
+    QCOMPARE(doc->frame(), at);
+    QVERIFY(doc->take().empty());
+    QCOMPARE(doc->undoStack()->count(), steps);
+    const std::uint64_t before = Simulation::stepsOnThisThread();
+    const std::uint64_t expected = replay(doc->scene(), doc->take(), at).stateHash();
+    QCOMPARE(before, guiSteps); // nothing stepped here but the check's own replay, after it
+    QCOMPARE(doc->simulation().stateHash(), expected);
+    controller->setPlaying(false);
 }
 
 QTEST_MAIN(TestPlayback)

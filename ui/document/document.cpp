@@ -178,8 +178,8 @@ std::vector<std::optional<GridDesc>> Document::grids() const
 
 void Document::updateTimeline()
 {
-    if (m_historyTarget)
-        return; // the timeline has the document an undo or redo goes to already
+    if (m_restore)
+        return; // the timeline has the document an undo, redo or cancel returns to already
     // A drag in progress is in the take (open, holding its last target): the frames it has
     // recorded are the timeline's too, and stay cached when it is let go.
     setTimelineDocument(m_edit.sharedScene(), m_edit.take());
@@ -200,7 +200,7 @@ void Document::setTimelineDocument(const std::shared_ptr<const Scene> &scene, co
 
 void Document::seek(std::uint64_t target)
 {
-    finishHistoryNow();
+    finishRestoreNow();
     cancelPreparing();
     cancelStep();
     const std::uint64_t before = frame();
@@ -318,8 +318,8 @@ void Document::adoptState(std::uint64_t serial, EditDocument::Arrival arrival)
 
 void Document::cancelPreparing()
 {
-    if (!m_preparing || m_historyTarget)
-        return; // (an undo or redo is never given up: it completes, then what waits runs)
+    if (!m_preparing || m_restore)
+        return; // (an undo, redo or cancel is never given up: it completes, then what waits runs)
     const std::uint64_t frame = *m_preparing;
     ++m_settleSerial;
     m_preparing.reset();
@@ -416,41 +416,53 @@ void Document::waitUntilSettled()
 
 void Document::moveHistory(bool undo)
 {
-    const std::size_t from = m_historyTarget.value_or(m_edit.undoIndex());
+    const bool retarget = m_restore && m_restore->historyTarget;
+    const std::size_t from = retarget ? *m_restore->historyTarget : m_edit.undoIndex();
     if (undo ? from == 0 : from >= m_edit.undoCount())
         return;
     const std::size_t target = undo ? from - 1 : from + 1;
     std::uint64_t frameBefore = 0;
-    const std::optional<std::uint64_t> pending = m_historyTarget ? m_preparing : std::nullopt;
-    if (m_historyTarget) {
+    std::optional<std::uint64_t> announced; // the frame a move being retargeted was preparing
+    if (retarget) {
         // A further step while the last one's state is on its way (the History view moves
         // several steps at once): the move goes to the new step instead.
-        frameBefore = m_historyFrameBefore;
+        frameBefore = m_restore->frameBefore;
+        announced = m_restore->playhead;
         ++m_settleSerial;
         m_timeline->cancelStateRequest();
-        m_historyTarget.reset();
+        m_restore.reset();
         m_preparing.reset();
         m_shown.reset();
     } else {
+        finishRestoreNow();
         frameBefore = beforeHistoryMove();
     }
-    if (dragging() || !m_timeline->workerRunning() || !m_edit.historyMoveSteps(target)) {
-        // Nothing to simulate (the start, or the playhead's own events), or no worker: here.
-        m_edit.moveHistory(target);
-        if (pending) {
-            emit preparingChanged(false, *pending);
-            if (!isBusy())
-                setBusy(false);
-        }
-        afterHistoryMove(frameBefore);
+    const auto apply = [this, target](std::optional<EditDocument::Arrival> arrival) {
+        m_edit.moveHistory(target, std::move(arrival));
+    };
+    if (target != m_edit.undoIndex() && !dragging()
+        && restoreOnWorker(m_edit.historyPoint(target), { apply, target, frameBefore, 0, Change::All }, announced))
         return;
+    // Nothing to simulate (the start, or the playhead's own events), or no worker: here.
+    apply(std::nullopt);
+    if (announced) {
+        emit preparingChanged(false, *announced);
+        if (!isBusy())
+            setBusy(false);
     }
-    const EditDocument::Snapshot &point = m_edit.historyPoint(target);
+    afterHistoryMove(frameBefore);
+}
+
+bool Document::restoreOnWorker(const EditDocument::Snapshot &point, PendingRestore pending,
+                               std::optional<std::uint64_t> announced)
+{
+    if (!m_timeline->workerRunning() || !m_edit.restoreSteps(point))
+        return false;
     const std::uint64_t playhead = point.playhead;
     setTimelineDocument(point.scene, point.take); // what the worker replays from now on
     const std::uint64_t serial = ++m_settleSerial;
-    m_historyTarget = target;
-    m_historyFrameBefore = frameBefore;
+    pending.playhead = playhead;
+    m_restore = std::move(pending);
     m_preparing = playhead;
     m_shown = playhead;
     const std::shared_ptr<const TakeSource> source = m_timelineSource;
@@ -458,45 +470,46 @@ void Document::moveHistory(bool undo)
         auto arrival = std::make_shared<EditDocument::Arrival>(
             EditDocument::arrive(std::move(static_cast<TakeState &>(*state).state), source->take(), playhead));
         QMetaObject::invokeMethod(
-            this, [this, serial, arrival] { adoptHistory(serial, std::move(*arrival)); }, Qt::QueuedConnection);
+            this, [this, serial, arrival] { adoptRestore(serial, std::move(*arrival)); }, Qt::QueuedConnection);
     });
     setBusy(true);
     m_timeline->setPlayhead(playhead);
+    if (announced && *announced != playhead)
+        emit preparingChanged(false, *announced);
     emit preparingChanged(true, playhead);
     emit playheadMoved(playhead);
+    return true;
 }
 
-void Document::adoptHistory(std::uint64_t serial, EditDocument::Arrival arrival)
+void Document::adoptRestore(std::uint64_t serial, EditDocument::Arrival arrival)
 {
-    if (serial != m_settleSerial || !m_historyTarget)
+    if (serial != m_settleSerial || !m_restore)
         return; // a further undo or redo asked for another state since
-    const std::size_t target = *m_historyTarget;
-    const std::uint64_t playhead = *m_preparing;
-    m_historyTarget.reset();
+    PendingRestore done = std::move(*m_restore);
+    m_restore.reset();
     m_preparing.reset();
     m_shown.reset();
-    m_edit.moveHistory(target, std::move(arrival));
-    emit preparingChanged(false, playhead);
-    afterHistoryMove(m_historyFrameBefore);
-    runDeferred(); // what waited runs at the frame the move returned to
+    done.apply(std::move(arrival));
+    emit preparingChanged(false, done.playhead);
+    announce(done.what, done.frameBefore);
+    runDeferred(); // what waited runs at the frame the document returned to
     if (isSettled() && !isBusy())
         emit settled();
 }
 
-void Document::finishHistoryNow()
+void Document::finishRestoreNow()
 {
-    if (!m_historyTarget)
+    if (!m_restore)
         return;
-    const std::size_t target = *m_historyTarget;
-    const std::uint64_t playhead = *m_preparing;
+    PendingRestore done = std::move(*m_restore);
+    m_restore.reset();
     ++m_settleSerial;
     m_timeline->cancelStateRequest();
-    m_historyTarget.reset();
     m_preparing.reset();
     m_shown.reset();
-    m_edit.moveHistory(target);
-    emit preparingChanged(false, playhead);
-    afterHistoryMove(m_historyFrameBefore);
+    done.apply(std::nullopt);
+    emit preparingChanged(false, done.playhead);
+    announce(done.what, done.frameBefore);
 }
 
 std::uint64_t Document::beforeHistoryMove()
@@ -889,7 +902,12 @@ void Document::cancelGesture()
         return;
     m_gestureDepth = 0;
     const std::uint64_t before = frame();
-    m_edit.abandonGroup();
+    // A stroke held while playing returns to the frame it began at: the worker simulates it.
+    const auto apply = [this](std::optional<EditDocument::Arrival> arrival) { m_edit.abandonGroup(std::move(arrival)); };
+    if (const EditDocument::Snapshot *start = m_edit.groupStart();
+        start && !dragging() && restoreOnWorker(*start, { apply, std::nullopt, before, 0, Change::All }))
+        return;
+    apply(std::nullopt);
     announce(Change::All, before);
 }
 
@@ -969,7 +987,11 @@ void Document::cancelDrag()
     if (!m_edit.dragging())
         return;
     const std::uint64_t before = frame();
-    m_edit.cancelDrag();
+    // A drag held while playing returns to the frame it began at: the worker simulates it.
+    const auto apply = [this](std::optional<EditDocument::Arrival> arrival) { m_edit.cancelDrag(std::move(arrival)); };
+    if (restoreOnWorker(*m_edit.dragStart(), { apply, std::nullopt, before, 0, Change::Pins }))
+        return;
+    apply(std::nullopt);
     announce(Change::Pins, before);
 }
 

@@ -89,7 +89,7 @@ public:
     bool isPreparing() const { return m_preparing.has_value(); }
     /// Edits wait for that state (or for an undo or redo to arrive): they run in order once
     /// it arrives.
-    bool isBusy() const { return !m_deferred.empty() || m_historyTarget.has_value(); }
+    bool isBusy() const { return !m_deferred.empty() || m_restore.has_value(); }
     /// Calls are being queued behind those edits: a caller that must keep its place in that
     /// order queues itself with whenSettled() (false within the queued call that runs).
     bool isQueueing() const { return isBusy() && !m_replaying; }
@@ -260,15 +260,29 @@ private:
     /// Before the core's undo or redo: a state being prepared is no longer wanted (undo
     /// returns to the frame the step was made at). Returns the frame on screen.
     std::uint64_t beforeHistoryMove();
-    /// Undo (`undo`) or redo of one step (EditStepCommand). When the document it returns to
-    /// must be simulated to its playhead, the timeline's worker does it: the timeline switches
-    /// to that document at once, the core takes it over when the state arrives
-    /// (adoptHistory), and meanwhile the document is busy (calls wait; a further undo or redo
-    /// retargets the move).
+    /// Undo (`undo`) or redo of one step (EditStepCommand): restoreOnWorker() when the
+    /// document it returns to must be simulated to its playhead; a further undo or redo while
+    /// that state is on its way retargets the move.
     void moveHistory(bool undo);
-    void adoptHistory(std::uint64_t serial, EditDocument::Arrival arrival);
-    /// Completes a history move still waiting for its state on this thread (seek()).
-    void finishHistoryNow();
+    /// A return to an earlier document (undo, redo, cancelling a drag or a stroke) whose state
+    /// the worker prepares: `apply` makes the core's move, given the arrival at the playhead
+    /// (or none: the core replays).
+    struct PendingRestore {
+        std::function<void(std::optional<EditDocument::Arrival>)> apply;
+        std::optional<std::size_t> historyTarget; ///< an undo or redo: the core undo index it goes to
+        std::uint64_t frameBefore = 0; ///< the frame on screen before the move
+        std::uint64_t playhead = 0; ///< the frame it returns to
+        Change what = Change::All;
+    };
+    /// When returning to `point` simulates frames and the worker runs: switches the timeline
+    /// to that document at once, asks the worker for the state at its playhead and makes the
+    /// document busy until adoptRestore() takes the move; true. Else false (the caller moves
+    /// at once). `announced`: the frame a move it replaces was preparing.
+    bool restoreOnWorker(const EditDocument::Snapshot &point, PendingRestore pending,
+                         std::optional<std::uint64_t> announced = std::nullopt);
+    void adoptRestore(std::uint64_t serial, EditDocument::Arrival arrival);
+    /// Completes a pending restore on this thread (seek(), or before another undo).
+    void finishRestoreNow();
     /// Gives the timeline (scene, take), invalidating from the first frame that changed.
     void setTimelineDocument(const std::shared_ptr<const Scene> &scene, const Take &take);
     /// A call must wait for the state: the playhead is ahead of it, or edits already wait.
@@ -316,8 +330,7 @@ private:
     std::optional<Vec3> m_heldTarget; ///< the cursor's target given while a step was out
     QElapsedTimer m_stepClock; ///< since the step was asked for
     bool m_busyAnnounced = false; ///< busyChanged(true) was emitted for what waits
-    std::optional<std::size_t> m_historyTarget; ///< the core undo index an undo or redo goes to
-    std::uint64_t m_historyFrameBefore = 0; ///< the frame on screen before that move
+    std::optional<PendingRestore> m_restore; ///< waiting for the state it returns to
     std::deque<std::function<void()>> m_deferred; ///< calls waiting for the state
     bool m_replaying = false; ///< running a queued call: the calls it makes run at once
     std::size_t m_insertAt = 0; ///< where a call made by the queued one that runs is queued

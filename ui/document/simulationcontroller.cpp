@@ -237,7 +237,8 @@ void SimulationController::updateMode()
         m_document->timeline().setLookAhead(kLookAhead);
         m_player->setRange(m_rangeStart, m_rangeEnd);
         m_player->seek(m_document->playhead());
-        m_player->play(m_direction);
+        if (!m_document->isBusy()) // else when what waits has run (busyChanged)
+            m_player->play(m_direction);
     }
 }
 
@@ -512,9 +513,10 @@ void SimulationController::tick()
     const double frameDt = m_document->simulation().solver.frameDt();
     // A stall (a modal dialog, a debugger) must not be paid back as a burst of frames.
     m_accumulator += std::min(wall, 0.25) * m_speed;
-    if (m_document->isStepping()) {
-        // The worker is still stepping the last frames asked for: no more until they are
-        // shown. A solver slower than real time shows as a real-time factor below 1.
+    if (m_document->isStepping() || !m_document->isSettled() || m_document->isBusy()) {
+        // The worker is still stepping the last frames asked for (or preparing the state a
+        // cancelled drag returns to): no more until they are shown. A solver slower than
+        // real time shows as a real-time factor below 1.
         m_accumulator = std::min(m_accumulator, kMaxStepsPerTick * frameDt);
         updateMode();
         return;

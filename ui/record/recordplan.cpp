@@ -88,6 +88,18 @@ bool makeRecordPlan(const RecordSettings &settings, double sceneFrameRate, QSize
                      .arg(settings.startFrame);
         return false;
     }
+    if (settings.startFrame > 0 && p.simFrameRate != sceneFrameRate) {
+        // The start counts frames of the scene at its own rate; at another rate the steps
+        // before it would be of another length, and the first output frame another time.
+        *error = QStringLiteral("record.startFrame: starting at frame %1 needs a frame rate that divides the "
+                                "scene's %2 Hz (for example %3 fps); %4 fps would run the simulation at %5 Hz.")
+                     .arg(settings.startFrame)
+                     .arg(sceneFrameRate)
+                     .arg(sceneFrameRate / 2)
+                     .arg(settings.fps)
+                     .arg(p.simFrameRate);
+        return false;
+    }
     if (settings.endFrame > 0) {
         // A range of document frames: each output frame must be whole frames of the scene.
         if (p.simFrameRate != sceneFrameRate) {

@@ -782,7 +782,7 @@ void EditDocument::beginGroup()
     m_groupRedo.assign(m_steps.begin() + std::ptrdiff_t(m_index), m_steps.end());
 }
 
-void EditDocument::abandonGroup()
+void EditDocument::abandonGroup(std::optional<Arrival> arrival)
 {
     if (!m_groupStart)
         return;
@@ -794,7 +794,7 @@ void EditDocument::abandonGroup()
         const Snapshot before = m_steps[start].before;
         m_steps.resize(start);
         m_index = start;
-        restore(before);
+        restore(before, std::move(arrival));
     }
     m_steps.resize(m_index);
     m_steps.insert(m_steps.end(), m_groupRedo.begin(), m_groupRedo.end());
@@ -870,13 +870,13 @@ void EditDocument::endDrag()
     push("Drag", std::move(before));
 }
 
-void EditDocument::cancelDrag()
+void EditDocument::cancelDrag(std::optional<Arrival> arrival)
 {
     if (!m_drag)
         return;
     Snapshot before = std::move(m_drag->before);
     m_drag.reset();
-    restore(before);
+    restore(before, std::move(arrival));
 }
 
 } // namespace drape
