@@ -106,7 +106,11 @@ QSurfaceFormat Viewport::surfaceFormat()
     format.setProfile(QSurfaceFormat::CoreProfile);
     format.setDepthBufferSize(24);
     format.setStencilBufferSize(8);
-    format.setSamples(4);
+    // The window's surface only shows the viewport's finished picture (Qt composes the
+    // widget's framebuffer into it), so it needs no multisampling: a software renderer would
+    // multisample and resolve the whole window every frame for nothing. The viewport's own
+    // framebuffer takes samplesForSystem().
+    format.setSamples(0);
     return format;
 }
 

@@ -39,7 +39,8 @@ public:
     explicit Viewport(QWidget *parent = nullptr);
     ~Viewport() override;
 
-    /// The surface format every viewport asks for: 3.3 core, 24-bit depth, 4× multisampling.
+    /// The application's default surface format (set before the QApplication is made): 3.3
+    /// core, 24-bit depth, no multisampling; a viewport adds samplesForSystem() to its own.
     static QSurfaceFormat surfaceFormat();
     /// True when the system's OpenGL runs on the processor (Mesa llvmpipe, softpipe, swrast):
     /// probed once with a small offscreen context.
