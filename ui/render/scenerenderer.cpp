@@ -458,7 +458,6 @@ void SceneRenderer::drawColliders(const Scene &scene, const Simulation &sim, con
             releaseMesh(*entry.second);
         return unused;
     });
-    drawLines(m_scratchLines, viewProjection, GL_LINES, 1.f);
 }
 
 void SceneRenderer::drawClothSurface(std::size_t index, const Scene &scene, const Simulation &sim,
@@ -614,7 +613,6 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
     glDisable(GL_CULL_FACE); // cloth is two-sided
-    glEnable(GL_BLEND);
     // Premultiplied-friendly alpha so a transparent export keeps correct coverage.
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glEnable(GL_PROGRAM_POINT_SIZE);
@@ -625,12 +623,17 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     // Opaque cloth first: it is usually in front of the colliders and the ground, and the
     // depth test then skips their shading wherever it covers them (a software renderer shades
     // every fragment it does not reject). Overlays come last, over everything they mark.
+    // The surfaces are opaque (alpha 1): blending them would give the same pixels and cost a
+    // software renderer a read of the framebuffer per pixel. Lines and points blend.
     const auto drawn = [&](std::size_t i) { return !sim.cloths[i].particles.empty() && !clothHidden(scene, i); };
+    glDisable(GL_BLEND);
     for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
         if (drawn(i))
             drawClothSurface(i, scene, sim, viewProjection, eye, options);
     }
     drawColliders(scene, sim, viewProjection, eye);
+    glEnable(GL_BLEND);
+    drawLines(m_scratchLines, viewProjection, GL_LINES, 1.f); // the edges of keep-inside boxes
     if (scene.view.showGround)
         drawGround(scene, viewProjection);
     for (std::size_t i = 0; i < sim.cloths.size(); ++i) {

@@ -101,6 +101,7 @@ private:
     void setLighting(GlProgram &program, const Scene &scene, const Simulation &sim);
     /// lighting.glsl's SHADOW_FILTER for this frame: 0 when no shadow map was drawn.
     int shadowFilter() const;
+    /// The solid colliders; the edges of keep-inside boxes are left in m_scratchLines.
     void drawColliders(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye);
     /// The shadow pass when its casters changed (a cloth moved, a collider moved or was hidden,
     /// another size); otherwise the map keeps what it holds. `sizePx` 0: no shadows.
