@@ -1,10 +1,12 @@
 // `drape bench-viewport`: how long the editor's viewport takes to draw each built-in preset
 // while it plays, on whatever OpenGL the display offers (Mesa llvmpipe under Xvfb on a machine
-// without a GPU). Each frame: one simulation step, then a synchronous repaint finished with
-// glFinish; the figures are the draw time alone (the solver is measured by drape_bench): wall
-// time, and the process's CPU time over the same repaint (llvmpipe draws on every core, so on a
-// busy machine CPU time per frame is the steadier figure; on an idle n-core machine wall time
-// is about CPU time / n).
+// without a GPU). Each frame: one simulation step, then the repaint it asks for, run to its
+// end; the figures leave the solver out (drape_bench measures it). "Draw" is paintGL() up to a
+// glFinish (the scene and the overlays); "frame" is the whole repaint, which adds Qt's
+// composition of the widget's picture into the window and the buffer swap: 1000 / frame is the
+// frame rate the view can reach. CPU is the process's CPU time over the repaint (llvmpipe draws
+// on every core, so on a busy machine it is the steadier figure; on an idle n-core machine the
+// wall time is about CPU time / n).
 #include "commands.h"
 
 #include "document/document.h"
@@ -14,6 +16,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QElapsedTimer>
 #include <QSurfaceFormat>
 
 #include <algorithm>
@@ -55,6 +59,7 @@ Figures summarise(std::vector<double> ms)
 const char *benchViewportUsage()
 {
     return "  drape bench-viewport [--size WxH] [--frames N] [--preset NAME]\n"
+           "                          [--screenshots DIR]\n"
            "                          time the viewport's drawing of each preset (needs a display)\n";
 }
 
@@ -85,7 +90,10 @@ int runBenchViewport(int argc, char **argv)
         QStringLiteral("Frames per preset (default 120)."), QStringLiteral("N"), QStringLiteral("120"));
     const QCommandLineOption presetOption(
         QStringLiteral("preset"), QStringLiteral("Only this preset."), QStringLiteral("NAME"));
-    parser.addOptions({ sizeOption, framesOption, presetOption });
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshots"),
+        QStringLiteral("Save each preset's last frame as DIR/NAME.png (to compare pictures)."),
+        QStringLiteral("DIR"));
+    parser.addOptions({ sizeOption, framesOption, presetOption, screenshotOption });
     parser.process(app);
     const QStringList size = parser.value(sizeOption).split(QLatin1Char('x'));
     const int width = size.value(0).toInt(), height = size.value(1).toInt();
@@ -102,6 +110,8 @@ int runBenchViewport(int argc, char **argv)
     QApplication::processEvents();
     std::printf("viewport %dx%d, %d frames per preset, %d× multisampling, software renderer: %s\n", width,
         height, frames, Viewport::samplesForSystem(), Viewport::systemRendererIsSoftware() ? "yes" : "no");
+    int paints = 0;
+    QObject::connect(&viewport, &Viewport::frameRendered, [&paints] { ++paints; });
     bool first = true;
     for (const PresetInfo &info : builtinPresets()) {
         if (parser.isSet(presetOption) && info.key != parser.value(presetOption))
@@ -117,24 +127,48 @@ int runBenchViewport(int argc, char **argv)
         if (first) {
             std::printf("renderer: %s (OpenGL %s)\n", qPrintable(viewport.glRenderer()),
                 qPrintable(viewport.glVersion()));
-            std::printf("%-16s %10s %10s %10s %8s %12s\n", "preset", "median ms", "p10 ms", "p90 ms", "fps",
-                "CPU ms/frame");
+            std::printf("%-16s %22s %22s %6s %8s\n", "", "draw ms", "frame ms", "", "CPU ms");
+            std::printf("%-16s %7s %14s %7s %14s %6s %8s\n", "preset", "median", "p10-p90", "median", "p10-p90",
+                "fps", "/frame");
             first = false;
         }
-        std::vector<double> ms, cpu;
+        std::vector<double> ms, cpu, whole; // draw, CPU and frame times (ms)
         for (int f = 0; f < frames + 5; ++f) {
             document.step();
+            // Qt paints a QOpenGLWidget when it composes the window, from the event loop: run
+            // it until the frame is painted. The frame time runs from here to the end of that
+            // composition (paint, composition into the window, swap).
+            const int paintsBefore = paints;
             const double cpuStart = processCpuMs();
-            viewport.repaint();
+            QElapsedTimer frameTimer;
+            frameTimer.start();
+            viewport.update();
+            while (paints == paintsBefore) {
+                if (frameTimer.elapsed() > 10000) {
+                    std::fprintf(stderr, "drape bench-viewport: the view does not repaint (%s)\n", qPrintable(info.key));
+                    return 1;
+                }
+                QApplication::processEvents(QEventLoop::AllEvents);
+            }
+            QApplication::processEvents(QEventLoop::AllEvents); // the swap after the paint
+            const double frameMs = double(frameTimer.nsecsElapsed()) * 1e-6;
             if (f >= 5) { // the first frames upload buffers and compile shaders
                 ms.push_back(viewport.lastDrawMilliseconds());
                 cpu.push_back(processCpuMs() - cpuStart);
+                whole.push_back(frameMs);
+            }
+        }
+        if (parser.isSet(screenshotOption)) {
+            const QString path = QDir(parser.value(screenshotOption)).filePath(info.key + QStringLiteral(".png"));
+            if (!QDir().mkpath(parser.value(screenshotOption)) || !viewport.grabFramebuffer().save(path)) {
+                std::fprintf(stderr, "drape bench-viewport: cannot write %s\n", qPrintable(path));
+                return 1;
             }
         }
         viewport.setDocument(nullptr);
-        const Figures fig = summarise(ms);
-        std::printf("%-16s %10.2f %10.2f %10.2f %8.1f %12.2f\n", qPrintable(info.key), fig.median, fig.p10,
-            fig.p90, 1000.0 / fig.median, summarise(cpu).median);
+        const Figures draw = summarise(ms), frame = summarise(whole);
+        std::printf("%-16s %7.1f %6.1f-%-7.1f %7.1f %6.1f-%-7.1f %6.1f %8.1f\n", qPrintable(info.key), draw.median,
+            draw.p10, draw.p90, frame.median, frame.p10, frame.p90, 1000.0 / frame.median, summarise(cpu).median);
         std::fflush(stdout);
     }
     return 0;

@@ -1,10 +1,12 @@
 #version 330 core
 // Two-sided cloth shading: a key light (shadowed through the shadow map), a fill from the
 // opposite side, hemispheric ambient and a soft rim (both darkened near contacts), tone mapped
-// in lighting.glsl, with distinct front and back colours (gl_FrontFacing). Shading modes:
-// 0 smooth (vertex normals), 1 flat (face normal from screen-space derivatives). Fabric looks,
+// in lighting.glsl, with distinct front and back colours (gl_FrontFacing). Compile-time
+// switches (GlProgramVariants; see lighting.glsl for the lighting's): FLAT 0 smooth shading
+// (vertex normals), 1 flat (face normal from screen-space derivatives); FABRIC, the look
 // drawn through the texture coordinates so the pattern follows the cloth as it moves:
-// 0 none, 1 checker, 2 a procedural plain weave, 3 the user's image.
+// 0 none, 1 checker, 2 a procedural plain weave, 3 the user's image; STRAIN 1 draws the
+// heat map (tear risk or stress) instead of the cloth's colours.
 in vec3 vWorld;
 in vec3 vNormal;
 in vec2 vUv;
@@ -13,11 +15,10 @@ in float vStrain;
 uniform vec3 uEye;
 uniform vec3 uFrontColor;
 uniform vec3 uBackColor;
-uniform int uShading;
-uniform int uFabric;
 uniform float uWeaveThreads; // threads per unit of texture space, each way
+#if FABRIC == 3
 uniform sampler2D uFabricImage;
-uniform bool uShowStrain;
+#endif
 
 out vec4 fragColor;
 
@@ -59,31 +60,38 @@ float weave(vec2 uv)
 
 vec3 fabricAlbedo(vec3 albedo)
 {
-    if (uFabric == 1) {
-        vec2 cell = floor(vUv * 8.0);
-        return albedo * mix(1.0, 0.62, mod(cell.x + cell.y, 2.0));
-    }
-    if (uFabric == 2)
-        return albedo * weave(vUv);
-    if (uFabric == 3) // image rows top down; v grows upwards
-        return pow(texture(uFabricImage, vec2(vUv.x, 1.0 - vUv.y)).rgb, vec3(2.2));
+#if FABRIC == 1
+    vec2 cell = floor(vUv * 8.0);
+    return albedo * mix(1.0, 0.62, mod(cell.x + cell.y, 2.0));
+#elif FABRIC == 2
+    return albedo * weave(vUv);
+#elif FABRIC == 3 // image rows top down; v grows upwards
+    return pow(texture(uFabricImage, vec2(vUv.x, 1.0 - vUv.y)).rgb, vec3(2.2));
+#else
     return albedo;
+#endif
 }
 
 void main()
 {
+#if FLAT == 1
+    vec3 n = normalize(cross(dFdx(vWorld), dFdy(vWorld))); // derivative normals face the viewer
+#else
     vec3 n = normalize(vNormal);
-    if (uShading == 1)
-        n = normalize(cross(dFdx(vWorld), dFdy(vWorld)));
-    else if (!gl_FrontFacing)
-        n = -n; // derivative normals already face the viewer
+    if (!gl_FrontFacing)
+        n = -n;
+#endif
+#if STRAIN == 1
+    vec3 albedo = heat(vStrain);
+#else
     vec3 albedo = fabricAlbedo(gl_FrontFacing ? uFrontColor : uBackColor);
-    if (uShowStrain)
-        albedo = heat(vStrain);
+#endif
 
     vec3 v = normalize(uEye - vWorld);
-    if (dot(n, v) < 0.0 && uShading != 1)
+#if FLAT == 0
+    if (dot(n, v) < 0.0)
         n = normalize(n - 1.01 * dot(n, v) * v); // a normal facing away (thin folds) still lit sensibly
+#endif
     float shadow = keyLight(vWorld, n);
     float open = contactShade(vWorld);
     float key = max(dot(n, kKeyDir), 0.0) * shadow;

@@ -343,6 +343,67 @@ private slots:
         QVERIFY(std::abs(g.red() - g.green()) < 6 && std::abs(g.green() - g.blue()) < 6);
     }
 
+    void unchangedCastersKeepTheShadowMap()
+    {
+        // The shadow pass and the cloth's uploads run only when what they hold changed, and a
+        // frame drawn with the kept shadow map is the frame a fresh renderer draws.
+        Scene scene = tablecloth();
+        Simulation sim = buildSimulation(scene);
+        sim.run(40);
+        const Camera camera(scene.camera);
+        RenderOptions options;
+        options.shadowMapSize = 1024;
+        SceneRenderer &renderer = *m_viewport.renderer();
+        const QImage first = render(scene, sim, camera, options);
+        const int passes = renderer.shadowPasses(), uploads = renderer.positionUploads();
+
+        // The same state from another side (an orbiting camera on a paused scene): nothing
+        // uploaded, no shadow pass, and back at the first camera the same picture.
+        Camera turned = camera;
+        turned.orbit(40.f, 10.f);
+        QVERIFY(render(scene, sim, turned, options) != first);
+        QCOMPARE(render(scene, sim, camera, options), first);
+        QCOMPARE(renderer.shadowPasses(), passes);
+        QCOMPARE(renderer.positionUploads(), uploads);
+
+        // The cloth moves: its positions go up and the shadows are drawn again.
+        sim.run(1);
+        render(scene, sim, camera, options);
+        QCOMPARE(renderer.positionUploads(), uploads + 1);
+        QCOMPARE(renderer.shadowPasses(), passes + 1);
+
+        // Hiding the ball changes the shadows, not the cloth.
+        const auto ball = std::find_if(scene.colliders.begin(), scene.colliders.end(),
+            [](const Collider &c) { return c.kind == ColliderKind::Sphere; });
+        QVERIFY(ball != scene.colliders.end());
+        ball->hidden = true;
+        render(scene, sim, camera, options);
+        QCOMPARE(renderer.positionUploads(), uploads + 1);
+        QCOMPARE(renderer.shadowPasses(), passes + 2);
+        ball->hidden = false;
+
+        // The cloth moves while shadows are off; with them on again the map is drawn anew,
+        // and the picture is a fresh renderer's.
+        sim.run(1);
+        RenderOptions noShadows = options;
+        noShadows.shadowMapSize = 0;
+        render(scene, sim, camera, noShadows);
+        QCOMPARE(renderer.shadowPasses(), passes + 2);
+        const QImage kept = render(scene, sim, camera, options);
+        QCOMPARE(renderer.shadowPasses(), passes + 3);
+        QCOMPARE(renderer.positionUploads(), uploads + 2);
+        m_viewport.makeCurrent();
+        SceneRenderer fresh;
+        QString error;
+        QVERIFY2(fresh.initialize(&error), qPrintable(error));
+        QImage expected;
+        const bool rendered = m_frames.render(fresh, scene, sim, camera, kSize, options, &expected, &error);
+        fresh.release();
+        m_viewport.doneCurrent();
+        QVERIFY2(rendered, qPrintable(error));
+        QCOMPARE(kept, expected);
+    }
+
     void missingOrUnreadableImageSaysWhy()
     {
         QTemporaryDir dir;

@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QImage>
 #include <QSet>
+#include <QSettings>
 #include <QSurfaceFormat>
 #include <QTest>
 
@@ -72,6 +73,7 @@ private slots:
     void stressRatiosAndLegendScale();
     void stressMapDrawsWithItsScale();
     void clothUvsFromRestShapeOrOwn();
+    void softwareRendererDefaults();
 };
 
 void TestViewport::initTestCase()
@@ -226,6 +228,44 @@ void TestViewport::stressMapDrawsWithItsScale()
     const float worst = maxStress(cloth, clothSpacing(document.scene().cloths.at(0)));
     QVERIFY(worst > 0.f);
     QCOMPARE(viewport.stressScale(), niceCeiling(worst));
+}
+
+void TestViewport::softwareRendererDefaults()
+{
+    // With no preference saved, a software renderer draws the shadows (from a smaller map)
+    // without multisampling; Fast drops the shadows too and Full draws what a GPU draws. A GPU
+    // always draws everything, whatever the preference says.
+    const QString key = QStringLiteral("preferences/softwareQuality");
+    const QVariant saved = QSettings().value(key);
+    QSettings().remove(key);
+    QCOMPARE(AppSettings::softwareQuality(), AppSettings::SoftwareQuality::Balanced);
+    const Viewport::Quality balanced = Viewport::quality(true, AppSettings::softwareQuality());
+    const Viewport::Quality gpu = Viewport::quality(false, AppSettings::SoftwareQuality::Balanced);
+    QCOMPARE(gpu.samples, 4);
+    QCOMPARE(gpu.shadowMapSize, 2048);
+    QCOMPARE(balanced.samples, 0);
+    QVERIFY(balanced.shadowMapSize > 0 && balanced.shadowMapSize < gpu.shadowMapSize);
+    const Viewport::Quality fast = Viewport::quality(true, AppSettings::SoftwareQuality::Fast);
+    QCOMPARE(fast.samples, 0);
+    QCOMPARE(fast.shadowMapSize, 0);
+    const Viewport::Quality full = Viewport::quality(true, AppSettings::SoftwareQuality::Full);
+    QCOMPARE(full.samples, gpu.samples);
+    QCOMPARE(full.shadowMapSize, gpu.shadowMapSize);
+    for (auto q : {AppSettings::SoftwareQuality::Fast, AppSettings::SoftwareQuality::Full}) {
+        QCOMPARE(Viewport::quality(false, q).samples, gpu.samples);
+        QCOMPARE(Viewport::quality(false, q).shadowMapSize, gpu.shadowMapSize);
+    }
+
+    // A viewport on this system asks for what its renderer gets.
+    Viewport viewport;
+    const int expected = Viewport::systemRendererIsSoftware() ? balanced.samples : gpu.samples;
+    QCOMPARE(std::max(viewport.format().samples(), 0), expected);
+    viewport.resize(160, 120);
+    viewport.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&viewport));
+    QCOMPARE(viewport.isSoftwareRenderer(), Viewport::systemRendererIsSoftware());
+    if (saved.isValid())
+        QSettings().setValue(key, saved);
 }
 
 int main(int argc, char **argv)

@@ -44,7 +44,7 @@ QString expandIncludes(const QString &source, const QString &path, QString *erro
     return lines.join(QLatin1Char('\n'));
 }
 
-GLuint compile(GLenum type, const QString &path, QString *error)
+GLuint compile(GLenum type, const QString &path, const QByteArray &defines, QString *error)
 {
     const QString source = expandIncludes(readResource(path, error), path, error);
     if (source.isEmpty()) {
@@ -52,7 +52,13 @@ GLuint compile(GLenum type, const QString &path, QString *error)
             *error = QStringLiteral("%1: empty shader").arg(path);
         return 0;
     }
-    const QByteArray utf8 = source.toUtf8();
+    QByteArray utf8 = source.toUtf8();
+    if (!defines.isEmpty()) {
+        // #version must stay the first line: the switches go after it.
+        const qsizetype version = utf8.indexOf("#version");
+        const qsizetype endOfLine = version < 0 ? -1 : utf8.indexOf('\n', version);
+        utf8.insert(endOfLine < 0 ? 0 : endOfLine + 1, defines);
+    }
     const char *text = utf8.constData();
     GLuint shader = glCreateShader(type);
     glShaderSource(shader, 1, &text, nullptr);
@@ -75,15 +81,15 @@ GLuint compile(GLenum type, const QString &path, QString *error)
 
 GlProgram::~GlProgram() { assert(m_id == 0 && "GlProgram destroyed without release() in a current context"); }
 
-bool GlProgram::load(const QString &vertexPath, const QString &fragmentPath, QString *error)
+bool GlProgram::load(const QString &vertexPath, const QString &fragmentPath, QString *error, const QByteArray &defines)
 {
     release();
     QString localError;
     QString *err = error ? error : &localError;
-    const GLuint vs = compile(GL_VERTEX_SHADER, vertexPath, err);
+    const GLuint vs = compile(GL_VERTEX_SHADER, vertexPath, defines, err);
     if (!vs)
         return false;
-    const GLuint fs = compile(GL_FRAGMENT_SHADER, fragmentPath, err);
+    const GLuint fs = compile(GL_FRAGMENT_SHADER, fragmentPath, defines, err);
     if (!fs) {
         glDeleteShader(vs);
         return false;
@@ -129,6 +135,41 @@ int GlProgram::uniform(const char *name)
     const int location = glGetUniformLocation(m_id, name);
     m_uniforms.insert(key, location);
     return location;
+}
+
+GlProgramVariants::GlProgramVariants(QString vertexPath, QString fragmentPath)
+    : m_vertexPath(std::move(vertexPath))
+    , m_fragmentPath(std::move(fragmentPath))
+{
+}
+
+GlProgramVariants::~GlProgramVariants() = default;
+
+GlProgram *GlProgramVariants::get(const std::vector<Switch> &switches, QString *error)
+{
+    QByteArray defines;
+    for (const Switch &s : switches)
+        defines += "#define " + QByteArray(s.name) + ' ' + QByteArray::number(s.value) + '\n';
+    std::unique_ptr<GlProgram> &program = m_programs[defines];
+    if (!program) {
+        auto made = std::make_unique<GlProgram>();
+        QString localError;
+        QString *err = error ? error : &localError;
+        if (!made->load(m_vertexPath, m_fragmentPath, err, defines)) {
+            *err += QStringLiteral("\n(compiled with:\n%1)").arg(QString::fromUtf8(defines).trimmed());
+            m_programs.erase(defines);
+            return nullptr;
+        }
+        program = std::move(made);
+    }
+    return program.get();
+}
+
+void GlProgramVariants::release()
+{
+    for (auto &[defines, program] : m_programs)
+        program->release();
+    m_programs.clear();
 }
 
 } // namespace drape

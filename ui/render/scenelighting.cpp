@@ -13,6 +13,46 @@ using render_detail::groundHeight;
 using render_detail::placedModel;
 using render_detail::translateScale;
 
+namespace {
+
+/// What the shadow map depends on besides the cloths' positions (which uploadCloth watches):
+/// the map's size, the ground (it bounds the light's box), and each cloth's and collider's
+/// visibility and, for the colliders that cast, their placement.
+std::vector<float> shadowKey(const Scene &scene, const Simulation &sim, int sizePx)
+{
+    std::vector<float> key { float(sizePx), groundHeight(scene.colliders), float(sim.cloths.size()) };
+    for (std::size_t i = 0; i < sim.cloths.size(); ++i)
+        key.insert(key.end(), { float(sim.cloths[i].particles.size()), clothHidden(scene, i) ? 1.f : 0.f });
+    for (std::size_t i = 0; i < sim.colliders.size(); ++i) {
+        const Collider &c = sim.colliders[i];
+        key.insert(key.end(), { float(c.kind), colliderHidden(scene, i) ? 1.f : 0.f, c.keepInside ? 1.f : 0.f });
+        for (const Vec3 &v : { c.center, c.halfExtents, c.rotation })
+            key.insert(key.end(), { v.x, v.y, v.z });
+        key.push_back(c.radius);
+    }
+    return key;
+}
+
+} // namespace
+
+void SceneRenderer::updateShadowMap(const Scene &scene, const Simulation &sim, int sizePx)
+{
+    if (sizePx <= 0) {
+        m_shadowsDrawn = false;
+        return;
+    }
+    std::vector<float> key = shadowKey(scene, sim, sizePx);
+    if (m_shadowStale || key != m_shadowKey) {
+        m_shadowsDrawn = false;
+        drawShadowCasters(scene, sim, sizePx);
+        m_shadowHolds = m_shadowsDrawn;
+        m_shadowKey = std::move(key);
+        m_shadowStale = false;
+        ++m_shadowPasses;
+    }
+    m_shadowsDrawn = m_shadowHolds;
+}
+
 void SceneRenderer::drawShadowCasters(const Scene &scene, const Simulation &sim, int sizePx)
 {
     // The light's box holds every caster, and the ground under them where their shadows fall:
@@ -90,10 +130,15 @@ void SceneRenderer::drawShadowCasters(const Scene &scene, const Simulation &sim,
     m_shadowsDrawn = true;
 }
 
-void SceneRenderer::setLighting(
-    GlProgram &program, const Scene &scene, const Simulation &sim, const RenderOptions &options)
+int SceneRenderer::shadowFilter() const
 {
-    m_shadow->bind(program, 1, m_shadowsDrawn);
+    return m_shadowsDrawn ? ShadowMap::filterFor(m_shadow->size()) : 0;
+}
+
+void SceneRenderer::setLighting(GlProgram &program, const Scene &scene, const Simulation &sim)
+{
+    if (m_shadowsDrawn)
+        m_shadow->bind(program, 1);
     // Up to eight spheres darken the ambient light around them (boxes are left out: a sphere
     // is where cloth drapes in the presets, and the uniform array stays small).
     float spheres[8 * 4] = {};
@@ -108,7 +153,6 @@ void SceneRenderer::setLighting(
         spheres[count * 4 + 3] = c.radius;
         ++count;
     }
-    glUniform1i(program.uniform("uContact"), options.contactShading ? 1 : 0);
     glUniform1i(program.uniform("uSphereCount"), count);
     glUniform4fv(program.uniform("uSpheres"), 8, spheres);
     bool hasGround = false;

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <utility>
 
 namespace drape {
 
@@ -47,6 +48,15 @@ void setVec3(int location, const Vec3 &v) { glUniform3f(location, v.x, v.y, v.z)
 
 constexpr int kFabricImageUnit = 2; ///< the shadow map takes unit 1
 
+/// cloth.frag's compile-time switches (and lighting.glsl's).
+std::vector<GlProgramVariants::Switch> clothSwitches(int shadowFilter, bool contact, int fabric, bool flat,
+    bool strain)
+{
+    return {{"SHADOW_FILTER", shadowFilter}, {"CONTACT", contact ? 1 : 0}, {"FABRIC", fabric}, {"FLAT", flat ? 1 : 0},
+        {"STRAIN", strain ? 1 : 0}};
+}
+
+
 /// The warp of cloth `index` in rest space (the v direction of its derived UVs).
 Vec3 clothWarp(const Scene &scene, std::size_t index)
 {
@@ -62,12 +72,21 @@ SceneRenderer::~SceneRenderer() = default;
 bool SceneRenderer::initialize(QString *error)
 {
     release();
-    m_clothProgram = std::make_unique<GlProgram>();
-    m_solidProgram = std::make_unique<GlProgram>();
+    m_clothPrograms = std::make_unique<GlProgramVariants>(QStringLiteral(":/shaders/cloth.vert"), QStringLiteral(":/shaders/cloth.frag"));
+    m_solidPrograms = std::make_unique<GlProgramVariants>(QStringLiteral(":/shaders/solid.vert"), QStringLiteral(":/shaders/solid.frag"));
     m_lineProgram = std::make_unique<GlProgram>();
-    if (!m_clothProgram->load(QStringLiteral(":/shaders/cloth.vert"), QStringLiteral(":/shaders/cloth.frag"), error)
-        || !m_solidProgram->load(QStringLiteral(":/shaders/solid.vert"), QStringLiteral(":/shaders/solid.frag"), error)
-        || !m_lineProgram->load(QStringLiteral(":/shaders/line.vert"), QStringLiteral(":/shaders/line.frag"), error)) {
+    // The variants a frame draws with are made when first needed; compile each switch's
+    // settings once here, so a shader error shows when the view opens.
+    bool compiled = m_lineProgram->load(QStringLiteral(":/shaders/line.vert"), QStringLiteral(":/shaders/line.frag"), error);
+    for (int filter : {0, 1, 3}) {
+        compiled = compiled && m_solidPrograms->get({{"SHADOW_FILTER", filter}, {"CONTACT", 0}}, error)
+            && m_clothPrograms->get(clothSwitches(filter, true, 0, false, false), error);
+    }
+    for (int fabric : {1, 2, 3})
+        compiled = compiled && m_clothPrograms->get(clothSwitches(0, true, fabric, false, false), error);
+    compiled = compiled && m_clothPrograms->get(clothSwitches(0, true, 0, true, false), error)
+        && m_clothPrograms->get(clothSwitches(0, true, 0, false, true), error);
+    if (!compiled) {
         m_initialized = true; // so release() frees whatever was made
         release();
         return false;
@@ -112,6 +131,9 @@ bool SceneRenderer::initialize(QString *error)
     m_dynamicCapacity = 0;
     m_allocations = 0;
     m_topologyUploads = 0;
+    m_positionUploads = 0;
+    m_shadowPasses = 0;
+    m_shadowStale = true;
     m_initialized = true;
     return true;
 }
@@ -147,6 +169,7 @@ void SceneRenderer::invalidate()
 {
     for (auto &c : m_cloths)
         c->topologyValid = false;
+    m_shadowStale = true;
 }
 
 void SceneRenderer::release()
@@ -181,12 +204,14 @@ void SceneRenderer::release()
     }
     m_gridVao = m_gridVbo = m_dynamicVao = m_dynamicVbo = 0;
     m_dynamicCapacity = 0;
-    for (auto *program : {m_clothProgram.get(), m_solidProgram.get(), m_lineProgram.get()}) {
-        if (program)
-            program->release();
+    for (GlProgramVariants *programs : {m_clothPrograms.get(), m_solidPrograms.get()}) {
+        if (programs)
+            programs->release();
     }
-    m_clothProgram.reset();
-    m_solidProgram.reset();
+    if (m_lineProgram)
+        m_lineProgram->release();
+    m_clothPrograms.reset();
+    m_solidPrograms.reset();
     m_lineProgram.reset();
     if (m_shadow)
         m_shadow->release();
@@ -236,22 +261,32 @@ void SceneRenderer::uploadCloth(ClothBuffers &b, const Cloth &cloth, const Vec3 
         glBindVertexArray(0);
     }
 
+    const bool topologyChanged = !b.topologyValid || reallocated || b.revision != cloth.topologyRevision
+        || b.particleCount != n || b.triangleCount != cloth.triangles.size()
+        || b.constraintCount != cloth.constraints.size();
+
+    // Positions and the normals derived from them go up only when they differ from what the
+    // buffers hold: a paused scene seen from an orbiting camera uploads nothing.
     static_assert(sizeof(Vec3) == 3 * sizeof(float), "Vec3 arrays upload as packed xyz");
-    glBindBuffer(GL_ARRAY_BUFFER, b.position);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(Vec3)), cloth.particles.position.data());
-    computeVertexNormals(cloth, m_scratchNormals);
-    m_scratchNormals.resize(n, Vec3{0.f, 0.f, 1.f});
-    glBindBuffer(GL_ARRAY_BUFFER, b.normal);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(Vec3)), m_scratchNormals.data());
+    const std::vector<Vec3> &positions = cloth.particles.position;
+    if (topologyChanged || b.uploadedPositions.size() != n
+        || !std::equal(positions.begin(), positions.end(), b.uploadedPositions.begin(),
+            [](const Vec3 &p, const Vec3 &q) { return p.x == q.x && p.y == q.y && p.z == q.z; })) {
+        glBindBuffer(GL_ARRAY_BUFFER, b.position);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(Vec3)), positions.data());
+        computeVertexNormals(cloth, m_scratchNormals);
+        m_scratchNormals.resize(n, Vec3{0.f, 0.f, 1.f});
+        glBindBuffer(GL_ARRAY_BUFFER, b.normal);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(Vec3)), m_scratchNormals.data());
+        b.uploadedPositions = positions;
+        ++m_positionUploads;
+        m_shadowStale = true; // the cloth casts its shadow from where it is now
+    }
     if (strain) {
         computeStrainRatios(cloth, m_scratchStrain);
         glBindBuffer(GL_ARRAY_BUFFER, b.strain);
         glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(float)), m_scratchStrain.data());
     }
-
-    const bool topologyChanged = !b.topologyValid || reallocated || b.revision != cloth.topologyRevision
-        || b.particleCount != n || b.triangleCount != cloth.triangles.size()
-        || b.constraintCount != cloth.constraints.size();
     if (topologyChanged || !(b.warp == warp) || b.uvCount != cloth.uv.size()) {
         b.metresPerUv = computeClothUvs(cloth, warp, m_scratchUv);
         b.warp = warp;
@@ -317,16 +352,36 @@ void SceneRenderer::drawGround(const Scene &scene, const Mat4 &viewProjection)
     glBindVertexArray(0);
 }
 
+GlProgram *SceneRenderer::useLit(GlProgramVariants &programs, const std::vector<GlProgramVariants::Switch> &switches,
+    const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye)
+{
+    // initialize() compiled every value of every switch, so a combination that does not
+    // compile is a shader bug: said once, and nothing is drawn with it.
+    QString error;
+    GlProgram *program = programs.get(switches, &error);
+    static bool said = false;
+    if (!program) {
+        if (!std::exchange(said, true))
+            qWarning("drape: %s", qPrintable(error));
+        return nullptr;
+    }
+    program->use();
+    setLighting(*program, scene, sim);
+    glUniformMatrix4fv(program->uniform("uViewProjection"), 1, GL_FALSE, viewProjection.m);
+    setVec3(program->uniform("uEye"), eye);
+    return program;
+}
+
 void SceneRenderer::drawColliders(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection,
-    const Vec3 &eye, const RenderOptions &options)
+    const Vec3 &eye)
 {
     m_scratchLines.clear();
-    m_solidProgram->use();
-    setLighting(*m_solidProgram, scene, sim, options);
-    glUniformMatrix4fv(m_solidProgram->uniform("uViewProjection"), 1, GL_FALSE, viewProjection.m);
-    setVec3(m_solidProgram->uniform("uEye"), eye);
-    const int model = m_solidProgram->uniform("uModel");
-    const int color = m_solidProgram->uniform("uColor");
+    GlProgram *program
+        = useLit(*m_solidPrograms, {{"SHADOW_FILTER", shadowFilter()}, {"CONTACT", 0}}, scene, sim, viewProjection, eye);
+    if (!program)
+        return;
+    const int model = program->uniform("uModel");
+    const int color = program->uniform("uColor");
     std::vector<const Vec3 *> usedMeshes;
     std::vector<std::pair<float, float>> usedCapsules;
     for (std::size_t i = 0; i < sim.colliders.size(); ++i) {
@@ -403,49 +458,57 @@ void SceneRenderer::drawColliders(const Scene &scene, const Simulation &sim, con
             releaseMesh(*entry.second);
         return unused;
     });
-    drawLines(m_scratchLines, viewProjection, GL_LINES, 1.f);
 }
 
-void SceneRenderer::drawCloth(std::size_t index, const Scene &scene, const Simulation &sim,
+void SceneRenderer::drawClothSurface(std::size_t index, const Scene &scene, const Simulation &sim,
     const Mat4 &viewProjection, const Vec3 &eye, const RenderOptions &options)
 {
-    const Cloth &cloth = sim.cloths[index];
     const ViewSettings &view = scene.view;
     const bool stress = options.overlays && options.stress;
     const bool strain = (options.overlays && view.showStrain) || stress; // the same attribute and ramp
     ClothBuffers &b = *m_cloths[index];
+    if (b.triangleIndices == 0)
+        return;
     const ClothDesc fallback;
     const ClothDesc &desc = index < scene.cloths.size() ? scene.cloths[index] : fallback;
-    uploadCloth(b, cloth, clothWarp(scene, index), strain);
     if (stress) {
-        computeStressRatios(cloth, clothSpacing(desc), options.stressScale, m_scratchStrain);
+        computeStressRatios(sim.cloths[index], clothSpacing(desc), options.stressScale, m_scratchStrain);
         glBindBuffer(GL_ARRAY_BUFFER, b.strain);
         glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(m_scratchStrain.size() * sizeof(float)), m_scratchStrain.data());
     }
-    const float dpr = std::max(options.devicePixelRatio, 0.5f);
-
-    if (b.triangleIndices > 0) {
-        m_clothProgram->use();
-        setLighting(*m_clothProgram, scene, sim, options);
-        glUniformMatrix4fv(m_clothProgram->uniform("uViewProjection"), 1, GL_FALSE, viewProjection.m);
-        setVec3(m_clothProgram->uniform("uEye"), eye);
-        setVec3(m_clothProgram->uniform("uFrontColor"), desc.frontColor);
-        setVec3(m_clothProgram->uniform("uBackColor"), desc.backColor);
-        glUniform1i(m_clothProgram->uniform("uShading"), view.shading == Shading::Flat ? 1 : 0);
-        FabricLook look = fabricLookOf(view);
-        if (look == FabricLook::Image && !m_fabricImage->isValid())
-            look = FabricLook::None;
-        glUniform1i(m_clothProgram->uniform("uFabric"), int(look));
-        glUniform1f(m_clothProgram->uniform("uWeaveThreads"), view.weaveDensity * b.metresPerUv);
+    FabricLook look = fabricLookOf(view);
+    if (look == FabricLook::Image && !m_fabricImage->isValid())
+        look = FabricLook::None;
+    GlProgram *program = useLit(*m_clothPrograms,
+        clothSwitches(shadowFilter(), options.contactShading, int(look), view.shading == Shading::Flat, strain), scene,
+        sim, viewProjection, eye);
+    if (!program)
+        return;
+    setVec3(program->uniform("uFrontColor"), desc.frontColor);
+    setVec3(program->uniform("uBackColor"), desc.backColor);
+    glUniform1f(program->uniform("uWeaveThreads"), view.weaveDensity * b.metresPerUv);
+    if (look == FabricLook::Image) {
         m_fabricImage->bind(kFabricImageUnit);
-        glUniform1i(m_clothProgram->uniform("uFabricImage"), kFabricImageUnit);
-        glUniform1i(m_clothProgram->uniform("uShowStrain"), strain ? 1 : 0);
-        glEnable(GL_POLYGON_OFFSET_FILL);
-        glPolygonOffset(1.f, 1.f); // overlays drawn on the surface win the depth test
-        glBindVertexArray(b.vao);
-        glDrawElements(GL_TRIANGLES, b.triangleIndices, GL_UNSIGNED_INT, nullptr);
-        glDisable(GL_POLYGON_OFFSET_FILL);
+        glUniform1i(program->uniform("uFabricImage"), kFabricImageUnit);
     }
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.f, 1.f); // overlays drawn on the surface win the depth test
+    glBindVertexArray(b.vao);
+    glDrawElements(GL_TRIANGLES, b.triangleIndices, GL_UNSIGNED_INT, nullptr);
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glBindVertexArray(0);
+}
+
+void SceneRenderer::drawClothOverlays(std::size_t index, const Scene &scene, const Simulation &sim,
+    const Mat4 &viewProjection, const RenderOptions &options)
+{
+    const Cloth &cloth = sim.cloths[index];
+    const ViewSettings &view = scene.view;
+    const bool strain = (options.overlays && view.showStrain) || (options.overlays && options.stress);
+    const ClothBuffers &b = *m_cloths[index];
+    const ClothDesc fallback;
+    const ClothDesc &desc = index < scene.cloths.size() ? scene.cloths[index] : fallback;
+    const float dpr = std::max(options.devicePixelRatio, 0.5f);
 
     m_lineProgram->use();
     glUniformMatrix4fv(m_lineProgram->uniform("uViewProjection"), 1, GL_FALSE, viewProjection.m);
@@ -527,15 +590,14 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     }
     while (m_cloths.size() < sim.cloths.size())
         m_cloths.push_back(std::make_unique<ClothBuffers>());
-    const bool strain = options.overlays && scene.view.showStrain;
+    // The stress map fills the same attribute in drawClothSurface.
+    const bool strain = options.overlays && scene.view.showStrain && !options.stress;
     for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
         if (!sim.cloths[i].particles.empty())
             uploadCloth(*m_cloths[i], sim.cloths[i], clothWarp(scene, i), strain);
     }
     m_fabricImage->update(fabricLookOf(scene.view) == FabricLook::Image ? options.fabricImage : QImage());
-    m_shadowsDrawn = false;
-    if (options.shadowMapSize > 0)
-        drawShadowCasters(scene, sim, options.shadowMapSize);
+    updateShadowMap(scene, sim, options.shadowMapSize);
 
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
     glViewport(0, 0, widthPx, heightPx);
@@ -551,7 +613,6 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
     glDisable(GL_CULL_FACE); // cloth is two-sided
-    glEnable(GL_BLEND);
     // Premultiplied-friendly alpha so a transparent export keeps correct coverage.
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glEnable(GL_PROGRAM_POINT_SIZE);
@@ -559,12 +620,25 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     const Mat4 viewProjection = camera.projection(float(widthPx) / float(heightPx)) * camera.view();
     const Vec3 eye = camera.eye();
 
-    drawColliders(scene, sim, viewProjection, eye, options);
+    // Opaque cloth first: it is usually in front of the colliders and the ground, and the
+    // depth test then skips their shading wherever it covers them (a software renderer shades
+    // every fragment it does not reject). Overlays come last, over everything they mark.
+    // The surfaces are opaque (alpha 1): blending them would give the same pixels and cost a
+    // software renderer a read of the framebuffer per pixel. Lines and points blend.
+    const auto drawn = [&](std::size_t i) { return !sim.cloths[i].particles.empty() && !clothHidden(scene, i); };
+    glDisable(GL_BLEND);
+    for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
+        if (drawn(i))
+            drawClothSurface(i, scene, sim, viewProjection, eye, options);
+    }
+    drawColliders(scene, sim, viewProjection, eye);
+    glEnable(GL_BLEND);
+    drawLines(m_scratchLines, viewProjection, GL_LINES, 1.f); // the edges of keep-inside boxes
     if (scene.view.showGround)
         drawGround(scene, viewProjection);
     for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
-        if (!sim.cloths[i].particles.empty() && !clothHidden(scene, i))
-            drawCloth(i, scene, sim, viewProjection, eye, options);
+        if (drawn(i))
+            drawClothOverlays(i, scene, sim, viewProjection, options);
     }
 
     glBindVertexArray(0);

@@ -5,15 +5,23 @@
 // Lighting: a key light with a shadow map (shadowmap.h), contact darkening near colliders and
 // the ground, and a tone curve (shaders/lighting.glsl).
 //
-// Buffers: per cloth, positions/normals (and strain ratios when shown) are uploaded once per
-// frame (before the shadow pass, which draws the same buffers) with glBufferSubData into buffers sized for
-// the particle count (reallocated only when the count grows); triangle and edge index buffers and the
-// texture coordinates of the fabric looks (renderdata.h, computeClothUvs) are rebuilt only when the
-// cloth's topologyRevision (or its particle/triangle/constraint counts) change. Same inputs give the
-// same pixels: nothing depends on wall-clock time.
+// Buffers: per cloth, positions/normals are uploaded at the start of a frame (before the shadow
+// pass, which draws the same buffers), and only when the positions differ from those the
+// buffers hold, with glBufferSubData into buffers sized for the particle count (reallocated only
+// when the count grows); strain ratios go up each frame they are shown. Triangle and edge index
+// buffers and the texture coordinates of the fabric looks (renderdata.h, computeClothUvs) are
+// rebuilt only when the cloth's topologyRevision (or its particle/triangle/constraint counts)
+// change. The shadow map is drawn again only when a caster changed (updateShadowMap).
+//
+// Per pixel: the programs are compiled per combination of the features a frame uses
+// (GlProgramVariants: shadow filter, contact shading, fabric look, flat shading, heat map), so
+// a feature that is off costs nothing on a software renderer; the cloth is drawn before the
+// colliders and the ground so that the depth test spares their shading where it covers them.
+// Same inputs give the same pixels: nothing depends on wall-clock time.
 #pragma once
 
 #include "scene/camera.h"
+#include "render/glprogram.h"
 #include "render/renderdata.h"
 #include "scene/scene.h"
 #include "sim/simulation.h"
@@ -43,7 +51,6 @@ struct RenderOptions {
 };
 
 class FabricTexture;
-class GlProgram;
 class ShadowMap;
 
 class SceneRenderer {
@@ -70,6 +77,10 @@ public:
     int bufferAllocations() const { return m_allocations; }
     /// Index buffer rebuilds since initialize().
     int topologyUploads() const { return m_topologyUploads; }
+    /// Uploads of a cloth's positions and normals since initialize() (only when they changed).
+    int positionUploads() const { return m_positionUploads; }
+    /// Shadow passes drawn since initialize() (only when a caster changed).
+    int shadowPasses() const { return m_shadowPasses; }
 
 private:
     struct ClothBuffers;
@@ -82,22 +93,36 @@ private:
     void drawGround(const Scene &scene, const Mat4 &viewProjection);
     /// The depth pass from the key light: colliders and cloths cast shadows.
     void drawShadowCasters(const Scene &scene, const Simulation &sim, int sizePx);
+    /// Makes the program of `programs` with `switches` current with its lighting, view and eye
+    /// uniforms set; nullptr (said once) if that combination does not compile.
+    GlProgram *useLit(GlProgramVariants &programs, const std::vector<GlProgramVariants::Switch> &switches,
+        const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye);
     /// Shadow map and contact uniforms of a program that includes lighting.glsl.
-    void setLighting(
-        GlProgram &program, const Scene &scene, const Simulation &sim, const RenderOptions &options);
-    void drawColliders(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye,
-        const RenderOptions &options);
-    void drawCloth(std::size_t index, const Scene &scene, const Simulation &sim, const Mat4 &viewProjection,
+    void setLighting(GlProgram &program, const Scene &scene, const Simulation &sim);
+    /// lighting.glsl's SHADOW_FILTER for this frame: 0 when no shadow map was drawn.
+    int shadowFilter() const;
+    /// The solid colliders; the edges of keep-inside boxes are left in m_scratchLines.
+    void drawColliders(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye);
+    /// The shadow pass when its casters changed (a cloth moved, a collider moved or was hidden,
+    /// another size); otherwise the map keeps what it holds. `sizePx` 0: no shadows.
+    void updateShadowMap(const Scene &scene, const Simulation &sim, int sizePx);
+    void drawClothSurface(std::size_t index, const Scene &scene, const Simulation &sim, const Mat4 &viewProjection,
         const Vec3 &eye, const RenderOptions &options);
+    /// Wireframe, particles, constraint lines and pins, drawn after every surface.
+    void drawClothOverlays(std::size_t index, const Scene &scene, const Simulation &sim, const Mat4 &viewProjection,
+        const RenderOptions &options);
     void drawLines(const std::vector<LineVertex> &lines, const Mat4 &viewProjection, unsigned mode, float pointSize);
 
     bool m_initialized = false;
-    std::unique_ptr<GlProgram> m_clothProgram;
-    std::unique_ptr<GlProgram> m_solidProgram;
+    std::unique_ptr<GlProgramVariants> m_clothPrograms;
+    std::unique_ptr<GlProgramVariants> m_solidPrograms;
     std::unique_ptr<GlProgram> m_lineProgram;
     std::unique_ptr<ShadowMap> m_shadow;
     std::unique_ptr<FabricTexture> m_fabricImage;
     bool m_shadowsDrawn = false; ///< this frame's shadow map holds the scene
+    bool m_shadowStale = true;   ///< a cloth moved or changed since the last shadow pass
+    bool m_shadowHolds = false;  ///< the last shadow pass drew casters
+    std::vector<float> m_shadowKey; ///< the other casters' state and the size of the last pass
     std::unique_ptr<Mesh> m_sphere;
     std::unique_ptr<Mesh> m_box;
     std::unique_ptr<Mesh> m_quad;
@@ -117,6 +142,8 @@ private:
     std::vector<std::uint32_t> m_scratchIndices;
     int m_allocations = 0;
     int m_topologyUploads = 0;
+    int m_positionUploads = 0;
+    int m_shadowPasses = 0;
 };
 
 } // namespace drape

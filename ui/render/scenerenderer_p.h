@@ -30,6 +30,7 @@ struct SceneRenderer::ClothBuffers {
     Vec3 warp;                ///< the warp the UVs were derived along
     std::size_t uvCount = 0;  ///< the cloth's own UVs when they were uploaded
     float metresPerUv = 1.f;  ///< m of cloth per unit of texture space (computeClothUvs)
+    std::vector<Vec3> uploadedPositions; ///< what the position buffer holds (normals follow them)
 };
 
 namespace render_detail {

@@ -128,21 +128,24 @@ void ShadowMap::setModel(const Mat4 &model)
     glUniformMatrix4fv(m_program->uniform("uModel"), 1, GL_FALSE, model.m);
 }
 
-void ShadowMap::bind(GlProgram &program, int unit, bool enabled) const
+void ShadowMap::bind(GlProgram &program, int unit) const
 {
     glActiveTexture(GLenum(GL_TEXTURE0 + unit));
     glBindTexture(GL_TEXTURE_2D, m_texture);
     glActiveTexture(GL_TEXTURE0);
     glUniform1i(program.uniform("uShadowMap"), unit);
-    glUniform1i(program.uniform("uShadows"), enabled ? 1 : 0);
     glUniformMatrix4fv(program.uniform("uLightViewProjection"), 1, GL_FALSE, m_lightViewProjection.m);
     glUniform1f(program.uniform("uShadowTexel"), 1.f / float(std::max(m_size, 1)));
     // About 4 mm of depth, in the [0, 1] depth range of the light's box: enough against acne on
     // cloth a few millimetres thick, small against the gap between cloth and what it rests on.
     glUniform1f(program.uniform("uShadowBias"), 0.004f / m_depthRange);
+}
+
+int ShadowMap::filterFor(int sizePx)
+{
     // A full-size map (2048², recordings and GPUs) gets 3 × 3 filtered lookups; a smaller one
     // (the software renderer's Balanced quality) one lookup, a ninth of the shadow's cost per pixel.
-    glUniform1i(program.uniform("uShadowTaps"), m_size >= 2048 ? 3 : 1);
+    return sizePx >= 2048 ? 3 : 1;
 }
 
 } // namespace drape

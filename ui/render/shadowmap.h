@@ -1,5 +1,5 @@
 // The key light's shadow map: a depth texture rendered from the light's direction with an
-// orthographic projection fitted around the scene's cloths and colliders each frame, sampled
+// orthographic projection fitted around the scene's cloths and colliders at each pass, sampled
 // by lighting.glsl with hardware depth comparison and 3 × 3 PCF. Written against libepoxy
 // like the rest of the renderer; the header names no GL types.
 #pragma once
@@ -31,8 +31,10 @@ public:
     void setModel(const Mat4 &model);
 
     /// Binds the depth texture to texture unit `unit` and sets the sampling uniforms of a
-    /// program that includes lighting.glsl; `enabled` false turns the lookup off in the shader.
-    void bind(GlProgram &program, int unit, bool enabled) const;
+    /// program that includes lighting.glsl (one built with SHADOW_FILTER > 0).
+    void bind(GlProgram &program, int unit) const;
+    /// lighting.glsl's SHADOW_FILTER for a map of `sizePx`: 3 (3 × 3 lookups) or 1.
+    static int filterFor(int sizePx);
 
     const Mat4 &lightViewProjection() const { return m_lightViewProjection; }
     int size() const { return m_size; }

@@ -83,19 +83,24 @@ bool Viewport::systemRendererIsSoftware()
     return software;
 }
 
+Viewport::Quality Viewport::quality(bool software, AppSettings::SoftwareQuality quality)
+{
+    if (!software)
+        return {};
+    switch (quality) {
+    case AppSettings::SoftwareQuality::Fast:
+        return { 0, 0 };
+    case AppSettings::SoftwareQuality::Balanced:
+        return { 0, 1024 };
+    case AppSettings::SoftwareQuality::Full:
+        return {};
+    }
+    return { 0, 0 };
+}
+
 int Viewport::samplesForSystem()
 {
-    if (!systemRendererIsSoftware())
-        return 4;
-    switch (AppSettings::softwareQuality()) {
-    case AppSettings::SoftwareQuality::Fast:
-        return 0;
-    case AppSettings::SoftwareQuality::Balanced:
-        return 2;
-    case AppSettings::SoftwareQuality::Full:
-        return 4;
-    }
-    return 0;
+    return quality(systemRendererIsSoftware(), AppSettings::softwareQuality()).samples;
 }
 
 QSurfaceFormat Viewport::surfaceFormat()
@@ -106,7 +111,11 @@ QSurfaceFormat Viewport::surfaceFormat()
     format.setProfile(QSurfaceFormat::CoreProfile);
     format.setDepthBufferSize(24);
     format.setStencilBufferSize(8);
-    format.setSamples(4);
+    // The window's surface only shows the viewport's finished picture (Qt composes the
+    // widget's framebuffer into it), so it needs no multisampling: a software renderer would
+    // multisample and resolve the whole window every frame for nothing. The viewport's own
+    // framebuffer takes samplesForSystem().
+    format.setSamples(0);
     return format;
 }
 
@@ -424,21 +433,9 @@ void Viewport::paintGL()
             options.stress = true;
             options.stressScale = m_stressScale;
         }
-        // On a software renderer the shadow map is what the quality preference trades: none
-        // (Fast), 1024² (Balanced) or the GPU's 2048² (Full).
-        if (m_software) {
-            switch (AppSettings::softwareQuality()) {
-            case AppSettings::SoftwareQuality::Fast:
-                options.shadowMapSize = 0;
-                break;
-            case AppSettings::SoftwareQuality::Balanced:
-                options.shadowMapSize = 1024;
-                break;
-            case AppSettings::SoftwareQuality::Full:
-                options.shadowMapSize = 2048;
-                break;
-            }
-        }
+        // On a software renderer the shadow map is one of the things the quality preference
+        // trades (the multisampling was chosen with the context).
+        options.shadowMapSize = quality(m_software, AppSettings::softwareQuality()).shadowMapSize;
         m_renderer.render(m_document->scene(), shownSimulation(), m_camera, defaultFramebufferObject(), w, h,
                           options);
     }

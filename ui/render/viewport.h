@@ -16,6 +16,7 @@
 // in cleanup(), connected to the context's aboutToBeDestroyed, with the context current.
 #pragma once
 
+#include "appsettings.h"
 #include "document/document.h"
 #include "tools/tool.h"
 #include "scene/camera.h"
@@ -39,13 +40,24 @@ public:
     explicit Viewport(QWidget *parent = nullptr);
     ~Viewport() override;
 
-    /// The surface format every viewport asks for: 3.3 core, 24-bit depth, 4× multisampling.
+    /// The application's default surface format (set before the QApplication is made): 3.3
+    /// core, 24-bit depth, no multisampling; a viewport adds samplesForSystem() to its own.
     static QSurfaceFormat surfaceFormat();
     /// True when the system's OpenGL runs on the processor (Mesa llvmpipe, softpipe, swrast):
     /// probed once with a small offscreen context.
     static bool systemRendererIsSoftware();
-    /// Multisampling for this system: 4× on a GPU; on a software renderer what Preferences ▸
-    /// Software renderer quality asks for (none for Fast, 2× for Balanced, 4× for Full).
+
+    /// What the viewport draws with.
+    struct Quality {
+        int samples = 4;          ///< multisampling of the viewport's framebuffer
+        int shadowMapSize = 2048; ///< px per side of the key light's shadow map; 0: no shadows
+    };
+    /// A GPU draws everything. A software renderer draws what Preferences ▸ Software renderer
+    /// quality (`quality`) trades: Fast neither multisampling nor shadows; Balanced, the
+    /// default, shadows from a 1024² map with one lookup and no multisampling (on llvmpipe 2×
+    /// multisampling costs about as much as the rest of the frame); Full what a GPU draws.
+    static Quality quality(bool software, AppSettings::SoftwareQuality quality);
+    /// Multisampling for this system: quality(systemRendererIsSoftware(), the preference).
     static int samplesForSystem();
 
     void setDocument(Document *document);

@@ -55,7 +55,7 @@ PreferencesDialog::PreferencesDialog(QWidget *parent)
 
     m_quality = new QComboBox(this);
     m_quality->addItem(tr("Fast: no anti-aliasing, no shadows"), int(AppSettings::SoftwareQuality::Fast));
-    m_quality->addItem(tr("Balanced: smoothed edges, shadows"), int(AppSettings::SoftwareQuality::Balanced));
+    m_quality->addItem(tr("Balanced: shadows, edges not smoothed"), int(AppSettings::SoftwareQuality::Balanced));
     m_quality->addItem(tr("Full: as on a graphics card"), int(AppSettings::SoftwareQuality::Full));
     m_quality->setCurrentIndex(int(AppSettings::softwareQuality()));
     m_quality->setToolTip(
