@@ -1026,7 +1026,7 @@ bool Document::save(const QString &filePath, bool withState, QString *error)
 {
     // The scene and the take are the document: saving needs no state, only the edits that
     // wait for it. With state, the state at the playhead is the file's start.
-    if (isBusy() || (withState && !isSettled()))
+    if (isBusy() || isStepping() || (withState && !isSettled()))
         waitUntilSettled();
     Scene scene;
     Take take;
