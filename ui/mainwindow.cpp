@@ -397,12 +397,14 @@ void MainWindow::setDocument(std::unique_ptr<Document> document)
         // waiting edit that ran while others still wait), so that is undone here each time.
         const auto updateHistory = [this] {
             QUndoStack *stack = m_document ? m_document->undoStack() : nullptr;
-            const bool busy = m_document && m_document->isBusy();
+            // A held drag is one step in the making: undo comes after its release.
+            const bool busy = m_document && (m_document->isBusy() || m_document->dragging());
             m_editActions->undoAction()->setEnabled(!busy && stack && stack->canUndo());
             m_editActions->redoAction()->setEnabled(!busy && stack && stack->canRedo());
             m_historyDock->widget()->setEnabled(!busy);
         };
         connect(doc, &Document::busyChanged, this, updateHistory);
+        connect(doc, &Document::changed, this, updateHistory); // a drag begun or ended
         connect(doc->undoStack(), &QUndoStack::canUndoChanged, this, updateHistory);
         connect(doc->undoStack(), &QUndoStack::canRedoChanged, this, updateHistory);
         connect(doc, &Document::filePathChanged, this, &MainWindow::updateTitle);

@@ -106,6 +106,8 @@ private slots:
     void waitingEditIsUnsavedAndNamedWhenItFails();
     void undoAndRedoAreSimulatedByTheWorker();
     void cancelledDragReturnsThroughTheWorker();
+    void heldDragKeepsThePlayheadAndStaysExact();
+    void busyEndsWhenAnUndoArrives();
 };
 
 void TestPlayback::initTestCase()
@@ -705,21 +707,100 @@ void TestPlayback::cancelledDragReturnsThroughTheWorker()
     const int steps = doc->undoStack()->count();
     doc->dragTo(grabbed + Vec3 { 0.f, 0.1f, 0.f });
     QTRY_VERIFY_WITH_TIMEOUT(doc->frame() >= at + 6, 10000);
+    // What the document holds when the state the cancel returns to arrives (playback goes on
+    // from there at once).
     bool prepared = false; // the worker was asked for the state at the drag's first frame
+    bool arrived = false;
+    std::uint64_t arrivedFrame = 0, arrivedHash = 0, arrivedSteps = 0;
+    bool arrivedEmpty = false, arrivedDragging = true;
     connect(doc, &Document::preparingChanged, this, [&](bool preparing, quint64 frame) {
         prepared = prepared || (preparing && frame == at);
+        if (preparing || frame != at || arrived)
+            return;
+        arrived = true;
+        arrivedFrame = doc->frame();
+        arrivedHash = doc->simulation().stateHash();
+        arrivedEmpty = doc->take().empty();
+        arrivedDragging = doc->dragging();
+        arrivedSteps = Simulation::stepsOnThisThread();
     });
     doc->cancelDrag();
-    QTRY_VERIFY_WITH_TIMEOUT(settled(doc) && !doc->dragging(), 30000);
-    QVERIFY(prepared);
-    QCOMPARE(doc->frame(), at);
-    QVERIFY(doc->take().empty());
-    QCOMPARE(doc->undoStack()->count(), steps);
-    const std::uint64_t before = Simulation::stepsOnThisThread();
-    const std::uint64_t expected = replay(doc->scene(), doc->take(), at).stateHash();
-    QCOMPARE(before, guiSteps); // nothing stepped here but the check's own replay, after it
-    QCOMPARE(doc->simulation().stateHash(), expected);
+    QTRY_VERIFY_WITH_TIMEOUT(arrived, 30000);
     controller->setPlaying(false);
+    QVERIFY(prepared);
+    QCOMPARE(arrivedFrame, at);
+    QVERIFY(arrivedEmpty);
+    QVERIFY(!arrivedDragging);
+    QCOMPARE(arrivedSteps, guiSteps); // nothing stepped on this thread
+    QCOMPARE(doc->undoStack()->count(), steps);
+    QCOMPARE(arrivedHash, replay(doc->scene(), Take {}, at).stateHash());
+}
+
+void TestPlayback::heldDragKeepsThePlayheadAndStaysExact()
+{
+    // A Step while a drag is held (paused) is stepped by the worker; playhead keys meanwhile,
+    // one landing on the frame being stepped to and one past it, leave the playhead to the
+    // drag. The state stays the replay of the take (the drag still open), and what comes after
+    // the release runs.
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 150);
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    controller->seekTo(20, true);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
+    const Vec3 grabbed = doc->simulation().cloths[0].particles.position[60];
+    QVERIFY(doc->beginDrag(0, { 60 }, grabbed).isEmpty());
+    doc->dragTo(grabbed + Vec3 { 0.f, 0.3f, 0.f });
+    const std::uint64_t f = doc->frame();
+    QCOMPARE(doc->step(4), 4);
+    QVERIFY(doc->isStepping());
+    doc->showFrame(f + 4);
+    controller->seekTo(f + 30, true);
+    QTRY_VERIFY_WITH_TIMEOUT(!doc->isStepping(), 30000);
+    QCOMPARE(doc->frame(), f + 4);
+    QCOMPARE(doc->playhead(), f + 4);
+    QVERIFY(doc->isSettled());
+    QVERIFY(doc->dragging());
+    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), doc->frame()).stateHash());
+    doc->endDrag(QStringLiteral("Drag"));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc) && !doc->dragging(), 30000);
+    const auto *drag = std::get_if<DragEvent>(&doc->take().events.front().data);
+    QVERIFY(drag);
+    QCOMPARE(drag->targets.size(), std::size_t(5));
+    QVERIFY(doc->setKind(0, { 57 }, true).isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
+    QCOMPARE(doc->take().events.size(), std::size_t(2));
+    QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), doc->frame()).stateHash());
+}
+
+void TestPlayback::busyEndsWhenAnUndoArrives()
+{
+    // An undo the worker simulates makes the document busy (Undo disabled, a busy cursor) until
+    // it arrives, and no longer: the busy signal ends, Undo comes back.
+    MainWindow window;
+    showWindow(window);
+    fillRange(window, 0, 150);
+    Document *doc = window.document();
+    SimulationController *controller = window.controller();
+    QAction *undo = window.editActions()->undoAction();
+    controller->seekTo(40, true);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
+    QVERIFY(doc->setKind(0, { 55 }, true).isEmpty());
+    QVERIFY(doc->setKind(0, { 57 }, true).isEmpty());
+    controller->seekTo(120, true);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
+    QSignalSpy busy(doc, &Document::busyChanged);
+    doc->undoStack()->undo(); // back to frame 40: the worker simulates it
+    QCOMPARE(busy.size(), 1);
+    QCOMPARE(busy.last().at(0).toBool(), true);
+    QVERIFY(!undo->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), 30000);
+    QCOMPARE(doc->frame(), std::uint64_t(40));
+    QCOMPARE(busy.size(), 2);
+    QCOMPARE(busy.last().at(0).toBool(), false);
+    QVERIFY(undo->isEnabled());
+    QVERIFY(window.viewport()->cursor().shape() != Qt::BusyCursor);
 }
 
 QTEST_MAIN(TestPlayback)

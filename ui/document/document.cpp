@@ -107,6 +107,8 @@ void Document::adoptStep(std::uint64_t serial, std::uint64_t generation, EditDoc
     m_stepTarget.reset();
     const double seconds = double(m_stepClock.nsecsElapsed()) * 1e-9;
     m_edit.adopt(std::move(arrival), true);
+    if (m_shown == frame())
+        m_shown.reset();
     // The frame on screen goes into the cache, so the worker's next step shares its topology
     // and playing the drag back finds every frame of it.
     offerShownFrame(generation);
@@ -203,6 +205,12 @@ void Document::seek(std::uint64_t target)
     finishRestoreNow();
     cancelPreparing();
     cancelStep();
+    if (dragging()) {
+        // Seeking lets a held drag go as the core's seek does, before the timeline's state is
+        // asked for: the timeline's source holds the drag until then.
+        m_edit.cancelDrag();
+        updateTimeline();
+    }
     const std::uint64_t before = frame();
     m_shown.reset();
     if (target == before) {
@@ -221,16 +229,18 @@ void Document::seek(std::uint64_t target)
     }
     m_timeline->setPlayhead(frame());
     announce(Change::Pins | Change::Topology | Change::Parameters, before);
+    runDeferred(); // calls that waited for frames being stepped run here
 }
 
 void Document::showFrame(std::uint64_t target)
 {
-    if (isQueueing()) {
+    if (isQueueing() || m_stepTarget) {
+        // After what waits, and after the frames a stroke asked the worker for.
         defer([this, target] { showFrame(target); });
         return;
     }
-    if (m_stepTarget && target != *m_stepTarget)
-        cancelStep(); // the frames being stepped are not the ones to show
+    if (dragging() && target != frame())
+        return; // a held drag keeps the playhead: it moves by the frames the drag records
     if (target == frame())
         m_shown.reset();
     else
@@ -389,9 +399,10 @@ void Document::runDeferred()
         action();
         m_replaying = false;
     }
-    if (m_deferred.empty())
-        setBusy(false);
-    else if (!m_stepTarget) {
+    if (m_deferred.empty()) {
+        if (!m_restore) // (a queued call may have started a return the worker prepares)
+            setBusy(false);
+    } else if (!m_stepTarget) {
         setBusy(true); // (not announced if it began while frames were being stepped)
         settle(); // a queued call moved the playhead: the rest waits for the state there
     }
@@ -449,6 +460,8 @@ void Document::moveHistory(bool undo)
         emit preparingChanged(false, *announced);
         if (!isBusy())
             setBusy(false);
+        m_timeline->setPlayhead(frame()); // it was moved to the frame given up
+        emit playheadMoved(frame());
     }
     afterHistoryMove(frameBefore);
 }
@@ -493,6 +506,8 @@ void Document::adoptRestore(std::uint64_t serial, EditDocument::Arrival arrival)
     emit preparingChanged(false, done.playhead);
     announce(done.what, done.frameBefore);
     runDeferred(); // what waited runs at the frame the document returned to
+    if (!isBusy())
+        setBusy(false);
     if (isSettled() && !isBusy())
         emit settled();
 }
@@ -510,6 +525,8 @@ void Document::finishRestoreNow()
     done.apply(std::nullopt);
     emit preparingChanged(false, done.playhead);
     announce(done.what, done.frameBefore);
+    if (!isBusy())
+        setBusy(false);
 }
 
 std::uint64_t Document::beforeHistoryMove()

@@ -373,6 +373,8 @@ void SimulationController::seekTo(quint64 frame, bool settle)
 {
     if (!m_document || !m_player)
         return;
+    if (m_document->dragging())
+        return; // a held drag keeps the playhead: it moves by the frames the drag records
     if (m_document->isQueueing()) {
         // After the edits that wait for the state at the current playhead.
         m_document->whenSettled([self = QPointer<SimulationController>(this), frame, settle] {

@@ -39,8 +39,9 @@ bool TimelinePlayer::show(quint64 frame)
     std::shared_ptr<const CachedFrame> f = m_timeline->cachedFrame(frame);
     if (!f)
         return false;
-    if (frame != m_shown) {
+    if (frame != m_shown || f != m_shownFrame) {
         m_shown = frame;
+        m_shownFrame = f;
         emit frameShown(std::move(f));
     }
     return true;
@@ -58,7 +59,9 @@ void TimelinePlayer::seek(quint64 frame)
 
 void TimelinePlayer::poll()
 {
-    if (m_shown != m_playhead)
+    // Also when the frame waited for is the one shown last: an edit dropped it from the cache
+    // since, and it is shown again once it is made again.
+    if (m_waiting || m_shown != m_playhead)
         setWaiting(!show(m_playhead));
 }
 

@@ -75,6 +75,7 @@ private:
     quint64 m_end = 250;
     quint64 m_playhead = 0;
     quint64 m_shown = ~quint64(0); ///< frame last emitted by frameShown
+    std::shared_ptr<const CachedFrame> m_shownFrame; ///< what it emitted (an edit may replace the frame)
     bool m_loop = false;
     int m_direction = 0;
     bool m_waiting = false;
