@@ -83,19 +83,11 @@ int Document::stepOnWorker(int frames)
     offerShownFrame(generation); // the frame the worker starts from (the drag's first, a target moved)
     m_stepTarget = target;
     m_stepClock.start();
-    // The worker steps a copy of the state shown to the frame before `target` and on to the
-    // arrival at `target`, as settle() has it do; the GUI thread takes it over (adoptStep).
-    const std::shared_ptr<const TakeSource> source = m_timelineSource;
-    m_timeline->requestState(
-        target - 1,
-        [this, serial, generation, target, source](std::unique_ptr<SourceState> state) {
-            auto arrival = std::make_shared<EditDocument::Arrival>(
-                EditDocument::arrive(std::move(static_cast<TakeState &>(*state).state), source->take(), target));
-            QMetaObject::invokeMethod(
-                this, [this, serial, generation, arrival] { adoptStep(serial, generation, std::move(*arrival)); },
-                Qt::QueuedConnection);
-        },
-        std::make_unique<TakeState>(m_edit.playerState()));
+    // The worker steps a copy of the state shown (adoptStep takes the result over).
+    requestArrival(target, std::make_unique<TakeState>(m_edit.playerState()),
+                   [this, serial, generation](EditDocument::Arrival arrival) {
+                       adoptStep(serial, generation, std::move(arrival));
+                   });
     return frames;
 }
 
@@ -290,21 +282,28 @@ void Document::settle()
     std::unique_ptr<SourceState> from;
     if (!dragging() && frame() < target && frame() > m_timeline->snapshotFrameAtOrBefore(target - 1))
         from = std::make_unique<TakeState>(m_edit.playerState());
-    // The worker brings the state to target - 1 and on to the arrival at target; the GUI
-    // thread only takes it over (adoptState). The document outlives the worker (~Document
-    // stops it), and an answer posted to a deleted document is dropped by Qt.
-    const std::shared_ptr<const TakeSource> source = m_timelineSource;
-    m_timeline->requestState(
-        target - 1,
-        [this, serial, target, source](std::unique_ptr<SourceState> state) {
-            auto arrival = std::make_shared<EditDocument::Arrival>(
-                EditDocument::arrive(std::move(static_cast<TakeState &>(*state).state), source->take(), target));
-            QMetaObject::invokeMethod(
-                this, [this, serial, arrival] { adoptState(serial, std::move(*arrival)); }, Qt::QueuedConnection);
-        },
-        std::move(from));
+    requestArrival(target, std::move(from),
+                   [this, serial](EditDocument::Arrival arrival) { adoptState(serial, std::move(arrival)); });
     if (!announced)
         emit preparingChanged(true, target);
+}
+
+void Document::requestArrival(std::uint64_t frame, std::unique_ptr<SourceState> from,
+                              std::function<void(EditDocument::Arrival)> take)
+{
+    // The worker brings the state to frame - 1 (from `from` when that is nearer than the
+    // cache's snapshot) and on to the arrival at `frame`, on its thread; the GUI thread only
+    // takes it over. The document outlives the worker (~Document stops it), and an answer
+    // posted to a deleted document is dropped by Qt.
+    const std::shared_ptr<const TakeSource> source = m_timelineSource;
+    m_timeline->requestState(
+        frame - 1,
+        [this, frame, source, take = std::move(take)](std::unique_ptr<SourceState> state) {
+            auto arrival = std::make_shared<EditDocument::Arrival>(
+                EditDocument::arrive(std::move(static_cast<TakeState &>(*state).state), source->take(), frame));
+            QMetaObject::invokeMethod(this, [take, arrival] { take(std::move(*arrival)); }, Qt::QueuedConnection);
+        },
+        std::move(from));
 }
 
 void Document::adoptState(std::uint64_t serial, EditDocument::Arrival arrival)
@@ -478,13 +477,8 @@ bool Document::restoreOnWorker(const EditDocument::Snapshot &point, PendingResto
     m_restore = std::move(pending);
     m_preparing = playhead;
     m_shown = playhead;
-    const std::shared_ptr<const TakeSource> source = m_timelineSource;
-    m_timeline->requestState(playhead - 1, [this, serial, playhead, source](std::unique_ptr<SourceState> state) {
-        auto arrival = std::make_shared<EditDocument::Arrival>(
-            EditDocument::arrive(std::move(static_cast<TakeState &>(*state).state), source->take(), playhead));
-        QMetaObject::invokeMethod(
-            this, [this, serial, arrival] { adoptRestore(serial, std::move(*arrival)); }, Qt::QueuedConnection);
-    });
+    requestArrival(playhead, nullptr,
+                   [this, serial](EditDocument::Arrival arrival) { adoptRestore(serial, std::move(arrival)); });
     setBusy(true);
     m_timeline->setPlayhead(playhead);
     if (announced && *announced != playhead)

@@ -294,6 +294,11 @@ private:
     void deferEdit(const QString &what, std::function<QString()> edit);
     /// Busy changed: the signal, and modifiedChanged() when the stack alone does not say it.
     void setBusy(bool busy);
+    /// Asks the timeline's worker for the arrival at `frame` of the timeline's document (see
+    /// EditDocument::arrive), stepping on from `from` when it is nearer than the cache's
+    /// snapshot; `take` receives it on this thread.
+    void requestArrival(std::uint64_t frame, std::unique_ptr<SourceState> from,
+                        std::function<void(EditDocument::Arrival)> take);
     /// Takes over the state the worker prepared for request `serial`, then runs what waits.
     void adoptState(std::uint64_t serial, EditDocument::Arrival arrival);
     /// Forgets the state being prepared (nothing waits for it).
