@@ -28,6 +28,25 @@ struct Lcg {
     }
 };
 
+// The link of a constraint in the solver's float arithmetic (core/sim/src/xpbdbatch.h,
+// SlotLink), written out for positions measured from the world origin (the streams' spans
+// are zero until a step sets them): n = d/|d| with d = x_a - x_b, and C = |d| - L evaluated as
+// (d·d - L²)/(|d| + L) with L² rounded once from double. Returns false when |d| < 1e-9 m.
+bool referenceLink(const Particles &p, const DistanceConstraint &c, Vec3 &n, float &C)
+{
+    const Vec3 d = p.position[c.a] - p.position[c.b];
+    const float dd = (d.x * d.x + d.y * d.y) + d.z * d.z;
+    const float len = std::sqrt(dd);
+    if (!(len >= 1e-9f))
+        return false;
+    const float rest = c.restLength;
+    const float q = 1.f / (len * (len + rest));
+    const float restSquared = float(-(double(rest) * double(rest)));
+    C = (restSquared + dd) * (len * q);
+    n = d * ((len + rest) * q);
+    return true;
+}
+
 // Reference: Macklin 2016 eq. 18 with the §3.5 damping, one constraint after the other in the
 // cache's colour order (the streams' source indices, padding skipped; streamsCoverEveryConstraintOnce
 // checks that they list every constraint once), λ indexed by constraint. Written independently
@@ -44,15 +63,10 @@ void referencePass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::v
         const float wb = p.invMass[c.b];
         if (wa + wb == 0.f)
             continue;
-        const double dx = double(p.position[c.a].x) - double(p.position[c.b].x);
-        const double dy = double(p.position[c.a].y) - double(p.position[c.b].y);
-        const double dz = double(p.position[c.a].z) - double(p.position[c.b].z);
-        const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
-        if (len < 1e-9)
+        Vec3 n;
+        float C = 0.f;
+        if (!referenceLink(p, c, n, C))
             continue;
-        const double invLen = 1.0 / len;
-        const Vec3 n { float(dx * invLen), float(dy * invLen), float(dz * invLen) };
-        const float C = float(len - double(c.restLength));
         const float alphaTilde = c.compliance * (invDt * invDt);
         const float gamma = c.compliance * c.damping * invDt;
         const Vec3 rel = (p.position[c.a] - p.previous[c.a]) - (p.position[c.b] - p.previous[c.b]);
@@ -64,9 +78,11 @@ void referencePass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::v
     }
 }
 
-// Reference for a Verlet relaxation pass (Jakobsen 2001 with compliant links) in the form the
-// solver had before it used the streams: d = x_b - x_a, one constraint after the other in the
-// streams' order, the corrections as forces summed per constraint.
+// Reference for a Verlet relaxation pass (Jakobsen 2001 with compliant links): the error C
+// removed in the share s / (s + α/dt²) of s = w_a + w_b, one constraint after the other in
+// the streams' order, each end moved against its inverse mass, with n taken from b's side
+// (the opposite of the kernel's; the negation is exact), the corrections as forces summed
+// per constraint.
 void referenceVerletPass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::vector<float> &force)
 {
     Particles &p = cloth.particles;
@@ -78,18 +94,16 @@ void referenceVerletPass(Cloth &cloth, const ClothSolverCache &cache, float dt, 
         const float wSum = p.invMass[c.a] + p.invMass[c.b];
         if (wSum == 0.f)
             continue;
-        const double dx = double(p.position[c.b].x) - double(p.position[c.a].x);
-        const double dy = double(p.position[c.b].y) - double(p.position[c.a].y);
-        const double dz = double(p.position[c.b].z) - double(p.position[c.a].z);
-        const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
-        if (len < 1e-9)
+        Vec3 n;
+        float C = 0.f;
+        if (!referenceLink(p, c, n, C))
             continue;
-        const float stiffness = wSum / (wSum + c.compliance * invDt2);
-        const double scale = (len - double(c.restLength)) / (len * double(wSum)) * double(stiffness);
-        const Vec3 corr { float(dx * scale), float(dy * scale), float(dz * scale) };
+        const Vec3 towardA = -n;
+        const float f = C / (wSum + c.compliance * invDt2);
+        const Vec3 corr = towardA * f;
         p.position[c.a] += corr * p.invMass[c.a];
         p.position[c.b] -= corr * p.invMass[c.b];
-        force[ci] += float(scale * len) * invDt2;
+        force[ci] += f * invDt2;
     }
 }
 

@@ -12,20 +12,20 @@ namespace drape::detail {
 
 namespace {
 
-// One constraint: d = x_a - x_b (from the frame origin's span plus the offsets, in double
-// like XPBD's), the error removed in the share k = s / (s + α/dt²) of s = w_a + w_b, each
-// end moved by its inverse mass, and the correction as a force added to the slot's λ.
+// One constraint, in SlotLink's float arithmetic: the error C removed in the share
+// k = s / (s + α/dt²) of s = w_a + w_b, that is a correction f = C / (s + α/dt²) along n, each
+// end moved by its inverse mass, and the correction as a force f/dt² added to the slot's λ.
 void relaxOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const float *w, float invDt2)
 {
     SlotLink l;
     if (!slotLink(s, k, x, w, l))
         return;
-    const float stiffness = l.wSum / (l.wSum + s.alphaTilde[k]);
-    const double scale = (l.len - double(s.restLength[k])) / (l.len * double(l.wSum)) * double(stiffness);
-    const Vec3 corr { float(l.dx * scale), float(l.dy * scale), float(l.dz * scale) };
-    x[s.a[k]] -= corr * w[s.a[k]];
-    x[s.b[k]] += corr * w[s.b[k]];
-    s.lambda[k] += float(scale * l.len) * invDt2;
+    const float f = l.C / (l.wSum + s.alphaTilde[k]);
+    const float cx = l.nx * f, cy = l.ny * f, cz = l.nz * f;
+    const std::uint32_t a = s.a[k], b = s.b[k];
+    x[a] = Vec3 { x[a].x - cx * w[a], x[a].y - cy * w[a], x[a].z - cz * w[a] };
+    x[b] = Vec3 { x[b].x + cx * w[b], x[b].y + cy * w[b], x[b].z + cz * w[b] };
+    s.lambda[k] += f * invDt2;
 }
 
 } // namespace

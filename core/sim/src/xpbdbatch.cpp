@@ -7,11 +7,17 @@
 #include <algorithm>
 #include <cmath>
 
-#include <emmintrin.h>
 
 namespace drape::detail {
 
 namespace {
+
+// |span|² - L² in double (each square of a float is exact there), rounded once to float.
+float spanStretch(float sx, float sy, float sz, float rest)
+{
+    const double x = sx, y = sy, z = sz, l = rest;
+    return float((x * x + y * y + z * z) - l * l);
+}
 
 // The nibble tables of a window block whose ends lie in [base0, base0 + 8) and
 // [base1, base1 + 8) (see XpbdBatches::blockFetch).
@@ -117,6 +123,7 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
     out.spanX.assign(slots, 0.f);
     out.spanY.assign(slots, 0.f);
     out.spanZ.assign(slots, 0.f);
+    out.spanStretch.assign(slots, 0.f);
     out.needsRefresh = true;
     for (std::size_t c = 0; c < colours; ++c) {
         std::uint32_t slot = out.start[c];
@@ -126,6 +133,7 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
             out.b[slot] = dc.b;
             out.source[slot] = order[k];
             out.restLength[slot] = dc.restLength;
+            out.spanStretch[slot] = spanStretch(0.f, 0.f, 0.f, dc.restLength);
         }
     }
     classifyBlocks(out);
@@ -154,6 +162,7 @@ bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, Xpb
         const DistanceConstraint &c = cons[src];
         ok &= constraintValid(c, particles); // every constraint has exactly one slot
         rest[s] = c.restLength;
+        batches.spanStretch[s] = spanStretch(batches.spanX[s], batches.spanY[s], batches.spanZ[s], c.restLength);
         alphaTilde[s] = c.compliance * invDt2;
         // α̃ β̃ / dt (Macklin 2016 §3.5); constraint damping is not used by Verlet.
         gamma[s] = verlet ? 0.f : c.compliance * c.damping * invDt;
@@ -188,6 +197,8 @@ void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin)
         batches.spanX[s] = float(double(a.x) - double(b.x));
         batches.spanY[s] = float(double(a.y) - double(b.y));
         batches.spanZ[s] = float(double(a.z) - double(b.z));
+        batches.spanStretch[s]
+            = spanStretch(batches.spanX[s], batches.spanY[s], batches.spanZ[s], batches.restLength[s]);
     }
 }
 
@@ -203,8 +214,10 @@ void xpbdConstraintTensions(const XpbdBatches &batches, float dt, std::vector<fl
 
 namespace {
 
-// One constraint, in exactly the arithmetic of the lane loop below (used for the catch-all
-// colour, whose constraints may share particles and must be visited in order).
+// One constraint (Macklin 2016 eq. 18 with the §3.5 damping) in the float arithmetic of
+// SlotLink, operation for operation what each lane of the AVX2 kernel does. Used for the
+// catch-all colour, whose constraints may share particles and must be visited in order, and
+// for every colour on CPUs without AVX2.
 void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
     const float lambda = s.lambdaZero ? 0.f : s.lambda[k];
@@ -215,102 +228,16 @@ void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const
     }
     const std::uint32_t a = s.a[k];
     const std::uint32_t b = s.b[k];
-    const double len = l.len;
-    const float wSum = l.wSum;
-    const double invLen = 1.0 / len;
-    const Vec3 n { float(l.dx * invLen), float(l.dy * invLen), float(l.dz * invLen) };
-    const float C = float(len - double(s.restLength[k]));
-    const float gradDotDx = dot(n, (x[a] - xPrev[a]) - (x[b] - xPrev[b]));
-    const float dLambda = (-C - s.alphaTilde[k] * lambda - s.gamma[k] * gradDotDx)
-        / ((1.f + s.gamma[k]) * wSum + s.alphaTilde[k]);
+    const Vec3 va = x[a] - xPrev[a], vb = x[b] - xPrev[b];
+    const float vx = va.x - vb.x, vy = va.y - vb.y, vz = va.z - vb.z;
+    const float gradDotDx = (l.nx * vx + l.ny * vy) + l.nz * vz;
+    const float g = s.gamma[k];
+    const float at = s.alphaTilde[k];
+    const float dLambda = ((-l.C - at * lambda) - g * gradDotDx) / ((1.f + g) * l.wSum + at);
     s.lambda[k] = lambda + dLambda;
-    x[a] += n * (w[a] * dLambda);
-    x[b] -= n * (w[b] * dLambda);
-}
-
-// A conflict-free colour, kLanes constraints at a time: gather the lanes' particle data,
-// compute every lane with straight-line arithmetic the compiler vectorises (the length and C
-// in double: C = |d| - L is a small difference of numbers near L, and float rounding of |d|
-// would be a sizeable part of it at short substeps), then scatter. This is the portable
-// (SSE2) spelling; CPUs with AVX2 take the register-resident one in xpbdkernelavx2.cpp, which
-// rounds identically. No FMA, so both round exactly like solveOne.
-void solveConflictFree(
-    XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
-{
-    constexpr std::uint32_t L = XpbdBatches::kLanes;
-    const std::uint32_t *sa = s.a.data();
-    const std::uint32_t *sb = s.b.data();
-    const float *rest = s.restLength.data();
-    const float *alphaTilde = s.alphaTilde.data();
-    const float *gamma = s.gamma.data();
-    float *lambda = s.lambda.data();
-    const float *spanX = s.spanX.data();
-    const float *spanY = s.spanY.data();
-    const float *spanZ = s.spanZ.data();
-    const bool lambdaZero = s.lambdaZero;
-    for (std::uint32_t k0 = begin; k0 < end; k0 += L) {
-        alignas(32) double dx[L], dy[L], dz[L];
-        alignas(32) float lam[L];
-        alignas(32) float vx[L], vy[L], vz[L], wa[L], wb[L];
-        for (std::uint32_t l = 0; l < L; ++l) {
-            const std::uint32_t a = sa[k0 + l];
-            const std::uint32_t b = sb[k0 + l];
-            const Vec3 xa = x[a];
-            const Vec3 xb = x[b];
-            dx[l] = double(spanX[k0 + l]) + (double(xa.x) - double(xb.x));
-            dy[l] = double(spanY[k0 + l]) + (double(xa.y) - double(xb.y));
-            dz[l] = double(spanZ[k0 + l]) + (double(xa.z) - double(xb.z));
-            const Vec3 v = (xa - xPrev[a]) - (xb - xPrev[b]);
-            vx[l] = v.x;
-            vy[l] = v.y;
-            vz[l] = v.z;
-            wa[l] = w[a];
-            wb[l] = w[b];
-            lam[l] = lambdaZero ? 0.f : lambda[k0 + l];
-        }
-        // The square roots and divisions, the costly part, in packed SSE2 instructions
-        // (correctly rounded like their scalar forms); the cheap arithmetic around them is
-        // left to the compiler.
-        alignas(32) double len[L], invLen[L];
-        alignas(32) float nx[L], ny[L], nz[L], num[L], den[L], dl[L], ca[L], cb[L];
-        alignas(32) std::int32_t ok[L];
-        for (std::uint32_t l = 0; l < L; ++l)
-            len[l] = dx[l] * dx[l] + dy[l] * dy[l] + dz[l] * dz[l];
-        for (std::uint32_t l = 0; l < L; l += 2)
-            _mm_store_pd(len + l, _mm_sqrt_pd(_mm_load_pd(len + l)));
-        for (std::uint32_t l = 0; l < L; ++l) {
-            ok[l] = (wa[l] + wb[l] != 0.f) & (len[l] >= 1e-9); // padding has len 0
-            invLen[l] = ok[l] ? len[l] : 1.0;
-        }
-        for (std::uint32_t l = 0; l < L; l += 2)
-            _mm_store_pd(invLen + l, _mm_div_pd(_mm_set1_pd(1.0), _mm_load_pd(invLen + l)));
-        for (std::uint32_t l = 0; l < L; ++l) {
-            nx[l] = float(dx[l] * invLen[l]);
-            ny[l] = float(dy[l] * invLen[l]);
-            nz[l] = float(dz[l] * invLen[l]);
-            const float C = float(len[l] - double(rest[k0 + l]));
-            const float gradDotDx = nx[l] * vx[l] + ny[l] * vy[l] + nz[l] * vz[l];
-            const float g = gamma[k0 + l];
-            const float at = alphaTilde[k0 + l];
-            num[l] = -C - at * lam[l] - g * gradDotDx;
-            den[l] = ok[l] ? (1.f + g) * (wa[l] + wb[l]) + at : 1.f;
-        }
-        for (std::uint32_t l = 0; l < L; l += 4)
-            _mm_store_ps(dl + l, _mm_div_ps(_mm_load_ps(num + l), _mm_load_ps(den + l)));
-        for (std::uint32_t l = 0; l < L; ++l) {
-            const float dLambda = ok[l] ? dl[l] : 0.f;
-            lambda[k0 + l] = lam[l] + dLambda;
-            ca[l] = wa[l] * dLambda;
-            cb[l] = wb[l] * dLambda;
-        }
-        for (std::uint32_t l = 0; l < L; ++l) {
-            if (!ok[l])
-                continue;
-            const Vec3 n { nx[l], ny[l], nz[l] };
-            x[sa[k0 + l]] += n * ca[l];
-            x[sb[k0 + l]] -= n * cb[l];
-        }
-    }
+    const float ca = w[a] * dLambda, cb = w[b] * dLambda;
+    x[a] = Vec3 { x[a].x + l.nx * ca, x[a].y + l.ny * ca, x[a].z + l.nz * ca };
+    x[b] = Vec3 { x[b].x - l.nx * cb, x[b].y - l.ny * cb, x[b].z - l.nz * cb };
 }
 
 } // namespace
@@ -323,8 +250,6 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
             solveConflictFreeAvx2(batches, begin, end, x, xPrev, invMass);
             return;
         }
-        solveConflictFree(batches, begin, end, x, xPrev, invMass);
-        return;
     }
     for (std::uint32_t k = begin; k < end; ++k) {
         if (batches.source[k] != ~std::uint32_t(0))

@@ -3,11 +3,11 @@
 // The colouring in ClothSolverCache guarantees that the constraints of one colour share no
 // particle. Each colour is laid out here as contiguous arrays (particle indices, rest length,
 // per-frame α̃ and γ, λ), padded to a whole number of kLanes-wide blocks, so the solve loop
-// reads the streams linearly, gathers the particles of a block, computes all its lanes at once
-// (vectorised sqrt and division; an AVX2 clone is picked at run time when the CPU has it) and
-// scatters the corrections back (the AVX2 kernel reads most blocks of a grid as two windows
-// of consecutive particles instead: blockFetch). Within a colour no two lanes touch the same particle, so a
-// block gives bit for bit the result of visiting its constraints one after the other.
+// reads the streams linearly; the AVX2 kernel, picked at run time when the CPU has it,
+// computes a block's 8 lanes at once in float, reading most blocks of a grid as two windows of
+// consecutive particles (blockFetch) and gathering the rest. Within a colour no two lanes
+// touch the same particle, so a block gives bit for bit the result of visiting its
+// constraints one after the other (solveOne).
 // Internal to the core.
 #pragma once
 
@@ -53,6 +53,9 @@ struct XpbdBatches {
     /// offsets: x_a - x_b = span + (offset_a - offset_b). Zero until set: then the kernel
     /// works on the positions it is given.
     std::vector<float> spanX, spanY, spanZ;
+    /// m², |span|² - L² (in double, rounded once), the part of the link's error C that is
+    /// fixed for the frame (SlotLink): set with the spans and with the rest lengths.
+    std::vector<float> spanStretch;
 
     /// How the AVX2 kernel fetches the particles of a block (slots [k kLanes, (k+1) kLanes)).
     /// The 16 particles of a block of a grid's colour usually fill two runs of 8 consecutive
@@ -93,13 +96,22 @@ struct XpbdBatches {
     std::size_t slotCount() const { return a.size(); }
 };
 
-/// The link of slot k as every kernel sees it: d = span + (x_a - x_b) and |d| in double (the
-/// difference of two offsets is exact in double, and C = |d| - L, a small difference of
-/// numbers near L, keeps its digits), and w_a + w_b.
+/// The link of slot k as every kernel sees it, in float: d = span + e with e = x_a - x_b (the
+/// frame-local offsets), n = d / |d|, w_a + w_b, and the error C = |d| - L computed as
+///
+///   C = (|span|² - L² + 2 span·e + e·e) / (|d| + L),
+///
+/// the same number, but from terms that are small when the link is near its rest length:
+/// |span|² - L² is taken once per frame in double (XpbdBatches::spanStretch), and e is a
+/// difference of offsets near zero. |d| - L taken directly would round |d| to the float
+/// spacing of L (6e-8 m at 1 m), coarser than the displacement of a substep at high substep
+/// counts (g dt² ≈ 3e-9 m at 60 Hz × 1000); here C keeps the digits of e. One division gives
+/// both 1/|d| and 1/(|d| + L). Every kernel does these IEEE operations in this order (no
+/// FMA), so the AVX2 lanes and this scalar spelling give the same bits.
 struct SlotLink {
     float wSum = 0.f; ///< 1/kg
-    double dx = 0.0, dy = 0.0, dz = 0.0; ///< m
-    double len = 0.0; ///< m
+    float nx = 0.f, ny = 0.f, nz = 0.f; ///< unit, from b to a
+    float C = 0.f; ///< m, |d| - L
 };
 
 /// Fills `link` for slot k; false when the slot moves nothing (w_a + w_b = 0, |d| < 1e-9 m).
@@ -110,11 +122,23 @@ inline bool slotLink(const XpbdBatches &s, std::uint32_t k, const Vec3 *x, const
     link.wSum = w[a] + w[b];
     if (link.wSum == 0.f)
         return false;
-    link.dx = double(s.spanX[k]) + (double(x[a].x) - double(x[b].x));
-    link.dy = double(s.spanY[k]) + (double(x[a].y) - double(x[b].y));
-    link.dz = double(s.spanZ[k]) + (double(x[a].z) - double(x[b].z));
-    link.len = std::sqrt(link.dx * link.dx + link.dy * link.dy + link.dz * link.dz);
-    return link.len >= 1e-9;
+    const float sx = s.spanX[k], sy = s.spanY[k], sz = s.spanZ[k];
+    const float ex = x[a].x - x[b].x, ey = x[a].y - x[b].y, ez = x[a].z - x[b].z;
+    const float dx = sx + ex, dy = sy + ey, dz = sz + ez;
+    const float len = std::sqrt((dx * dx + dy * dy) + dz * dz);
+    if (!(len >= 1e-9f))
+        return false;
+    const float se = (sx * ex + sy * ey) + sz * ez;
+    const float ee = (ex * ex + ey * ey) + ez * ez;
+    const float stretch = s.spanStretch[k] + ((se + se) + ee);
+    const float rest = s.restLength[k];
+    const float q = 1.f / (len * (len + rest));
+    const float invLen = (len + rest) * q;
+    link.C = stretch * (len * q);
+    link.nx = dx * invLen;
+    link.ny = dy * invLen;
+    link.nz = dz * invLen;
+    return true;
 }
 
 /// Within a colour the slots visit the constraints in ascending but scattered order (about

@@ -1,22 +1,20 @@
 // The conflict-free XPBD block kernel in explicit AVX2 (Macklin et al. 2016, eq. 18 with the
 // damping of §3.5; the arithmetic is spelled out in xpbdbatch.cpp's solveOne).
 //
-// Why a second spelling: the portable kernel in xpbdbatch.cpp computes its 8 lanes through
-// arrays on the stack, and GCC keeps most of it scalar; the profile was dominated by those
-// stack loads and stores and by the scalar gathers. Here the 8 lanes live in registers, the
-// double part (the constraint vector, length and error) runs as two halves of 4 doubles, the
-// float part as 8 floats. How a block fetches its particles depends on where they lie
-// (XpbdBatches::blockFetch): a block of a grid's colour usually has its 16 ends in two runs
-// of 8 consecutive particles, which it reads with plain vector loads, transposes from Vec3
-// triples to x, y, z lanes, picks the lanes' ends from with permutes and writes back the same
-// way (the contiguous-run idea of NvCloth's CPU solver, done here with windows); other blocks
-// gather x, y, z of both ends, their previous positions and inverse masses and store the
-// corrected positions of the lanes that moved one by one.
+// Eight constraints at a time in AVX2 registers, the arithmetic all in float (SlotLink in
+// xpbdbatch.h keeps the error C precise without double). How a block fetches its particles
+// depends on where they lie (XpbdBatches::blockFetch): a block of a grid's colour usually
+// has its 16 ends in two runs of 8 consecutive particles, which it reads with plain vector
+// loads, transposes from Vec3 triples to x, y, z lanes, picks the lanes' ends from with
+// permutes and writes back the same way (the contiguous-run idea of NvCloth's CPU solver,
+// done here with windows); other blocks gather x, y, z of both ends, their previous
+// positions and inverse masses and store the corrected positions of the lanes that moved
+// one by one.
 //
-// Bit-identical to the portable kernel: every operation is the same IEEE operation in the
-// same order (no FMA: the function is compiled for AVX2 alone, so nothing is contracted), and
-// the conversions round to nearest like the scalar casts. tests/tst_xpbdbatch.cpp checks the
-// kernel against an independent one-at-a-time reference on whichever path the CPU takes.
+// Bit-identical to solveOne: every operation is the same IEEE operation in the same order
+// (no FMA: the function is compiled for AVX2 alone, so nothing is contracted).
+// tests/tst_xpbdbatch.cpp checks the kernel against an independent one-at-a-time reference on
+// whichever path the CPU takes.
 #include "xpbdkernel.h"
 #include "xpbdlanes.h"
 
@@ -48,8 +46,7 @@ using namespace avx2;
 // The lane arithmetic of U independent blocks (slots [k0[u], k0[u] + 8), of one colour):
 // Macklin 2016 eq. 18 with the §3.5 damping, in the order and precision of solveOne
 // (xpbdbatch.cpp). Each step is written for all U blocks before the next, so the long chain
-// of one block (square root, two divisions) overlaps the other's instead of stalling the core;
-// the lane masks stay in vector registers for the same reason.
+// of one block (square root, two divisions) overlaps the other's instead of stalling the core.
 struct XpbdArith {
     static constexpr bool kMotion = true;
 
@@ -57,33 +54,22 @@ struct XpbdArith {
     DRAPE_AVX2_INLINE void solve(
         XpbdBatches &s, const std::uint32_t (&k0)[U], const BlockIn (&in)[U], BlockOut (&out)[U]) const
     {
-        const __m256d oneD = _mm256_set1_pd(1.0);
         const __m256 oneF = _mm256_set1_ps(1.f);
         const __m256 signF = _mm256_set1_ps(-0.f);
-        __m256 C[U], nx[U], ny[U], nz[U], dLambda[U];
+        __m256 dLambda[U];
         BlockGeometry<U> geo;
         blockGeometry<U>(s, k0, in, geo, out);
         for (int u = 0; u < U; ++u) {
-            const __m256d invLo = _mm256_div_pd(oneD, _mm256_blendv_pd(oneD, geo.lo[u].len, geo.okLo[u]));
-            const __m256d invHi = _mm256_div_pd(oneD, _mm256_blendv_pd(oneD, geo.hi[u].len, geo.okHi[u]));
-            nx[u] = toFloat(_mm256_mul_pd(geo.lo[u].dx, invLo), _mm256_mul_pd(geo.hi[u].dx, invHi));
-            ny[u] = toFloat(_mm256_mul_pd(geo.lo[u].dy, invLo), _mm256_mul_pd(geo.hi[u].dy, invHi));
-            nz[u] = toFloat(_mm256_mul_pd(geo.lo[u].dz, invLo), _mm256_mul_pd(geo.hi[u].dz, invHi));
-            const __m256 rest = _mm256_loadu_ps(s.restLength.data() + k0[u]);
-            C[u] = toFloat(_mm256_sub_pd(geo.lo[u].len, lowToDouble(rest)),
-                _mm256_sub_pd(geo.hi[u].len, highToDouble(rest)));
-        }
-        for (int u = 0; u < U; ++u) {
             const BlockIn &b = in[u];
-            const __m256 gradDotDx
-                = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(nx[u], b.v.x), _mm256_mul_ps(ny[u], b.v.y)),
-                    _mm256_mul_ps(nz[u], b.v.z));
+            const Lanes &n = geo.n[u];
+            const __m256 gradDotDx = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(n.x, b.v.x), _mm256_mul_ps(n.y, b.v.y)), _mm256_mul_ps(n.z, b.v.z));
             const __m256 g = _mm256_loadu_ps(s.gamma.data() + k0[u]);
             const __m256 at = _mm256_loadu_ps(s.alphaTilde.data() + k0[u]);
             float *lambdaPtr = s.lambda.data() + k0[u];
             const __m256 lambda = s.lambdaZero ? _mm256_setzero_ps() : _mm256_loadu_ps(lambdaPtr);
             const __m256 num
-                = _mm256_sub_ps(_mm256_sub_ps(_mm256_xor_ps(C[u], signF), _mm256_mul_ps(at, lambda)),
+                = _mm256_sub_ps(_mm256_sub_ps(_mm256_xor_ps(geo.C[u], signF), _mm256_mul_ps(at, lambda)),
                     _mm256_mul_ps(g, gradDotDx));
             const __m256 den = _mm256_blendv_ps(
                 oneF, _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(oneF, g), geo.wSum[u]), at), out[u].okF);
@@ -92,14 +78,13 @@ struct XpbdArith {
         }
         for (int u = 0; u < U; ++u) {
             const BlockIn &b = in[u];
+            const Lanes &n = geo.n[u];
             const __m256 ca = _mm256_mul_ps(b.wa, dLambda[u]);
             const __m256 cb = _mm256_mul_ps(b.wb, dLambda[u]);
-            out[u].xa = { _mm256_add_ps(b.xa.x, _mm256_mul_ps(nx[u], ca)),
-                _mm256_add_ps(b.xa.y, _mm256_mul_ps(ny[u], ca)),
-                _mm256_add_ps(b.xa.z, _mm256_mul_ps(nz[u], ca)) };
-            out[u].xb = { _mm256_sub_ps(b.xb.x, _mm256_mul_ps(nx[u], cb)),
-                _mm256_sub_ps(b.xb.y, _mm256_mul_ps(ny[u], cb)),
-                _mm256_sub_ps(b.xb.z, _mm256_mul_ps(nz[u], cb)) };
+            out[u].xa = { _mm256_add_ps(b.xa.x, _mm256_mul_ps(n.x, ca)), _mm256_add_ps(b.xa.y, _mm256_mul_ps(n.y, ca)),
+                _mm256_add_ps(b.xa.z, _mm256_mul_ps(n.z, ca)) };
+            out[u].xb = { _mm256_sub_ps(b.xb.x, _mm256_mul_ps(n.x, cb)), _mm256_sub_ps(b.xb.y, _mm256_mul_ps(n.y, cb)),
+                _mm256_sub_ps(b.xb.z, _mm256_mul_ps(n.z, cb)) };
         }
     }
 };

@@ -19,40 +19,6 @@ static_assert(sizeof(Vec3) == 3 * sizeof(float), "the gathers index Vec3 arrays 
 
 #define DRAPE_AVX2_INLINE __attribute__((target("avx2"), always_inline)) inline
 
-DRAPE_AVX2_INLINE __m256d lowToDouble(__m256 v)
-{
-    return _mm256_cvtps_pd(_mm256_castps256_ps128(v));
-}
-
-DRAPE_AVX2_INLINE __m256d highToDouble(__m256 v)
-{
-    return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
-}
-
-DRAPE_AVX2_INLINE __m256 toFloat(__m256d lo, __m256d hi)
-{
-    return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
-}
-
-// One half (4 lanes) of the double part: d = span + (x_a - x_b), |d|, and the lanes whose
-// length is usable (|d| >= 1e-9, as in the portable kernel).
-struct HalfGeometry {
-    __m256d dx, dy, dz, len;
-};
-
-DRAPE_AVX2_INLINE HalfGeometry halfGeometry(__m256d sx, __m256d sy, __m256d sz, __m256d ax, __m256d ay,
-    __m256d az, __m256d bx, __m256d by, __m256d bz)
-{
-    HalfGeometry g;
-    g.dx = _mm256_add_pd(sx, _mm256_sub_pd(ax, bx));
-    g.dy = _mm256_add_pd(sy, _mm256_sub_pd(ay, by));
-    g.dz = _mm256_add_pd(sz, _mm256_sub_pd(az, bz));
-    const __m256d len2 = _mm256_add_pd(
-        _mm256_add_pd(_mm256_mul_pd(g.dx, g.dx), _mm256_mul_pd(g.dy, g.dy)), _mm256_mul_pd(g.dz, g.dz));
-    g.len = _mm256_sqrt_pd(len2);
-    return g;
-}
-
 // Eight lanes of x, y, z.
 struct Lanes {
     __m256 x, y, z;
@@ -70,58 +36,50 @@ struct BlockOut {
     Lanes xa, xb; ///< corrected offsets (meaningful in the ok lanes)
 };
 
-// 64-bit lane masks of the low and high four lanes of a 32-bit lane mask.
-DRAPE_AVX2_INLINE __m256d lowMask(__m256 m)
-{
-    return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(_mm256_castps_si256(m))));
-}
-
-DRAPE_AVX2_INLINE __m256d highMask(__m256 m)
-{
-    return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(_mm256_castps_si256(m), 1)));
-}
-
-// The 32-bit lane mask of two 64-bit lane masks (each lane all ones or all zeros).
-DRAPE_AVX2_INLINE __m256 packMasks(__m256d lo, __m256d hi)
-{
-    const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
-    return _mm256_blend_ps(_mm256_permutevar8x32_ps(_mm256_castpd_ps(lo), even),
-        _mm256_permutevar8x32_ps(_mm256_castpd_ps(hi), even), 0xf0);
-}
-
-// The first steps every constraint kernel shares, for U blocks side by side: the link
-// d = span + (x_a - x_b) and |d| in double (two halves of 4 lanes), w_a + w_b, and the lanes
-// that can move (w_a + w_b != 0 and |d| >= 1e-9) as 64-bit masks per half and as out.okF.
+// The link of U blocks side by side, lane for lane SlotLink (xpbdbatch.h) in the same IEEE
+// operations and order: n = d/|d|, C = (|span|² - L² + 2 span·e + e·e)/(|d| + L) with
+// e = x_a - x_b and d = span + e, w_a + w_b, and the lanes that can move
+// (w_a + w_b != 0 and |d| >= 1e-9) as out.okF. Lanes that cannot move compute with |d| = 1 so
+// that nothing divides by zero; their results are masked off by the callers.
 template <int U> struct BlockGeometry {
-    HalfGeometry lo[U], hi[U];
-    __m256 wSum[U];
-    __m256d okLo[U], okHi[U];
+    Lanes n[U];
+    __m256 C[U], wSum[U];
 };
 
 template <int U>
 DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (&k0)[U],
     const BlockIn (&in)[U], BlockGeometry<U> &g, BlockOut (&out)[U])
 {
-    const __m256d minLen = _mm256_set1_pd(1e-9);
+    const __m256 minLen = _mm256_set1_ps(1e-9f);
     const __m256 zeroF = _mm256_setzero_ps();
+    const __m256 oneF = _mm256_set1_ps(1.f);
     for (int u = 0; u < U; ++u) {
         const BlockIn &b = in[u];
         const __m256 sx = _mm256_loadu_ps(s.spanX.data() + k0[u]);
         const __m256 sy = _mm256_loadu_ps(s.spanY.data() + k0[u]);
         const __m256 sz = _mm256_loadu_ps(s.spanZ.data() + k0[u]);
-        g.lo[u] = halfGeometry(lowToDouble(sx), lowToDouble(sy), lowToDouble(sz), lowToDouble(b.xa.x),
-            lowToDouble(b.xa.y), lowToDouble(b.xa.z), lowToDouble(b.xb.x), lowToDouble(b.xb.y),
-            lowToDouble(b.xb.z));
-        g.hi[u] = halfGeometry(highToDouble(sx), highToDouble(sy), highToDouble(sz), highToDouble(b.xa.x),
-            highToDouble(b.xa.y), highToDouble(b.xa.z), highToDouble(b.xb.x), highToDouble(b.xb.y),
-            highToDouble(b.xb.z));
+        const __m256 ex = _mm256_sub_ps(b.xa.x, b.xb.x);
+        const __m256 ey = _mm256_sub_ps(b.xa.y, b.xb.y);
+        const __m256 ez = _mm256_sub_ps(b.xa.z, b.xb.z);
+        const __m256 dx = _mm256_add_ps(sx, ex), dy = _mm256_add_ps(sy, ey), dz = _mm256_add_ps(sz, ez);
+        const __m256 len = _mm256_sqrt_ps(_mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
+        const __m256 se = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(sx, ex), _mm256_mul_ps(sy, ey)), _mm256_mul_ps(sz, ez));
+        const __m256 ee = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(ex, ex), _mm256_mul_ps(ey, ey)), _mm256_mul_ps(ez, ez));
+        const __m256 stretch = _mm256_add_ps(
+            _mm256_loadu_ps(s.spanStretch.data() + k0[u]), _mm256_add_ps(_mm256_add_ps(se, se), ee));
         g.wSum[u] = _mm256_add_ps(b.wa, b.wb);
-    }
-    for (int u = 0; u < U; ++u) {
-        const __m256 movable = _mm256_cmp_ps(g.wSum[u], zeroF, _CMP_NEQ_UQ);
-        g.okLo[u] = _mm256_and_pd(_mm256_cmp_pd(g.lo[u].len, minLen, _CMP_GE_OQ), lowMask(movable));
-        g.okHi[u] = _mm256_and_pd(_mm256_cmp_pd(g.hi[u].len, minLen, _CMP_GE_OQ), highMask(movable));
-        out[u].okF = packMasks(g.okLo[u], g.okHi[u]);
+        out[u].okF = _mm256_and_ps(
+            _mm256_cmp_ps(g.wSum[u], zeroF, _CMP_NEQ_UQ), _mm256_cmp_ps(len, minLen, _CMP_GE_OQ));
+        const __m256 safeLen = _mm256_blendv_ps(oneF, len, out[u].okF);
+        const __m256 rest = _mm256_loadu_ps(s.restLength.data() + k0[u]);
+        const __m256 lenRest = _mm256_add_ps(safeLen, rest);
+        const __m256 q = _mm256_div_ps(oneF, _mm256_mul_ps(safeLen, lenRest));
+        const __m256 invLen = _mm256_mul_ps(lenRest, q);
+        g.C[u] = _mm256_mul_ps(stretch, _mm256_mul_ps(safeLen, q));
+        g.n[u] = { _mm256_mul_ps(dx, invLen), _mm256_mul_ps(dy, invLen), _mm256_mul_ps(dz, invLen) };
     }
 }
 
