@@ -47,8 +47,9 @@ struct ClothSolverCache {
     std::size_t constraintCount = ~std::size_t(0);
 
     /// The greedy edge colouring (ensure()), kept only as padded structure-of-arrays streams
-    /// for the XPBD solver: constraints of one colour share no particle, colour by colour in
-    /// ascending constraint index, so XpbdBatches::source is the solve order (padding aside).
+    /// for the XPBD solver: constraints of one colour share no particle, colour by colour,
+    /// each colour grouped into blocks for the kernel (the catch-all colour in ascending
+    /// constraint index); XpbdBatches::source is the solve order (padding aside).
     /// The multipliers λ live there too, one per slot.
     XpbdBatches xpbd;
     XpbdWorkerSlot xpbdWorker; ///< second thread for large cloths, started on first use

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 
 namespace drape::detail {
@@ -19,8 +20,8 @@ float spanStretch(float sx, float sy, float sz, float rest)
     return float((x * x + y * y + z * z) - l * l);
 }
 
-// The nibble tables of a window block whose ends lie in [base0, base0 + 8) and
-// [base1, base1 + 8) (see XpbdBatches::blockFetch).
+// The nibble tables of a window block whose lanes' ends (real or carried) cover
+// [base0, base0 + 8) and [base1, base1 + 8) once each (see XpbdBatches::blockFetch).
 void setWindows(XpbdBatches &out, std::size_t block, std::uint32_t base0, std::uint32_t base1)
 {
     constexpr std::uint32_t L = XpbdBatches::kLanes;
@@ -40,49 +41,211 @@ void setWindows(XpbdBatches &out, std::size_t block, std::uint32_t base0, std::u
     out.windowSlots[block] = slots;
 }
 
-// Classifies the blocks of the conflict-free colours (XpbdBatches::blockFetch).
-void classifyBlocks(XpbdBatches &out)
-{
-    constexpr std::uint32_t L = XpbdBatches::kLanes;
-    const std::size_t blocks = out.slotCount() / L;
-    out.blockFetch.assign(blocks, XpbdBatches::Gather);
-    out.windowBase.assign(2 * blocks, 0);
-    out.windowLanes.assign(blocks, 0);
-    out.windowSlots.assign(blocks, 0);
-    for (std::size_t c = 0; c < out.conflictFree.size(); ++c) {
-        if (!out.conflictFree[c])
-            continue;
-        for (std::uint32_t k0 = out.start[c]; k0 < out.start[c + 1]; k0 += L) {
-            const std::size_t block = k0 / L;
-            const std::uint32_t *a = out.a.data() + k0;
-            const std::uint32_t *b = out.b.data() + k0;
-            bool padded = false, runs = true;
-            std::uint32_t ends[2 * L];
-            for (std::uint32_t l = 0; l < L; ++l) {
-                padded |= out.source[k0 + l] == ~std::uint32_t(0);
-                runs &= a[l] == a[0] + l && b[l] == b[0] + l;
-                ends[l] = a[l];
-                ends[L + l] = b[l];
-            }
-            if (padded)
+constexpr std::uint32_t kNone = ~std::uint32_t(0);
+
+// A block of one conflict-free colour: up to kLanes constraints, and for a window block the
+// two windows and the lanes' ends (real constraints, then carriers: padding lanes whose ends
+// are the windows' idle particles, so that every position of a window is some lane's end).
+struct Block {
+    std::uint32_t constraint[XpbdBatches::kLanes]; ///< kNone for padding
+    std::uint32_t a[XpbdBatches::kLanes], b[XpbdBatches::kLanes];
+    std::uint8_t fetch = XpbdBatches::Gather;
+    std::uint32_t base0 = 0, base1 = 0;
+};
+
+// Groups the constraints of one conflict-free colour into blocks of kLanes lanes. The order
+// of a colour's constraints does not change any result (they share no particle), so the
+// grouping is free to serve the kernel: as many constraints as possible go into window
+// blocks, whose 16 lane ends fill two runs of 8 consecutive particles (plain vector loads
+// and stores instead of gathers). A window may hold particles that no constraint of this
+// colour touches ("idle"); they ride along on padding lanes and are written back unchanged.
+// No particle is in two blocks' windows, so blocks never write over each other, on one
+// thread or two. A window block needs kMinWindowLanes real constraints to beat a full
+// gather block; the rest are gathered 8 at a time, in ascending constraint order.
+constexpr std::uint32_t kMinWindowLanes = 5;
+
+class ColourBlocker {
+public:
+    ColourBlocker(const Cloth &cloth) : m_cloth(cloth)
+    {
+        const std::size_t n = cloth.particles.size();
+        m_owner.assign(n, kNone);
+        m_other.assign(n, kNone);
+        m_claimed.assign(n, 0);
+    }
+
+    void run(const std::uint32_t *cons, std::size_t count, std::vector<Block> &blocks)
+    {
+        constexpr std::uint32_t L = XpbdBatches::kLanes;
+        const std::vector<DistanceConstraint> &all = m_cloth.constraints;
+        std::uint32_t first = kNone, last = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            const DistanceConstraint &c = all[cons[i]];
+            m_owner[c.a] = m_owner[c.b] = std::uint32_t(i);
+            m_other[c.a] = c.b | kEndA;
+            m_other[c.b] = c.a;
+            first = std::min({ first, c.a, c.b });
+            last = std::max({ last, c.a, c.b });
+        }
+        m_taken.assign(count, 0);
+        // Lower ends in ascending order: each starts a window block unless it is taken.
+        for (std::uint32_t p = first; count > 0 && p <= last; ++p) {
+            const std::uint32_t owner = m_owner[p];
+            if (owner == kNone || m_taken[owner] || other(p) < p)
                 continue;
-            if (runs) {
-                out.blockFetch[block] = XpbdBatches::Runs;
-                setWindows(out, block, a[0], b[0]);
+            Block block;
+            if (windowBlock(cons, p, block))
+                blocks.push_back(block);
+        }
+        // The rest, gathered.
+        Block gather;
+        std::uint32_t lanes = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            if (m_taken[i])
                 continue;
-            }
-            // Two windows when the 16 (distinct) ends sorted form two runs of 8.
-            std::sort(ends, ends + 2 * L);
-            bool windows = ends[L - 1] - ends[0] == L - 1 && ends[2 * L - 1] - ends[L] == L - 1;
-            for (std::uint32_t i = 0; i + 1 < 2 * L; ++i)
-                windows &= ends[i] != ends[i + 1];
-            if (windows) {
-                out.blockFetch[block] = XpbdBatches::Windows;
-                setWindows(out, block, ends[0], ends[L]);
+            const DistanceConstraint &c = all[cons[i]];
+            gather.constraint[lanes] = cons[i];
+            gather.a[lanes] = c.a;
+            gather.b[lanes] = c.b;
+            if (++lanes == L) {
+                blocks.push_back(gather);
+                lanes = 0;
             }
         }
+        if (lanes > 0) {
+            for (; lanes < L; ++lanes) {
+                gather.constraint[lanes] = kNone;
+                gather.a[lanes] = gather.b[lanes] = 0;
+            }
+            blocks.push_back(gather);
+        }
+        for (std::size_t i = 0; i < count; ++i) {
+            const DistanceConstraint &c = all[cons[i]];
+            m_owner[c.a] = m_owner[c.b] = kNone;
+        }
+        for (std::uint32_t q : m_claimedList)
+            m_claimed[q] = 0;
+        m_claimedList.clear();
     }
-}
+
+private:
+    // Whether window [base, base + 8) fits: inside the particles, nothing in it claimed by
+    // another block, every particle idle or an end of a free constraint.
+    bool windowFree(std::uint32_t base) const
+    {
+        if (std::size_t(base) + XpbdBatches::kLanes > m_owner.size())
+            return false;
+        for (std::uint32_t q = base; q < base + XpbdBatches::kLanes; ++q) {
+            if (m_claimed[q] || (m_owner[q] != kNone && m_taken[m_owner[q]]))
+                return false;
+        }
+        return true;
+    }
+
+    // The other end of particle q's constraint in this colour (q must have one), and whether
+    // q is that constraint's end a.
+    std::uint32_t other(std::uint32_t q) const { return m_other[q] & ~kEndA; }
+    bool isEndA(std::uint32_t q) const { return (m_other[q] & kEndA) != 0; }
+
+    bool windowBlock(const std::uint32_t *cons, std::uint32_t base0, Block &block)
+    {
+        constexpr std::uint32_t L = XpbdBatches::kLanes;
+        if (!windowFree(base0))
+            return false;
+        // The second window starts at the lowest end outside the first (or right after it).
+        std::uint32_t base1 = kNone;
+        for (std::uint32_t q = base0; q < base0 + L; ++q) {
+            if (m_owner[q] == kNone)
+                continue;
+            const std::uint32_t o = other(q);
+            if (o < base0)
+                return false;
+            if (o >= base0 + L)
+                base1 = std::min(base1, o);
+        }
+        if (base1 == kNone)
+            base1 = base0 + L;
+        if (!windowFree(base1))
+            return false;
+        const auto inWindows = [&](std::uint32_t q) {
+            return (q >= base0 && q < base0 + L) || (q >= base1 && q < base1 + L);
+        };
+        std::uint32_t real = 0;
+        std::uint32_t idle[2 * L];
+        std::uint32_t idleCount = 0;
+        for (std::uint32_t w = 0; w < 2; ++w) {
+            const std::uint32_t base = w ? base1 : base0;
+            for (std::uint32_t q = base; q < base + L; ++q) {
+                if (m_owner[q] == kNone) {
+                    idle[idleCount++] = q;
+                    continue;
+                }
+                if (!inWindows(other(q)))
+                    return false;
+                real += other(q) > q;
+            }
+        }
+        if (real < kMinWindowLanes)
+            return false;
+        // Runs when every constraint goes from position l of one window to position l of the
+        // other in the same direction: lane l is position l (carriers fill the other lanes).
+        bool runs = true;
+        for (std::uint32_t l = 0; l < L && runs; ++l) {
+            const std::uint32_t q = base0 + l;
+            if (m_owner[q] == kNone)
+                runs = m_owner[base1 + l] == kNone;
+            else
+                runs = isEndA(q) && other(q) == base1 + l;
+        }
+        block.base0 = base0;
+        block.base1 = base1;
+        std::uint32_t lane = 0;
+        if (runs) {
+            block.fetch = XpbdBatches::Runs;
+            for (std::uint32_t l = 0; l < L; ++l) {
+                const std::uint32_t owner = m_owner[base0 + l];
+                block.constraint[l] = owner == kNone ? kNone : cons[owner];
+                block.a[l] = base0 + l;
+                block.b[l] = base1 + l;
+            }
+        } else {
+            block.fetch = XpbdBatches::Windows;
+            for (std::uint32_t w = 0; w < 2; ++w) {
+                for (std::uint32_t q = w ? base1 : base0; q < (w ? base1 : base0) + L; ++q) {
+                    if (m_owner[q] == kNone || other(q) < q)
+                        continue;
+                    block.constraint[lane] = cons[m_owner[q]];
+                    block.a[lane] = isEndA(q) ? q : other(q);
+                    block.b[lane] = isEndA(q) ? other(q) : q;
+                    ++lane;
+                }
+            }
+            for (std::uint32_t i = 0; i < idleCount; i += 2, ++lane) {
+                block.constraint[lane] = kNone;
+                block.a[lane] = idle[i];
+                block.b[lane] = idle[i + 1];
+            }
+        }
+        for (std::uint32_t w = 0; w < 2; ++w) {
+            for (std::uint32_t q = w ? base1 : base0; q < (w ? base1 : base0) + L; ++q) {
+                if (m_owner[q] != kNone)
+                    m_taken[m_owner[q]] = 1;
+                m_claimed[q] = 1;
+                m_claimedList.push_back(q);
+            }
+        }
+        return true;
+    }
+
+    static constexpr std::uint32_t kEndA = 1u << 31;
+
+    const Cloth &m_cloth;
+    std::vector<std::uint32_t> m_owner; ///< per particle: index in the colour's list, or kNone
+    std::vector<std::uint32_t> m_other; ///< per particle with an owner: other end, | kEndA if a
+    std::vector<std::uint8_t> m_claimed; ///< per particle: in some block's window
+    std::vector<std::uint32_t> m_claimedList;
+    std::vector<std::uint8_t> m_taken; ///< per constraint of the colour: in a block
+};
 
 } // namespace
 
@@ -93,10 +256,29 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
     const std::size_t colours = batchStart.empty() ? 0 : batchStart.size() - 1;
     out.start.assign(colours + 1, 0);
     out.conflictFree.assign(colours, 1);
+    // The blocks of every colour, in slot order; the catch-all colour keeps its order.
+    std::vector<Block> blocks;
+    blocks.reserve(order.size() / L + colours);
+    ColourBlocker blocker(cloth);
     for (std::size_t c = 0; c < colours; ++c) {
-        const std::uint32_t count = batchStart[c + 1] - batchStart[c];
-        out.start[c + 1] = out.start[c] + (count + L - 1) / L * L;
         out.conflictFree[c] = int(c) != catchAllColour;
+        const std::uint32_t *cons = order.data() + batchStart[c];
+        const std::size_t count = batchStart[c + 1] - batchStart[c];
+        if (out.conflictFree[c]) {
+            blocker.run(cons, count, blocks);
+        } else {
+            for (std::size_t i = 0; i < count; i += L) {
+                Block block;
+                for (std::uint32_t l = 0; l < L; ++l) {
+                    const bool real = i + l < count;
+                    block.constraint[l] = real ? cons[i + l] : kNone;
+                    block.a[l] = real ? cloth.constraints[cons[i + l]].a : 0;
+                    block.b[l] = real ? cloth.constraints[cons[i + l]].b : 0;
+                }
+                blocks.push_back(block);
+            }
+        }
+        out.start[c + 1] = std::uint32_t(blocks.size() * L);
     }
     const std::size_t slots = out.start[colours];
     out.chunkBegin.clear();
@@ -115,28 +297,43 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
     out.chunkBegin.push_back(std::uint32_t(slots));
     out.a.assign(slots, 0);
     out.b.assign(slots, 0);
-    out.source.assign(slots, ~std::uint32_t(0));
+    out.source.assign(slots, kNone);
     out.restLength.assign(slots, 0.f);
     out.alphaTilde.assign(slots, 0.f);
     out.gamma.assign(slots, 0.f);
     out.lambda.assign(slots, 0.f);
-    out.spanX.assign(slots, 0.f);
-    out.spanY.assign(slots, 0.f);
-    out.spanZ.assign(slots, 0.f);
+    // Padding lanes have a NaN span: their |d| fails the kernels' length test whatever
+    // particles they carry, so they move nothing.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    out.spanX.assign(slots, nan);
+    out.spanY.assign(slots, nan);
+    out.spanZ.assign(slots, nan);
     out.spanStretch.assign(slots, 0.f);
     out.needsRefresh = true;
-    for (std::size_t c = 0; c < colours; ++c) {
-        std::uint32_t slot = out.start[c];
-        for (std::uint32_t k = batchStart[c]; k < batchStart[c + 1]; ++k, ++slot) {
-            const DistanceConstraint &dc = cloth.constraints[order[k]];
-            out.a[slot] = dc.a;
-            out.b[slot] = dc.b;
-            out.source[slot] = order[k];
-            out.restLength[slot] = dc.restLength;
-            out.spanStretch[slot] = spanStretch(0.f, 0.f, 0.f, dc.restLength);
+    const std::size_t blockCount = blocks.size();
+    out.blockFetch.assign(blockCount, XpbdBatches::Gather);
+    out.windowBase.assign(2 * blockCount, 0);
+    out.windowLanes.assign(blockCount, 0);
+    out.windowSlots.assign(blockCount, 0);
+    for (std::size_t k = 0; k < blockCount; ++k) {
+        const Block &block = blocks[k];
+        for (std::uint32_t l = 0; l < L; ++l) {
+            const std::size_t slot = k * L + l;
+            out.a[slot] = block.a[l];
+            out.b[slot] = block.b[l];
+            const std::uint32_t src = block.constraint[l];
+            if (src == kNone)
+                continue;
+            const float rest = cloth.constraints[src].restLength;
+            out.source[slot] = src;
+            out.restLength[slot] = rest;
+            out.spanX[slot] = out.spanY[slot] = out.spanZ[slot] = 0.f;
+            out.spanStretch[slot] = spanStretch(0.f, 0.f, 0.f, rest);
         }
+        out.blockFetch[k] = block.fetch;
+        if (block.fetch != XpbdBatches::Gather)
+            setWindows(out, k, block.base0, block.base1);
     }
-    classifyBlocks(out);
 }
 
 namespace {
@@ -190,6 +387,8 @@ void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin)
 {
     const std::size_t slots = batches.slotCount();
     for (std::size_t s = 0; s < slots; ++s) {
+        if (batches.source[s] == kNone)
+            continue; // padding keeps its NaN span
         const Vec3 &a = origin[batches.a[s]];
         const Vec3 &b = origin[batches.b[s]];
         // The difference of two floats is exact in double; its float rounding is relative to

@@ -37,7 +37,9 @@ struct XpbdBatches {
 
     std::size_t chunkCount() const { return chunkColour.size(); }
 
-    // Per slot. Padding slots have a == b == 0 and never move anything.
+    // Per slot, in the order buildXpbdBatches groups each colour into blocks (xpbdbatch.cpp).
+    // Padding slots have a NaN span, which fails the kernels' length test: they move nothing
+    // whatever particles a and b name (a window block's padding carries its idle particles).
     std::vector<std::uint32_t> a; ///< particle index
     std::vector<std::uint32_t> b; ///< particle index
     std::vector<std::uint32_t> source; ///< index into Cloth::constraints, ~0 for padding
@@ -165,7 +167,7 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
 bool refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches);
 
 /// Sets the spans from the frame origin (positions at the start of the frame), one pass over
-/// the slots; the catch-all and padding slots included.
+/// the slots holding a constraint (the catch-all colour's included).
 void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin);
 
 /// out[source] = -λ / dt² (N, tension positive) for every slot holding a constraint; `out`
