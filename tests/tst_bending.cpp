@@ -114,6 +114,7 @@ private slots:
     void gridsBendWithTheMaterialRigidity();
     void oldBendStiffnessLoadsAsRigidity();
     void oldTakeEventsReplayAsRigidity();
+    void bendModelOnlyWhileTheClothBends();
 };
 
 void TestBending::gradientMatchesFiniteDifferences()
@@ -435,6 +436,56 @@ void TestBending::oldTakeEventsReplayAsRigidity()
     QVERIFY(e);
     QCOMPARE(e->key, std::string("material.bendRigidity"));
     QVERIFY(std::fabs(e->value - 2.0 * double(kLegacyBendArea)) < 1e-15);
+}
+
+void TestBending::bendModelOnlyWhileTheClothBends()
+{
+    // The solver keeps hinges and patches only for a cloth that bends: a limp sheet does not
+    // carry them, and bending switched on between frames builds them before the next step,
+    // which then goes exactly as for a sheet that bent from the start.
+    ClothDesc d;
+    d.grid.across = 20;
+    d.grid.down = 16;
+    d.material = materialPresets().front();
+    QVERIFY(d.material.bendRigidity > 0.f);
+    Scene scene;
+    scene.cloths = { d };
+    Simulation bent = buildSimulation(scene);
+    Simulation limp = buildSimulation(scene);
+    limp.cloths[0].bending.rigidity = 0.f;
+    limp.cloths[0].bending.warpRigidity = 0.f;
+    limp.step();
+    bent.step();
+    // Both caches are built now; the bending model is about 250 bytes per particle.
+    const double perParticle = double(bent.stateBytes(0) - limp.stateBytes(0)) / double(bent.cloths[0].particles.size());
+    QVERIFY2(perParticle > 100.0, qPrintable(QString::number(perParticle)));
+
+    Simulation late = buildSimulation(scene);
+    const BendingParams params = late.cloths[0].bending;
+    late.cloths[0].bending = BendingParams {};
+    late.run(0); // nothing stepped yet; the cache is built at the first step
+    late.cloths[0].bending = params;
+    Simulation early = buildSimulation(scene);
+    for (int frame = 0; frame < 20; ++frame) {
+        early.step();
+        late.step();
+    }
+    QCOMPARE(late.stateHash(), early.stateHash());
+
+    // Switched on after frames without it, the model is built and the motion changes.
+    Simulation turned = buildSimulation(scene);
+    turned.cloths[0].bending = BendingParams {};
+    for (int frame = 0; frame < 5; ++frame)
+        turned.step();
+    turned.cloths[0].particles.position[d.grid.across * d.grid.down / 2].z += 0.05f; // a dent to bend
+    Simulation stayedLimp = turned;
+    turned.cloths[0].bending = params;
+    for (int frame = 0; frame < 20; ++frame) {
+        turned.step();
+        stayedLimp.step();
+    }
+    QVERIFY(turned.stateHash() != stayedLimp.stateHash());
+    QVERIFY(turned.stateBytes(0) > stayedLimp.stateBytes(0));
 }
 
 QTEST_GUILESS_MAIN(TestBending)

@@ -10,8 +10,10 @@ void ClothSolverCache::ensure(const Cloth &cloth)
 {
     const std::size_t n = cloth.particles.size();
     const std::size_t m = cloth.constraints.size();
-    if (revision == cloth.topologyRevision && particleCount == n && constraintCount == m)
+    if (revision == cloth.topologyRevision && particleCount == n && constraintCount == m) {
+        ensureBending(cloth);
         return;
+    }
     revision = cloth.topologyRevision;
     particleCount = n;
     constraintCount = m;
@@ -48,8 +50,12 @@ void ClothSolverCache::ensure(const Cloth &cloth)
         order[cursor[colour[c]]++] = std::uint32_t(c);
     buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
     springStiffness.clear(); // recomputed by the springs solver for the new topology
-    buildBendModel(cloth, bending); // from the current triangles: none refers to a removed one
-    bendLambda.assign(3 * bending.patches.size(), 0.f);
+    // The bending model of the old topology may refer to removed triangles: dropped, and
+    // built again from the current ones if the cloth bends.
+    bending = BendModel {};
+    bendLambda = {};
+    bendingRevision = ~std::uint64_t(0);
+    ensureBending(cloth);
 
     minRestLength = 0.f;
     tearable = false;
@@ -72,6 +78,16 @@ void ClothSolverCache::ensure(const Cloth &cloth)
     meshHint.clear();
     if (endPosition.size() != n)
         endValid = false;
+}
+
+void ClothSolverCache::ensureBending(const Cloth &cloth)
+{
+    const bool bends = cloth.bending.rigidity > 0.f || cloth.bending.warpRigidity > 0.f;
+    if (!bends || bendingRevision == revision)
+        return;
+    buildBendModel(cloth, bending);
+    bendLambda.assign(3 * bending.patches.size(), 0.f);
+    bendingRevision = revision;
 }
 
 void ClothSolverCache::ensureAdjacency(const Cloth &cloth)

@@ -54,10 +54,14 @@ struct ClothSolverCache {
     XpbdBatches xpbd;
     XpbdWorkerSlot xpbdWorker; ///< second thread for large cloths, started on first use
 
-    /// Bending hinges and patches from the triangles (sim/bending.h), rebuilt with the
-    /// topology, and the patches' XPBD multipliers (three per patch, zeroed each substep).
+    /// Bending hinges and patches from the triangles (sim/bending.h) and the patches' XPBD
+    /// multipliers (three per patch, zeroed each substep). Built only while the cloth bends
+    /// (a rigidity above zero; the solvers skip bending otherwise), for the topology of
+    /// `bendingRevision`: a flat-bending cloth neither pays their ~250 bytes per particle nor
+    /// rebuilds them after every cut.
     BendModel bending;
     std::vector<float> bendLambda;
+    std::uint64_t bendingRevision = ~std::uint64_t(0);
 
     // Particle adjacency through constraints (CSR, neighbours sorted), and degree. Built on
     // demand (ensureAdjacency) by the users that need it, self-collision and the springs
@@ -122,8 +126,11 @@ struct ClothSolverCache {
     // Splits made during the current frame (rollback of created particles).
     std::vector<ParticleSplit> splitsThisFrame;
 
-    /// Rebuilds the colouring when the topology changed; resizes scratch.
+    /// Rebuilds the colouring when the topology changed; resizes scratch. Builds the bending
+    /// model when the cloth bends and it is missing (a rigidity raised between frames).
     void ensure(const Cloth &cloth);
+    /// Builds the bending model for the current topology if the cloth bends and it is not.
+    void ensureBending(const Cloth &cloth);
     /// Builds the adjacency for the current topology if it is not (call after ensure()).
     void ensureAdjacency(const Cloth &cloth);
     /// Forgets the history that assumes uninterrupted stepping (after a state load or rollback).
