@@ -43,11 +43,16 @@ void setWindows(XpbdBatches &out, std::size_t block, std::uint32_t base0, std::u
 
 constexpr std::uint32_t kNone = ~std::uint32_t(0);
 
+// A constraint's ends, listed in colour order (position k of the colouring's `order`).
+struct Link {
+    std::uint32_t a, b;
+};
+
 // A block of one conflict-free colour: up to kLanes constraints, and for a window block the
 // two windows and the lanes' ends (real constraints, then carriers: padding lanes whose ends
 // are the windows' idle particles, so that every position of a window is some lane's end).
 struct Block {
-    std::uint32_t constraint[XpbdBatches::kLanes]; ///< kNone for padding
+    std::uint32_t link[XpbdBatches::kLanes]; ///< position in `order`, kNone for padding
     std::uint32_t a[XpbdBatches::kLanes], b[XpbdBatches::kLanes];
     std::uint8_t fetch = XpbdBatches::Gather;
     std::uint32_t base0 = 0, base1 = 0;
@@ -66,21 +71,22 @@ constexpr std::uint32_t kMinWindowLanes = 5;
 
 class ColourBlocker {
 public:
-    ColourBlocker(const Cloth &cloth) : m_cloth(cloth)
+    explicit ColourBlocker(std::size_t particles)
     {
-        const std::size_t n = cloth.particles.size();
+        const std::size_t n = particles;
         m_owner.assign(n, kNone);
         m_other.assign(n, kNone);
         m_claimed.assign(n, 0);
     }
 
-    void run(const std::uint32_t *cons, std::size_t count, std::vector<Block> &blocks)
+    /// The colour's constraints are links[0, count), at positions first + i of `order`.
+    void run(const Link *links, std::uint32_t firstLink, std::size_t count, std::vector<Block> &blocks)
     {
         constexpr std::uint32_t L = XpbdBatches::kLanes;
-        const std::vector<DistanceConstraint> &all = m_cloth.constraints;
+        m_firstLink = firstLink;
         std::uint32_t first = kNone, last = 0;
         for (std::size_t i = 0; i < count; ++i) {
-            const DistanceConstraint &c = all[cons[i]];
+            const Link &c = links[i];
             m_owner[c.a] = m_owner[c.b] = std::uint32_t(i);
             m_other[c.a] = c.b | kEndA;
             m_other[c.b] = c.a;
@@ -94,7 +100,7 @@ public:
             if (owner == kNone || m_taken[owner] || other(p) < p)
                 continue;
             Block block;
-            if (windowBlock(cons, p, block))
+            if (windowBlock(p, block))
                 blocks.push_back(block);
         }
         // The rest, gathered.
@@ -103,8 +109,8 @@ public:
         for (std::size_t i = 0; i < count; ++i) {
             if (m_taken[i])
                 continue;
-            const DistanceConstraint &c = all[cons[i]];
-            gather.constraint[lanes] = cons[i];
+            const Link &c = links[i];
+            gather.link[lanes] = firstLink + std::uint32_t(i);
             gather.a[lanes] = c.a;
             gather.b[lanes] = c.b;
             if (++lanes == L) {
@@ -114,15 +120,13 @@ public:
         }
         if (lanes > 0) {
             for (; lanes < L; ++lanes) {
-                gather.constraint[lanes] = kNone;
+                gather.link[lanes] = kNone;
                 gather.a[lanes] = gather.b[lanes] = 0;
             }
             blocks.push_back(gather);
         }
-        for (std::size_t i = 0; i < count; ++i) {
-            const DistanceConstraint &c = all[cons[i]];
-            m_owner[c.a] = m_owner[c.b] = kNone;
-        }
+        for (std::size_t i = 0; i < count; ++i)
+            m_owner[links[i].a] = m_owner[links[i].b] = kNone;
         for (std::uint32_t q : m_claimedList)
             m_claimed[q] = 0;
         m_claimedList.clear();
@@ -147,7 +151,7 @@ private:
     std::uint32_t other(std::uint32_t q) const { return m_other[q] & ~kEndA; }
     bool isEndA(std::uint32_t q) const { return (m_other[q] & kEndA) != 0; }
 
-    bool windowBlock(const std::uint32_t *cons, std::uint32_t base0, Block &block)
+    bool windowBlock(std::uint32_t base0, Block &block)
     {
         constexpr std::uint32_t L = XpbdBatches::kLanes;
         if (!windowFree(base0))
@@ -204,7 +208,7 @@ private:
             block.fetch = XpbdBatches::Runs;
             for (std::uint32_t l = 0; l < L; ++l) {
                 const std::uint32_t owner = m_owner[base0 + l];
-                block.constraint[l] = owner == kNone ? kNone : cons[owner];
+                block.link[l] = owner == kNone ? kNone : m_firstLink + owner;
                 block.a[l] = base0 + l;
                 block.b[l] = base1 + l;
             }
@@ -214,14 +218,14 @@ private:
                 for (std::uint32_t q = w ? base1 : base0; q < (w ? base1 : base0) + L; ++q) {
                     if (m_owner[q] == kNone || other(q) < q)
                         continue;
-                    block.constraint[lane] = cons[m_owner[q]];
+                    block.link[lane] = m_firstLink + m_owner[q];
                     block.a[lane] = isEndA(q) ? q : other(q);
                     block.b[lane] = isEndA(q) ? other(q) : q;
                     ++lane;
                 }
             }
             for (std::uint32_t i = 0; i < idleCount; i += 2, ++lane) {
-                block.constraint[lane] = kNone;
+                block.link[lane] = kNone;
                 block.a[lane] = idle[i];
                 block.b[lane] = idle[i + 1];
             }
@@ -239,7 +243,7 @@ private:
 
     static constexpr std::uint32_t kEndA = 1u << 31;
 
-    const Cloth &m_cloth;
+    std::uint32_t m_firstLink = 0;
     std::vector<std::uint32_t> m_owner; ///< per particle: index in the colour's list, or kNone
     std::vector<std::uint32_t> m_other; ///< per particle with an owner: other end, | kEndA if a
     std::vector<std::uint8_t> m_claimed; ///< per particle: in some block's window
@@ -257,23 +261,41 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
     out.start.assign(colours + 1, 0);
     out.conflictFree.assign(colours, 1);
     // The blocks of every colour, in slot order; the catch-all colour keeps its order.
+    // The constraints' ends and rest lengths in colour order, read from the records in one
+    // sequential pass (the colours take every constraint once each).
+    const std::size_t m = order.size();
+    std::vector<Link> links(m);
+    std::vector<float> rests(m);
+    {
+        std::vector<std::uint32_t> position(cloth.constraints.size(), kNone);
+        for (std::size_t k = 0; k < m; ++k)
+            position[order[k]] = std::uint32_t(k);
+        for (std::size_t i = 0; i < cloth.constraints.size(); ++i) {
+            const std::uint32_t k = position[i];
+            if (k == kNone)
+                continue;
+            const DistanceConstraint &dc = cloth.constraints[i];
+            links[k] = { dc.a, dc.b };
+            rests[k] = dc.restLength;
+        }
+    }
     std::vector<Block> blocks;
-    blocks.reserve(order.size() / L + colours);
-    ColourBlocker blocker(cloth);
+    blocks.reserve(m / L + colours);
+    ColourBlocker blocker(cloth.particles.size());
     for (std::size_t c = 0; c < colours; ++c) {
         out.conflictFree[c] = int(c) != catchAllColour;
-        const std::uint32_t *cons = order.data() + batchStart[c];
-        const std::size_t count = batchStart[c + 1] - batchStart[c];
+        const std::uint32_t first = batchStart[c];
+        const std::size_t count = batchStart[c + 1] - first;
         if (out.conflictFree[c]) {
-            blocker.run(cons, count, blocks);
+            blocker.run(links.data() + first, first, count, blocks);
         } else {
             for (std::size_t i = 0; i < count; i += L) {
                 Block block;
                 for (std::uint32_t l = 0; l < L; ++l) {
                     const bool real = i + l < count;
-                    block.constraint[l] = real ? cons[i + l] : kNone;
-                    block.a[l] = real ? cloth.constraints[cons[i + l]].a : 0;
-                    block.b[l] = real ? cloth.constraints[cons[i + l]].b : 0;
+                    block.link[l] = real ? first + std::uint32_t(i + l) : kNone;
+                    block.a[l] = real ? links[first + i + l].a : 0;
+                    block.b[l] = real ? links[first + i + l].b : 0;
                 }
                 blocks.push_back(block);
             }
@@ -321,11 +343,11 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
             const std::size_t slot = k * L + l;
             out.a[slot] = block.a[l];
             out.b[slot] = block.b[l];
-            const std::uint32_t src = block.constraint[l];
-            if (src == kNone)
+            const std::uint32_t link = block.link[l];
+            if (link == kNone)
                 continue;
-            const float rest = cloth.constraints[src].restLength;
-            out.source[slot] = src;
+            const float rest = rests[link];
+            out.source[slot] = order[link];
             out.restLength[slot] = rest;
             out.spanX[slot] = out.spanY[slot] = out.spanZ[slot] = 0.f;
             out.spanStretch[slot] = spanStretch(0.f, 0.f, 0.f, rest);
