@@ -140,7 +140,7 @@ std::size_t ClothSolverCache::bytes() const
             cellCursor, selfPairs, selfPairsAnchor, splitsThisFrame)
         + capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk, x.a, x.b,
             x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX, x.spanY, x.spanZ)
-        + capacityBytes(x.blockFetch, x.windowBase, x.windowLanes, x.windowSlots);
+        + capacityBytes(x.blockFetch, x.blockDamped, x.windowBase, x.windowLanes, x.windowSlots);
 }
 
 } // namespace drape::detail

@@ -334,6 +334,7 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
     out.needsRefresh = true;
     const std::size_t blockCount = blocks.size();
     out.blockFetch.assign(blockCount, XpbdBatches::Gather);
+    out.blockDamped.assign(blockCount, 1);
     out.windowBase.assign(2 * blockCount, 0);
     out.windowLanes.assign(blockCount, 0);
     out.windowSlots.assign(blockCount, 0);
@@ -385,6 +386,13 @@ bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, Xpb
         alphaTilde[s] = c.compliance * invDt2;
         // α̃ β̃ / dt (Macklin 2016 §3.5); constraint damping is not used by Verlet.
         gamma[s] = verlet ? 0.f : c.compliance * c.damping * invDt;
+    }
+    constexpr std::size_t L = XpbdBatches::kLanes;
+    for (std::size_t block = 0; block < batches.blockDamped.size(); ++block) {
+        bool damped = false;
+        for (std::size_t l = 0; l < L; ++l)
+            damped |= gamma[block * L + l] != 0.f;
+        batches.blockDamped[block] = damped;
     }
     batches.needsRefresh = false;
     batches.refreshedDt = dt;

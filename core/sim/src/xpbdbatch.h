@@ -74,6 +74,10 @@ struct XpbdBatches {
         Windows = 2, ///< a and b spread over the two windows (windowLanes, windowSlots)
     };
     std::vector<std::uint8_t> blockFetch; ///< per block
+    /// Per block, set by the refresh: some lane has γ != 0. The XPBD kernel fetches the
+    /// previous positions for the damping term only for such blocks; in the others γ = 0
+    /// makes the term zero whatever the motion.
+    std::vector<std::uint8_t> blockDamped;
     std::vector<std::uint32_t> windowBase; ///< 2 per block: first particle of window 0, 1
     /// Per block, lane → window: nibble l (bits 4l..4l+3) for end a of lane l, nibble 8 + l
     /// for end b; a nibble is the window (bit 3) and the position in it (bits 0-2).

@@ -272,11 +272,22 @@ DRAPE_AVX2_INLINE void solveRange(
     BlockOut out[U];
     for (int u = 0; u < U; ++u) {
         k0[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
-        fetch[u] = s.blockFetch[k0[u] / XpbdBatches::kLanes];
-        if (fetch[u] == XpbdBatches::Gather)
-            gatherBlock<Arith::kMotion>(s, k0[u], x, xPrev, w, in[u]);
-        else
-            loadWindows<Arith::kMotion>(s, k0[u], fetch[u] == XpbdBatches::Runs, x, xPrev, w, in[u]);
+        const std::size_t block = k0[u] / XpbdBatches::kLanes;
+        fetch[u] = s.blockFetch[block];
+        // The relative motion only where the arithmetic uses it: a block without damping
+        // (every γ zero) skips the previous positions, and its damping term is γ · 0 = 0.
+        if (Arith::kMotion && s.blockDamped[block]) {
+            if (fetch[u] == XpbdBatches::Gather)
+                gatherBlock<true>(s, k0[u], x, xPrev, w, in[u]);
+            else
+                loadWindows<true>(s, k0[u], fetch[u] == XpbdBatches::Runs, x, xPrev, w, in[u]);
+        } else {
+            if (fetch[u] == XpbdBatches::Gather)
+                gatherBlock<false>(s, k0[u], x, xPrev, w, in[u]);
+            else
+                loadWindows<false>(s, k0[u], fetch[u] == XpbdBatches::Runs, x, xPrev, w, in[u]);
+            in[u].v = { _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps() };
+        }
     }
     arith.template solve<U>(s, k0, in, out);
     for (int u = 0; u < U; ++u) {
