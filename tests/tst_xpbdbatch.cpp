@@ -148,6 +148,25 @@ bool samePositions(const Cloth &a, const Cloth &b)
     return pa.size() == pb.size() && std::memcmp(pa.data(), pb.data(), pa.size() * sizeof(Vec3)) == 0;
 }
 
+// Three batched passes over `batched` (its cache built) against the reference, bit for bit,
+// positions and multipliers.
+void passesEqualReference(Cloth &batched, ClothSolverCache &cache)
+{
+    Cloth reference = batched;
+    const float dt = 1.f / 600.f;
+    refreshXpbdBatches(batched, dt, cache.xpbd);
+    std::vector<float> lambda(reference.constraints.size(), 0.f);
+    for (int pass = 0; pass < 3; ++pass) {
+        batchedPass(batched, cache);
+        referencePass(reference, cache, dt, lambda);
+        QVERIFY2(samePositions(batched, reference), qPrintable(QString("pass %1").arg(pass)));
+    }
+    for (std::uint32_t k = 0; k < cache.xpbd.slotCount(); ++k) {
+        if (cache.xpbd.source[k] != ~std::uint32_t(0))
+            QCOMPARE(cache.xpbd.lambda[k], lambda[cache.xpbd.source[k]]);
+    }
+}
+
 // Rows "cpu" (the AVX2 kernels when the CPU has them) and "portable" (switched off).
 void kernelRows()
 {
@@ -275,21 +294,9 @@ private slots:
         QFETCH(bool, avx2);
         const KernelChoice choice(avx2);
         Cloth batched = jitteredSheet(61, 57);
-        Cloth reference = batched;
         ClothSolverCache cache;
         cache.ensure(batched);
-        const float dt = 1.f / 600.f;
-        refreshXpbdBatches(batched, dt, cache.xpbd);
-        std::vector<float> lambda(reference.constraints.size(), 0.f);
-        for (int pass = 0; pass < 3; ++pass) {
-            batchedPass(batched, cache);
-            referencePass(reference, cache, dt, lambda);
-            QVERIFY2(samePositions(batched, reference), qPrintable(QString("pass %1").arg(pass)));
-        }
-        for (std::uint32_t k = 0; k < cache.xpbd.slotCount(); ++k) {
-            if (cache.xpbd.source[k] != ~std::uint32_t(0))
-                QCOMPARE(cache.xpbd.lambda[k], lambda[cache.xpbd.source[k]]);
-        }
+        passesEqualReference(batched, cache);
     }
 
     // Blocks whose constraints have no damping skip the previous positions: still the
@@ -302,25 +309,13 @@ private slots:
         Cloth batched = jitteredSheet(45, 37);
         for (std::size_t i = 0; i < batched.constraints.size(); ++i)
             batched.constraints[i].damping = i % 97 == 0 ? 0.3f : 0.f; // a few damped blocks
-        Cloth reference = batched;
         ClothSolverCache cache;
         cache.ensure(batched);
-        const float dt = 1.f / 600.f;
-        refreshXpbdBatches(batched, dt, cache.xpbd);
+        passesEqualReference(batched, cache);
         const auto &damped = cache.xpbd.blockDamped;
         const auto dampedBlocks = std::count(damped.begin(), damped.end(), std::uint8_t(1));
         QVERIFY(dampedBlocks > 0);
         QVERIFY(std::size_t(dampedBlocks) * 4 < damped.size());
-        std::vector<float> lambda(reference.constraints.size(), 0.f);
-        for (int pass = 0; pass < 3; ++pass) {
-            batchedPass(batched, cache);
-            referencePass(reference, cache, dt, lambda);
-            QVERIFY2(samePositions(batched, reference), qPrintable(QString("pass %1").arg(pass)));
-        }
-        for (std::uint32_t k = 0; k < cache.xpbd.slotCount(); ++k) {
-            if (cache.xpbd.source[k] != ~std::uint32_t(0))
-                QCOMPARE(cache.xpbd.lambda[k], lambda[cache.xpbd.source[k]]);
-        }
     }
 
     void verletBatchedPassEqualsSequentialPass_data() { kernelRows(); }
