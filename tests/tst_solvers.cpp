@@ -80,6 +80,8 @@ private slots:
     void switchingSolverInjectsNoEnergy_data();
     void switchingSolverInjectsNoEnergy();
     void kinematicParticleFollowsItsMotion();
+    void sewnPairClosesWithoutAJump_data();
+    void sewnPairClosesWithoutAJump();
 };
 
 void TestSolvers::freeFallVerletIsExact()
@@ -394,6 +396,56 @@ void TestSolvers::kinematicParticleFollowsItsMotion()
     QVERIFY(std::fabs(double(p.velocity[0].x) - 0.1 * 60.0) < 1e-3);
     QVERIFY2(
         p.position[1].x > 0.58f, qPrintable(QString::number(p.position[1].x))); // pulled along (rest 0.5)
+}
+
+
+void TestSolvers::sewnPairClosesWithoutAJump_data()
+{
+    QTest::addColumn<int>("solver");
+    QTest::addColumn<int>("substeps");
+    QTest::addColumn<float>("gap");
+    for (const float gap : { 0.05f, 0.49f }) {
+        for (const int substeps : { 10, 40 }) {
+            QTest::addRow("xpbd, %d substeps, %.2f m", substeps, double(gap)) << int(SolverKind::Xpbd) << substeps << gap;
+            QTest::addRow("verlet, %d substeps, %.2f m", substeps, double(gap))
+                << int(SolverKind::Verlet) << substeps << gap;
+        }
+    }
+}
+
+void TestSolvers::sewnPairClosesWithoutAJump()
+{
+    // A particle sewn to a pinned one (rest length 0, rigid), starting `gap` away: the first
+    // frame closes the gap, and after it the pair stays together and at rest. (The error of a
+    // link this far from its rest length is |d| - L, not the small-term form that serves
+    // links near theirs, which would divide a rounding of the gap's square by |d| + L -> 0.)
+    QFETCH(int, solver);
+    QFETCH(int, substeps);
+    QFETCH(float, gap);
+    Simulation sim = makeSim(SolverKind(solver), substeps, 4);
+    ExplicitSpec spec;
+    const Vec3 pinned { 0.3f, 1.7f, 0.2f };
+    spec.positions = { pinned, pinned + Vec3 { 0.31f, -0.27f, 0.27f } * (gap / 0.49f) };
+    spec.masses = { 0.5f, 0.5f };
+    DistanceConstraint sew;
+    sew.a = 0;
+    sew.b = 1;
+    sew.restLength = 0.f;
+    sew.kind = ConstraintKind::User;
+    spec.constraints = { sew };
+    sim.cloths.push_back(makeExplicit(spec));
+    sim.cloths[0].particles.setKind(0, ParticleKind::Static);
+    for (int frame = 0; frame < 30; ++frame) {
+        sim.step();
+        QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
+        if (frame == 0)
+            continue;
+        const Particles &p = sim.cloths[0].particles;
+        const double distance = double(length(p.position[1] - p.position[0]));
+        const double speed = double(length(p.velocity[1]));
+        QVERIFY2(distance < 1e-4, qPrintable(QString("frame %1: %2 m apart").arg(frame).arg(distance)));
+        QVERIFY2(speed < 1e-2, qPrintable(QString("frame %1: %2 m/s").arg(frame).arg(speed)));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestSolvers)

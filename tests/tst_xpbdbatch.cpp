@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <set>
+#include <random>
 
 using namespace drape;
 using namespace drape::detail;
@@ -167,6 +169,48 @@ void passesEqualReference(Cloth &batched, ClothSolverCache &cache)
     }
 }
 
+// A cloth of n scattered particles with about 3n links, most to a particle a few indices
+// away (so some blocks find windows) and a quarter to any particle, mixed rest lengths,
+// compliance and damping, every 17th particle pinned.
+Cloth randomCloth(std::mt19937 &rng, std::size_t n)
+{
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    ExplicitSpec spec;
+    for (std::size_t i = 0; i < n; ++i) {
+        spec.positions.push_back({ u(rng) * 0.5f, 1.f + u(rng) * 0.5f, u(rng) * 0.5f });
+        spec.masses.push_back(0.01f + 0.01f * (u(rng) + 1.f));
+    }
+    std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+    const std::size_t m = n * 3;
+    std::uniform_int_distribution<int> near(1, 16);
+    for (std::size_t k = 0; k < m; ++k) {
+        std::uint32_t a = std::uint32_t(rng() % n);
+        std::uint32_t b = (rng() % 4 == 0) ? std::uint32_t(rng() % n) : std::uint32_t((a + near(rng)) % n);
+        if (a == b)
+            continue;
+        if (rng() % 2)
+            std::swap(a, b);
+        if (!seen.insert({ std::min(a, b), std::max(a, b) }).second)
+            continue;
+        DistanceConstraint c;
+        c.a = a;
+        c.b = b;
+        const Vec3 d = spec.positions[a] - spec.positions[b];
+        c.restLength = length(d) * (0.9f + 0.2f * (u(rng) + 1.f) / 2.f);
+        c.compliance = rng() % 3 == 0 ? 0.f : 1e-5f * (u(rng) + 1.f);
+        c.damping = rng() % 4 == 0 ? 0.3f * (u(rng) + 1.f) : 0.f;
+        spec.constraints.push_back(c);
+    }
+    Cloth c = makeExplicit(spec);
+    for (std::size_t i = 0; i < n; i += 17)
+        c.particles.setKind(std::uint32_t(i), ParticleKind::Static);
+    return c;
+}
+
+template <typename T> bool sameBits(const std::vector<T> &a, const std::vector<T> &b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
 // Rows "cpu" (the AVX2 kernels when the CPU has them) and "portable" (switched off).
 void kernelRows()
 {
@@ -344,6 +388,124 @@ private slots:
         QCOMPARE(tension, force);
     }
 
+    // Random graphs and holed grids: every block rule holds (windows inside the particles,
+    // no particle written by two blocks of a colour, every constraint in one slot, padding
+    // keeping λ = 0), and the AVX2 kernels give the one-at-a-time bits with frame-origin spans
+    // and offsets, for XPBD and Verlet.
+    void randomTopologiesKeepTheBlockRules()
+    {
+        std::mt19937 rng(7);
+        int windowBlocks = 0, carriers = 0;
+        for (int trial = 0; trial < 300; ++trial) {
+            Cloth cloth;
+            if (trial % 2) {
+                cloth = randomCloth(rng, 9 + rng() % 400);
+            } else {
+                GridSpec g;
+                g.across = 2 + int(rng() % 40);
+                g.down = 2 + int(rng() % 30);
+                g.width = 0.8f;
+                g.height = 0.6f;
+                cloth = makeGrid(g);
+                std::vector<DistanceConstraint> kept;
+                for (const DistanceConstraint &c : cloth.constraints)
+                    if (rng() % 10 != 0)
+                        kept.push_back(c);
+                cloth.constraints = kept;
+                cloth.tension.clear();
+                cloth.touchTopology();
+                for (std::size_t i = 0; i < cloth.particles.size(); ++i)
+                    cloth.particles.position[i] += Vec3 { 0.001f * float(rng() % 7), 0.001f * float(rng() % 5), 0.002f * float(rng() % 3) };
+                for (DistanceConstraint &c : cloth.constraints) {
+                    c.compliance = rng() % 3 == 0 ? 0.f : 1e-6f;
+                    c.damping = rng() % 4 == 0 ? 0.2f : 0.f;
+                }
+            }
+            const std::size_t n = cloth.particles.size();
+            ClothSolverCache cache;
+            cache.ensure(cloth);
+            XpbdBatches &s = cache.xpbd;
+            const float dt = 1.f / 600.f;
+            QVERIFY(refreshXpbdBatches(cloth, dt, s));
+            // invariants
+            const std::size_t colours = s.conflictFree.size();
+            std::vector<int> seen(cloth.constraints.size(), 0);
+            for (std::size_t c = 0; c < colours; ++c) {
+                std::vector<int> written(n, 0);
+                for (std::uint32_t k0 = s.start[c]; k0 < s.start[c + 1]; k0 += 8) {
+                    const std::size_t block = k0 / 8;
+                    for (std::uint32_t l = 0; l < 8; ++l)
+                        if (s.source[k0 + l] != ~std::uint32_t(0))
+                            ++seen[s.source[k0 + l]];
+                    if (!s.conflictFree[c])
+                        continue;
+                    if (s.blockFetch[block] != XpbdBatches::Gather) {
+                        ++windowBlocks;
+                        for (int w = 0; w < 2; ++w) {
+                            const std::uint32_t base = s.windowBase[2 * block + w];
+                            QVERIFY2(base + 8 <= n, "window past the particles");
+                            for (std::uint32_t q = base; q < base + 8; ++q)
+                                QCOMPARE(written[q]++, 0);
+                        }
+                        for (std::uint32_t l = 0; l < 8; ++l)
+                            if (s.source[k0 + l] == ~std::uint32_t(0))
+                                ++carriers;
+                    } else {
+                        for (std::uint32_t l = 0; l < 8; ++l)
+                            if (s.source[k0 + l] != ~std::uint32_t(0)) {
+                                QCOMPARE(written[s.a[k0 + l]]++, 0);
+                                QCOMPARE(written[s.b[k0 + l]]++, 0);
+                            }
+                    }
+                }
+            }
+            for (int v : seen)
+                QCOMPARE(v, 1);
+            // dynamics: spans from positions, offsets small random
+            std::vector<Vec3> origin = cloth.particles.position;
+            setXpbdSpans(s, origin.data());
+            std::uniform_real_distribution<float> u(-1e-3f, 1e-3f);
+            std::vector<Vec3> off(n), offPrev(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                off[i] = { u(rng), u(rng), u(rng) };
+                offPrev[i] = off[i] - Vec3 { u(rng), u(rng), u(rng) };
+            }
+            for (int verlet = 0; verlet < 2; ++verlet) {
+                if (verlet)
+                    QVERIFY(refreshVerletBatches(cloth, dt, s));
+                std::vector<Vec3> xs[2];
+                std::vector<float> ls[2];
+                for (int path = 0; path < 2; ++path) {
+                    setXpbdAvx2Enabled(path == 0);
+                    xs[path] = off;
+                    std::fill(s.lambda.begin(), s.lambda.end(), 0.f);
+                    s.lambdaZero = true;
+                    for (int pass = 0; pass < 3; ++pass) {
+                        for (std::size_t c = 0; c < colours; ++c) {
+                            if (verlet)
+                                relaxVerletSlots(s, s.start[c], s.start[c + 1], s.conflictFree[c] != 0, xs[path].data(),
+                                    cloth.particles.invMass.data(), 1.f / (dt * dt));
+                            else
+                                solveXpbdSlots(s, s.start[c], s.start[c + 1], s.conflictFree[c] != 0, xs[path].data(),
+                                    offPrev.data(), cloth.particles.invMass.data());
+                        }
+                        s.lambdaZero = false;
+                    }
+                    ls[path] = s.lambda;
+                }
+                setXpbdAvx2Enabled(true);
+                QVERIFY2(sameBits(xs[0], xs[1]), qPrintable(QString("trial %1 verlet %2 positions").arg(trial).arg(verlet)));
+                QVERIFY2(sameBits(ls[0], ls[1]), qPrintable(QString("trial %1 verlet %2 lambda").arg(trial).arg(verlet)));
+                for (std::size_t k = 0; k < s.slotCount(); ++k)
+                    if (s.source[k] == ~std::uint32_t(0))
+                        QCOMPARE(ls[0][k], 0.f);
+                    else
+                        QVERIFY(std::isfinite(ls[0][k]));
+            }
+        }
+        QVERIFY(windowBlocks > 0);
+        QVERIFY(carriers > 0);
+    }
     void twoThreadPassEqualsSequentialPass()
     {
         // Several chunks per colour, so both threads take part whatever the timing.

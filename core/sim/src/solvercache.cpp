@@ -139,7 +139,7 @@ std::size_t ClothSolverCache::bytes() const
             offsetPrev, endPosition, kinematic, kinematicStart, kinematicTarget, cellStart, cellEntries, cellOf,
             cellCursor, selfPairs, selfPairsAnchor, splitsThisFrame)
         + capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk, x.a, x.b,
-            x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX, x.spanY, x.spanZ)
+            x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX, x.spanY, x.spanZ, x.spanStretch)
         + capacityBytes(x.blockFetch, x.blockDamped, x.windowBase, x.windowLanes, x.windowSlots);
 }
 

@@ -112,7 +112,9 @@ struct XpbdBatches {
 /// difference of offsets near zero. |d| - L taken directly would round |d| to the float
 /// spacing of L (6e-8 m at 1 m), coarser than the displacement of a substep at high substep
 /// counts (g dt² ≈ 3e-9 m at 60 Hz × 1000); here C keeps the digits of e. One division gives
-/// both 1/|d| and 1/(|d| + L). Every kernel does these IEEE operations in this order (no
+/// both 1/|d| and 1/(|d| + L). The form needs |span| <= 2 (|d| + L) to be well conditioned;
+/// a link beyond that (far from its rest length, such as two particles sewn together at
+/// rest length 0) takes |d| - L directly. Every kernel does these IEEE operations in this order (no
 /// FMA), so the AVX2 lanes and this scalar spelling give the same bits.
 struct SlotLink {
     float wSum = 0.f; ///< 1/kg
@@ -140,14 +142,19 @@ inline bool slotLink(const XpbdBatches &s, std::uint32_t k, const Vec3 *x, const
     const float rest = s.restLength[k];
     const float q = 1.f / (len * (len + rest));
     const float invLen = (len + rest) * q;
-    link.C = stretch * (len * q);
+    // The small terms cancel to within a float rounding of |span|²: divided by |d| + L that
+    // stays small next to C only while |span| <= 2 (|d| + L). A link far from that (one
+    // sewn with rest length 0 and closing within the frame) takes |d| - L, exact at L = 0.
+    const float ss = (sx * sx + sy * sy) + sz * sz;
+    const float twice = (len + rest) + (len + rest);
+    link.C = ss <= twice * twice ? stretch * (len * q) : len - rest;
     link.nx = dx * invLen;
     link.ny = dy * invLen;
     link.nz = dz * invLen;
     return true;
 }
 
-/// Within a colour the slots visit the constraints in ascending but scattered order (about
+/// Within a colour the slots visit the constraints in block order, scattered (about
 /// one in every dozen records), too irregular for the hardware prefetcher: the refreshes ask
 /// for the record of the slot `kPrefetchSlots` ahead while they work on this one.
 inline void prefetchConstraint(

@@ -38,7 +38,7 @@ struct BlockOut {
 
 // The link of U blocks side by side, lane for lane SlotLink (xpbdbatch.h) in the same IEEE
 // operations and order: n = d/|d|, C = (|span|² - L² + 2 span·e + e·e)/(|d| + L) with
-// e = x_a - x_b and d = span + e, w_a + w_b, and the lanes that can move
+// e = x_a - x_b and d = span + e (|d| - L where |span| > 2 (|d| + L)), w_a + w_b, and the lanes that can move
 // (w_a + w_b != 0 and |d| >= 1e-9) as out.okF. Lanes that cannot move compute with |d| = 1 so
 // that nothing divides by zero; their results are masked off by the callers.
 template <int U> struct BlockGeometry {
@@ -78,7 +78,12 @@ DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (
         const __m256 lenRest = _mm256_add_ps(safeLen, rest);
         const __m256 q = _mm256_div_ps(oneF, _mm256_mul_ps(safeLen, lenRest));
         const __m256 invLen = _mm256_mul_ps(lenRest, q);
-        g.C[u] = _mm256_mul_ps(stretch, _mm256_mul_ps(safeLen, q));
+        const __m256 ss = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(sx, sx), _mm256_mul_ps(sy, sy)), _mm256_mul_ps(sz, sz));
+        const __m256 twice = _mm256_add_ps(lenRest, lenRest);
+        const __m256 wellConditioned = _mm256_cmp_ps(ss, _mm256_mul_ps(twice, twice), _CMP_LE_OQ);
+        g.C[u] = _mm256_blendv_ps(_mm256_sub_ps(safeLen, rest), _mm256_mul_ps(stretch, _mm256_mul_ps(safeLen, q)),
+            wellConditioned);
         g.n[u] = { _mm256_mul_ps(dx, invLen), _mm256_mul_ps(dy, invLen), _mm256_mul_ps(dz, invLen) };
     }
 }
