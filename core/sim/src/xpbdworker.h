@@ -1,13 +1,23 @@
-// A second thread for the XPBD constraint pass on large cloths.
+// A second thread for the passes of a large cloth: the constraint passes of XPBD and Verlet
+// (colour by colour) and the per-particle passes of a substep.
 //
-// Each colour is cut into chunks of a few hundred constraints (XpbdBatches::chunkBegin). The
-// calling thread and the worker claim chunks in order from one shared ticket; a chunk of
-// colour c starts only when every chunk of the colours before it is finished, which keeps the
-// colour-by-colour Gauss-Seidel order. Constraints of one colour share no particle and every
-// lane is computed the same way on either thread, so which thread solves a chunk never
-// changes the result: the pass is bit-identical to the single-threaded one, whatever the
-// timing. If the worker is descheduled (a loaded machine), the caller simply claims the
-// chunks itself instead of waiting at a fixed split. The catch-all colour is one chunk.
+// A pass is cut into units (chunks of a colour, XpbdBatches::chunkBegin, or particles)
+// grouped in order (the colours; a particle pass is one group). The calling thread and the
+// worker claim runs of units from one shared ticket, in order, and a unit of group g starts
+// only when every unit of the groups before it is finished, which keeps the colour-by-colour
+// Gauss-Seidel order. Constraints of one colour share no particle, particles are independent
+// in a particle pass, and every unit is computed the same way on either thread, so which
+// thread takes a unit never changes the result: the passes are bit-identical to the
+// single-threaded ones, whatever the timing.
+//
+// Runs are claimed "guided" (Polychronopoulos & Kuck 1987, OpenMP's schedule(guided)): a
+// claim takes a quarter of what is left of its group, so a colour of a large cloth costs a
+// few dozen claims instead of one per chunk, and the last claims are single chunks, which
+// keeps the two threads finishing a colour within a chunk of each other. If the worker is
+// descheduled (a loaded machine) the caller simply claims everything itself: nothing waits
+// at a fixed split. The worker joins a pass explicitly; a pass it never joined is closed by
+// the caller without waiting for it. Between passes it spins briefly (the next pass of a
+// substep follows within microseconds), then sleeps on a futex until the next pass.
 // Internal to the core.
 #pragma once
 
@@ -17,45 +27,97 @@
 #include <cstdint>
 #include <memory>
 #include <thread>
+#include <type_traits>
 
 namespace drape::detail {
 
 class XpbdWorker {
 public:
+    /// A pass: units [bounds[0], bounds[groups]) in `groups` groups, group g being units
+    /// [bounds[g], bounds[g+1]); body(pass, g, begin, end) does units [begin, end) of g.
+    /// A claimed run starts at bounds[g] + a multiple of `grain` and is at least `minRun`
+    /// units long (or the rest of its group).
+    struct Pass {
+        const std::uint32_t *bounds = nullptr;
+        std::uint32_t groups = 0;
+        std::uint32_t grain = 1;
+        std::uint32_t minRun = 1;
+        void (*body)(const Pass &pass, std::uint32_t group, std::uint32_t begin, std::uint32_t end) = nullptr;
+        void *context = nullptr; ///< what body works on
+    };
+
     XpbdWorker();
     ~XpbdWorker();
     XpbdWorker(const XpbdWorker &) = delete;
     XpbdWorker &operator=(const XpbdWorker &) = delete;
 
-    /// One Gauss-Seidel pass over every colour of `batches`, shared with the worker thread.
+    /// Runs `pass` on both threads; returns when all of it is done.
+    void run(const Pass &pass);
+
+    /// One Gauss-Seidel XPBD pass over every colour of `batches` (solveXpbdSlots).
     void solvePass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass);
+    /// One Verlet relaxation pass over every colour of `batches` (relaxVerletSlots).
+    void relaxPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2);
+
+    /// body(begin, end) over [0, count) in runs that start at multiples of `grain`: for passes
+    /// whose items (particles, slots) are independent of one another.
+    template <typename Body> void forRanges(std::size_t count, std::uint32_t grain, Body &&body)
+    {
+        const std::uint32_t bounds[2] = { 0, std::uint32_t(count) };
+        Pass pass;
+        pass.bounds = bounds;
+        pass.groups = 1;
+        pass.grain = grain;
+        pass.minRun = kMinRangeRun;
+        pass.context = &body;
+        pass.body = [](const Pass &p, std::uint32_t, std::uint32_t begin, std::uint32_t end) {
+            (*static_cast<std::remove_reference_t<Body> *>(p.context))(begin, end);
+        };
+        run(pass);
+    }
 
 private:
-    void run();
-    void work(std::uint64_t generation);
+    /// Items of a forRanges() pass per claim at least: about a microsecond of a particle pass.
+    static constexpr std::uint32_t kMinRangeRun = 512;
 
-    // The pass being solved, published before m_posted; atomics because a late worker may
-    // read them while the caller already publishes the next pass (its claims then fail).
-    std::atomic<XpbdBatches *> m_batches{nullptr};
-    std::atomic<Vec3 *> m_x{nullptr};
-    std::atomic<const Vec3 *> m_xPrev{nullptr};
-    std::atomic<const float *> m_invMass{nullptr};
+    void loop();
+    void work(const Pass &pass);
 
-    std::uint64_t m_generation = 0; ///< passes started (caller only)
-    std::atomic<std::uint64_t> m_posted{0}; ///< generation of the pass on offer (worker waits on it)
+    const Pass *m_pass = nullptr; ///< the pass on offer (read by the worker once it joined)
+    std::uint32_t m_generation = 0; ///< passes posted (caller only)
+    /// (generation << 2) | phase: Open (on offer), Joined (the worker takes part) or Closed
+    /// (the caller finished it alone). The worker waits on it between passes.
+    alignas(64) std::atomic<std::uint32_t> m_state{0};
+    std::atomic<bool> m_sleeping{false}; ///< the worker waits on m_state (notify it)
     std::atomic<bool> m_quit{false};
-    /// (generation << 32) | next chunk index; claimed by compare-exchange.
-    alignas(64) std::atomic<std::uint64_t> m_ticket{0};
-    /// Chunks finished in the current pass.
+    /// Generation of the last pass the worker left (done with every run it claimed).
+    alignas(64) std::atomic<std::uint32_t> m_left{0};
+    /// Next unclaimed unit of the current pass.
+    alignas(64) std::atomic<std::uint32_t> m_ticket{0};
+    /// Units finished in the current pass.
     alignas(64) std::atomic<std::uint32_t> m_finished{0};
     std::thread m_thread;
 };
 
-/// Cloths with at least this many constraints share each colour's work with a worker thread
-/// (on machines with two or more cores). Default: never (see xpbdworker.cpp); the benchmark
-/// and tests set it to compare one and two threads.
+/// Below this many constraints one thread is faster: the hand-overs between the threads
+/// (every colour of every substep and iteration, and a particle pass or two per substep, each
+/// a few hundred nanoseconds of cache-line traffic between the cores) and the worker's
+/// wake-up each frame cost more than half of the work they share. Measured on the 2-core
+/// development machine (docs/benchmark.md, 2026-11-26).
+constexpr std::size_t kAutomaticTwoThreadConstraints = 48'000;
+
+/// Cloths with at least this many constraints share their passes with a worker thread when
+/// the machine has a core to spare for it (solverCoreSpare()). Default
+/// kAutomaticTwoThreadConstraints; the benchmark and tests set it (0: always, SIZE_MAX:
+/// never) to compare one and two threads.
 std::size_t xpbdTwoThreadConstraints();
 void setXpbdTwoThreadConstraints(std::size_t count);
+
+/// Changes the count of cores held by other busy threads of the process (Simulation::holdCore).
+void holdSolverCores(int delta);
+/// True when the machine has a core for a second solver thread: one besides the stepping
+/// thread's own and those held by other threads.
+bool solverCoreSpare();
 
 /// Holds an XpbdWorker created on first use; copying gives an empty holder (a copied
 /// simulation starts its own thread when it needs one).
@@ -74,6 +136,19 @@ struct XpbdWorkerSlot {
             worker = std::make_unique<XpbdWorker>();
         return *worker;
     }
+    /// The worker when a cloth of `constraints` constraints shares its passes (the
+    /// threshold above and a spare core), else null: then everything runs on the caller.
+    XpbdWorker *forCloth(std::size_t constraints);
 };
+
+/// body(begin, end) over [0, count): on the worker and the caller when `team` is set, else
+/// at once on the caller.
+template <typename Body> void forRanges(XpbdWorker *team, std::size_t count, std::uint32_t grain, Body &&body)
+{
+    if (team && count > 0)
+        team->forRanges(count, grain, body);
+    else
+        body(std::uint32_t(0), std::uint32_t(count));
+}
 
 } // namespace drape::detail
