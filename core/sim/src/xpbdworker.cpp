@@ -16,6 +16,8 @@ std::atomic<std::size_t> g_twoThreadConstraints{kAutomaticTwoThreadConstraints};
 // Cores held by other busy threads of the process (Simulation::holdCore).
 std::atomic<int> g_heldCores{0};
 
+std::atomic<std::uint64_t> g_passesJoined{0};
+
 // Spin-waits within a pass (a colour's barrier, the end of a pass) pause this many times
 // before yielding the core: the other thread normally finishes its run within microseconds,
 // but on a loaded machine it may be descheduled for a time slice.
@@ -48,6 +50,11 @@ std::size_t xpbdTwoThreadConstraints()
 void setXpbdTwoThreadConstraints(std::size_t count)
 {
     g_twoThreadConstraints.store(count, std::memory_order_relaxed);
+}
+
+std::uint64_t xpbdWorkerPassesJoined()
+{
+    return g_passesJoined.load(std::memory_order_relaxed);
 }
 
 void holdSolverCores(int delta)
@@ -134,6 +141,7 @@ void XpbdWorker::loop()
         if (!m_state.compare_exchange_strong(state, seen | kJoined, std::memory_order_acq_rel))
             continue;
         work(*m_pass);
+        g_passesJoined.fetch_add(1, std::memory_order_relaxed);
         m_left.store(seen, std::memory_order_release);
     }
 }

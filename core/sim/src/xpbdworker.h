@@ -113,6 +113,10 @@ constexpr std::size_t kAutomaticTwoThreadConstraints = 48'000;
 std::size_t xpbdTwoThreadConstraints();
 void setXpbdTwoThreadConstraints(std::size_t count);
 
+/// Passes any worker thread of the process has taken part in (tests check with it that a
+/// two-thread configuration really shared its passes).
+std::uint64_t xpbdWorkerPassesJoined();
+
 /// Changes the count of cores held by other busy threads of the process (Simulation::holdCore).
 void holdSolverCores(int delta);
 /// True when the machine has a core for a second solver thread: one besides the stepping

@@ -368,6 +368,9 @@ void Timeline::startWorker()
         m_quit = false;
         m_working = true; // until the worker has looked for work, waitIdle() must wait
     }
+    // The thread that starts the worker keeps working beside it (the editor's GUI thread):
+    // a second solver thread would take that core from it (Simulation::holdCore).
+    Simulation::holdCore();
     m_thread = std::thread([this] { workerLoop(); });
 }
 
@@ -381,6 +384,7 @@ void Timeline::stopWorker()
         m_wake.notify_all();
     }
     m_thread.join();
+    Simulation::releaseCore();
 }
 
 void Timeline::waitIdle()
