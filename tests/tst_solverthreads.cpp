@@ -127,6 +127,7 @@ private slots:
     void coloursKeepTheirOrder();
     void stateIsBitIdenticalOnTwoThreads_data();
     void stateIsBitIdenticalOnTwoThreads();
+    void blowUpIsFoundAndRolledBackAlike();
     void automaticChoiceFollowsSizeAndCores();
 };
 
@@ -224,6 +225,26 @@ void TestSolverThreads::stateIsBitIdenticalOnTwoThreads()
     for (std::size_t f = 0; f < one.hashes.size(); ++f)
         QVERIFY2(two.hashes[f] == one.hashes[f], qPrintable(QString("frame %1 differs").arg(f)));
     QVERIFY(one.hashes.front() != one.hashes.back()); // it moved
+}
+
+void TestSolverThreads::blowUpIsFoundAndRolledBackAlike()
+{
+    // A speed limit the falling sheet passes within a few frames: the check that finds it
+    // and the snapshot it rolls back to are shared with the worker too. The message names
+    // the lowest particle index over the limit on either thread count.
+    const auto blowUp = [](std::size_t twoThreadConstraints) {
+        const TwoThreadConstraints threshold(twoThreadConstraints);
+        Simulation sim = scene(SolverKind::Xpbd, Scene::Split); // falls onto the ball
+        sim.solver.maxSpeed = 0.4f; // m/s
+        for (int frame = 0; frame < 30 && !sim.status().blownUp; ++frame)
+            sim.step();
+        return std::make_pair(sim.status().message, sim.stateHash());
+    };
+    const auto one = blowUp(std::size_t(-1));
+    const auto two = blowUp(0);
+    QVERIFY2(one.first.find("exceeds solver.maxSpeed") != std::string::npos, one.first.c_str());
+    QCOMPARE(two.first, one.first);
+    QCOMPARE(two.second, one.second);
 }
 
 void TestSolverThreads::automaticChoiceFollowsSizeAndCores()

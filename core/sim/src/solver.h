@@ -60,6 +60,8 @@ bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSetting
 /// (XpbdWorkerSlot::forCloth: large cloths, when the machine has a core to spare).
 inline XpbdWorker *solverTeam(ClothSolverCache &cache)
 {
+    if (cache.constraintCount == ~std::size_t(0))
+        return nullptr; // not laid out yet (ClothSolverCache::ensure)
     return cache.xpbdWorker.forCloth(cache.constraintCount);
 }
 
