@@ -358,6 +358,7 @@ void Simulation::step()
         return;
     m_in->caches.resize(cloths.size());
     for (std::size_t c = 0; c < cloths.size(); ++c) {
+        m_in->caches[c].xpbdWorker.beginFrame(); // one or two threads this frame
         // The cheap check (and the solver's refresh of its parameters) first; the full
         // validation only names what it found.
         if (detail::checkFrame(cloths[c], m_in->caches[c], solver))

@@ -29,16 +29,28 @@ constexpr std::chrono::microseconds kIdleSpin { 100 };
 
 constexpr std::uint32_t kOpen = 0, kJoined = 1, kClosed = 2, kPhaseMask = 3;
 
-template <typename Ready> void waitUntil(Ready ready)
+using Clock = std::chrono::steady_clock;
+
+// Waits until ready(); returns how long it waited after the spin, yielding (0 when the spin
+// was enough): the time the other thread was off its core.
+template <typename Ready> Clock::duration waitUntil(Ready ready)
 {
     for (int i = 0; i < kPausesBeforeYield; ++i) {
         if (ready())
-            return;
+            return {};
         _mm_pause();
     }
+    const Clock::time_point start = Clock::now();
     while (!ready())
         std::this_thread::yield();
+    return Clock::now() - start;
 }
+
+// A cloth whose caller spent more than this share of its passes waiting for a descheduled
+// worker in one frame steps on one thread for XpbdWorkerSlot::kBackOffFrames frames, then
+// tries again: on a loaded machine a worker that is off its core for a time slice in the
+// middle of a colour stalls the caller for all of it, and two threads get slower than one.
+constexpr double kStalledShareToBackOff = 0.15;
 
 } // namespace
 
@@ -71,9 +83,32 @@ bool solverCoreSpare()
 
 XpbdWorker *XpbdWorkerSlot::forCloth(std::size_t constraints)
 {
-    if (constraints < xpbdTwoThreadConstraints() || !solverCoreSpare())
+    const std::size_t threshold = xpbdTwoThreadConstraints();
+    if (threshold == 0)
+        return &get(); // two threads whatever the machine (the benchmark's and tests' setting)
+    if (constraints < threshold || backOff > 0 || !solverCoreSpare())
         return nullptr;
     return &get();
+}
+
+void XpbdWorkerSlot::beginFrame()
+{
+    if (backOff > 0) {
+        --backOff;
+        return;
+    }
+    if (!worker)
+        return;
+    const XpbdWorker::Waits waits = worker->takeWaits();
+    if (waits.stalled > kStalledShareToBackOff * waits.passes)
+        backOff = kBackOffFrames;
+}
+
+XpbdWorker::Waits XpbdWorker::takeWaits()
+{
+    const Waits waits = m_waits;
+    m_waits = {};
+    return waits;
 }
 
 XpbdWorker::XpbdWorker()
@@ -92,6 +127,8 @@ XpbdWorker::~XpbdWorker()
 
 void XpbdWorker::run(const Pass &pass)
 {
+    const Clock::time_point start = Clock::now();
+    Clock::duration stalled {};
     m_pass = &pass;
     m_ticket.store(pass.bounds[0], std::memory_order_relaxed);
     m_finished.store(0, std::memory_order_relaxed);
@@ -102,12 +139,14 @@ void XpbdWorker::run(const Pass &pass)
     m_state.store(tag | kOpen, std::memory_order_seq_cst);
     if (m_sleeping.load(std::memory_order_seq_cst))
         m_state.notify_one();
-    work(pass);
+    work(pass, &stalled);
     // Every unit is claimed. If the worker never joined, the pass is closed without it;
     // otherwise wait until it is done with the runs it claimed.
     std::uint32_t open = tag | kOpen;
     if (!m_state.compare_exchange_strong(open, tag | kClosed, std::memory_order_acq_rel))
-        waitUntil([&] { return m_left.load(std::memory_order_acquire) == tag; });
+        stalled += waitUntil([&] { return m_left.load(std::memory_order_acquire) == tag; });
+    m_waits.passes += std::chrono::duration<double>(Clock::now() - start).count();
+    m_waits.stalled += std::chrono::duration<double>(stalled).count();
 }
 
 void XpbdWorker::loop()
@@ -140,20 +179,20 @@ void XpbdWorker::loop()
             continue; // the caller finished that pass alone
         if (!m_state.compare_exchange_strong(state, seen | kJoined, std::memory_order_acq_rel))
             continue;
-        work(*m_pass);
+        work(*m_pass, nullptr);
         g_passesJoined.fetch_add(1, std::memory_order_relaxed);
         m_left.store(seen, std::memory_order_release);
     }
 }
 
-void XpbdWorker::work(const Pass &pass)
+void XpbdWorker::work(const Pass &pass, Clock::duration *stalled)
 {
     const std::uint32_t first = pass.bounds[0];
     const std::uint32_t last = pass.bounds[pass.groups];
     std::uint32_t group = 0;
     std::uint32_t at = m_ticket.load(std::memory_order_relaxed);
     for (;;) {
-        // Claim a quarter of what is left of the group (at least minRun units, whole grains).
+        // Claim half of what is left of the group (at least minRun units, whole grains).
         std::uint32_t end = 0;
         do {
             if (at >= last)
@@ -162,14 +201,22 @@ void XpbdWorker::work(const Pass &pass)
                 ++group;
             const std::uint32_t groupEnd = pass.bounds[group + 1];
             const std::uint32_t left = groupEnd - at;
-            const std::uint32_t run = std::max(left / 4 / pass.grain * pass.grain, pass.minRun);
+            const std::uint32_t run = std::max(left / 2 / pass.grain * pass.grain, pass.minRun);
             end = run >= left ? groupEnd : at + run;
         } while (!m_ticket.compare_exchange_weak(at, end, std::memory_order_relaxed));
         // Every unit of the groups before this one must be finished (the colour order).
         const std::uint32_t before = pass.bounds[group] - first;
-        waitUntil([&] { return m_finished.load(std::memory_order_acquire) >= before; });
+        if (before > 0) {
+            const Clock::duration waited
+                = waitUntil([&] { return m_finished.load(std::memory_order_acquire) >= before; });
+            if (stalled)
+                *stalled += waited;
+        }
         pass.body(pass, group, at, end);
-        m_finished.fetch_add(end - at, std::memory_order_release);
+        // Only the groups after this one wait for it (none after the last: the end of the
+        // pass is m_left).
+        if (group + 1 < pass.groups)
+            m_finished.fetch_add(end - at, std::memory_order_release);
         at = end;
     }
 }

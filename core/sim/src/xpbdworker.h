@@ -11,9 +11,12 @@
 // single-threaded ones, whatever the timing.
 //
 // Runs are claimed "guided" (Polychronopoulos & Kuck 1987, OpenMP's schedule(guided)): a
-// claim takes a quarter of what is left of its group, so a colour of a large cloth costs a
-// few dozen claims instead of one per chunk, and the last claims are single chunks, which
-// keeps the two threads finishing a colour within a chunk of each other. If the worker is
+// claim takes half of what is left of its group (OpenMP takes 1/threads), so a colour of a
+// large cloth costs about ten claims instead of one per chunk, and the last claims are
+// single chunks, which keeps the two threads finishing a colour within a chunk of each
+// other. Every claim and every hand-over between colours moves a cache line from one core
+// to the other (~0.2 us here), the cost that decides from which size two threads pay
+// (kAutomaticTwoThreadConstraints). If the worker is
 // descheduled (a loaded machine) the caller simply claims everything itself: nothing waits
 // at a fixed split. The worker joins a pass explicitly; a pass it never joined is closed by
 // the caller without waiting for it. Between passes it spins briefly (the next pass of a
@@ -24,6 +27,7 @@
 #include "xpbdbatch.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <thread>
@@ -59,6 +63,14 @@ public:
     /// One Verlet relaxation pass over every colour of `batches` (relaxVerletSlots).
     void relaxPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2);
 
+    /// Seconds the caller spent in passes since the last call, and of them waiting for the
+    /// worker beyond a short spin (the worker was off its core).
+    struct Waits {
+        double passes = 0.0; ///< s
+        double stalled = 0.0; ///< s
+    };
+    Waits takeWaits();
+
     /// body(begin, end) over [0, count) in runs that start at multiples of `grain`: for passes
     /// whose items (particles, slots) are independent of one another.
     template <typename Body> void forRanges(std::size_t count, std::uint32_t grain, Body &&body)
@@ -81,7 +93,11 @@ private:
     static constexpr std::uint32_t kMinRangeRun = 512;
 
     void loop();
-    void work(const Pass &pass);
+    /// Claims and does runs of `pass` until none is left; the caller adds its stalls to
+    /// `stalled` (the worker passes null).
+    void work(const Pass &pass, std::chrono::steady_clock::duration *stalled);
+
+    Waits m_waits; ///< caller only
 
     const Pass *m_pass = nullptr; ///< the pass on offer (read by the worker once it joined)
     std::uint32_t m_generation = 0; ///< passes posted (caller only)
@@ -107,9 +123,10 @@ private:
 constexpr std::size_t kAutomaticTwoThreadConstraints = 48'000;
 
 /// Cloths with at least this many constraints share their passes with a worker thread when
-/// the machine has a core to spare for it (solverCoreSpare()). Default
-/// kAutomaticTwoThreadConstraints; the benchmark and tests set it (0: always, SIZE_MAX:
-/// never) to compare one and two threads.
+/// the machine has a core to spare for it (solverCoreSpare()) and the worker has not been
+/// stalling the caller (XpbdWorkerSlot::beginFrame). Default kAutomaticTwoThreadConstraints;
+/// the benchmark and tests set it to compare one and two threads: 0 gives every cloth two
+/// threads whatever the machine, SIZE_MAX one thread.
 std::size_t xpbdTwoThreadConstraints();
 void setXpbdTwoThreadConstraints(std::size_t count);
 
@@ -127,6 +144,8 @@ bool solverCoreSpare();
 /// simulation starts its own thread when it needs one).
 struct XpbdWorkerSlot {
     std::unique_ptr<XpbdWorker> worker;
+    int backOff = 0; ///< frames left on one thread after the worker stalled the caller
+    static constexpr int kBackOffFrames = 60; ///< a second at 60 frames/s
 
     XpbdWorkerSlot() = default;
     XpbdWorkerSlot(const XpbdWorkerSlot &) {}
@@ -143,6 +162,10 @@ struct XpbdWorkerSlot {
     /// The worker when a cloth of `constraints` constraints shares its passes (the
     /// threshold above and a spare core), else null: then everything runs on the caller.
     XpbdWorker *forCloth(std::size_t constraints);
+    /// Frame start: if the caller spent more than 15 % of the last frame's passes
+    /// waiting for a descheduled worker (a loaded machine), the cloth steps on one thread
+    /// for the next second or so, then tries two again. Results are the same either way.
+    void beginFrame();
 };
 
 /// body(begin, end) over [0, count): on the worker and the caller when `team` is set, else
