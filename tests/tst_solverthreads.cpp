@@ -216,16 +216,22 @@ void TestSolverThreads::stateIsBitIdenticalOnTwoThreads()
     QFETCH(int, which);
     const auto kind = SolverKind(solver);
     const Run one = run(kind, Scene(which), std::size_t(-1));
-    const Run two = run(kind, Scene(which), 0);
     QCOMPARE(one.joined, std::uint64_t(0));
-    if (std::thread::hardware_concurrency() >= 2)
-        QVERIFY2(two.joined > 0, "the worker never took part");
     if (Scene(which) != Scene::Plain)
         QVERIFY2(one.torn > 0, "nothing tore: the scene does not test tearing");
-    QCOMPARE(two.torn, one.torn);
-    for (std::size_t f = 0; f < one.hashes.size(); ++f)
-        QVERIFY2(two.hashes[f] == one.hashes[f], qPrintable(QString("frame %1 differs").arg(f)));
     QVERIFY(one.hashes.front() != one.hashes.back()); // it moved
+    // On a loaded machine the worker may not get a core during a whole run (the caller then
+    // does every pass itself): run again until it took part.
+    std::uint64_t joined = 0;
+    for (int attempt = 0; attempt < 20 && joined == 0; ++attempt) {
+        const Run two = run(kind, Scene(which), 0);
+        joined = two.joined;
+        QCOMPARE(two.torn, one.torn);
+        for (std::size_t f = 0; f < one.hashes.size(); ++f)
+            QVERIFY2(two.hashes[f] == one.hashes[f], qPrintable(QString("frame %1 differs").arg(f)));
+    }
+    if (std::thread::hardware_concurrency() >= 2)
+        QVERIFY2(joined > 0, "the worker never took part");
 }
 
 void TestSolverThreads::blowUpIsFoundAndRolledBackAlike()
