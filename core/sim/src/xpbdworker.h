@@ -120,7 +120,7 @@ private:
 /// a few hundred nanoseconds of cache-line traffic between the cores) and the worker's
 /// wake-up each frame cost more than half of the work they share. Measured on the 2-core
 /// development machine (docs/benchmark.md, 2026-11-26).
-constexpr std::size_t kAutomaticTwoThreadConstraints = 5'500;
+constexpr std::size_t kAutomaticTwoThreadConstraints = 10'000;
 
 /// Cloths with at least this many constraints share their passes with a worker thread when
 /// the machine has a core to spare for it (solverCoreSpare()) and the worker has not been
