@@ -5,6 +5,7 @@
 // (cmake/quickstart.sh test).
 #include "sim/builders.h"
 #include "sim/simulation.h"
+#include "sim/solverthreads.h"
 #include "xpbdworker.h"
 
 #include <QTest>
@@ -264,10 +265,10 @@ void TestSolverThreads::automaticChoiceFollowsSizeAndCores()
     // With every core held by other threads there is none to spare.
     const int cores = int(std::thread::hardware_concurrency());
     for (int i = 0; i < cores; ++i)
-        Simulation::holdCore();
+        holdSolverCore();
     QVERIFY(slot.forCloth(kAutomaticTwoThreadConstraints) == nullptr);
     for (int i = 0; i < cores; ++i)
-        Simulation::releaseCore();
+        releaseSolverCore();
     QCOMPARE(slot.forCloth(kAutomaticTwoThreadConstraints) != nullptr, twoCores);
     // The threshold decides for the benchmark and the tests.
     {
@@ -276,10 +277,10 @@ void TestSolverThreads::automaticChoiceFollowsSizeAndCores()
     }
     const TwoThreadConstraints always(0);
     for (int i = 0; i < cores; ++i)
-        Simulation::holdCore();
+        holdSolverCore();
     QVERIFY(slot.forCloth(1) != nullptr); // whatever the cores
     for (int i = 0; i < cores; ++i)
-        Simulation::releaseCore();
+        releaseSolverCore();
 }
 
 void TestSolverThreads::stalledWorkerBacksOffToOneThread()

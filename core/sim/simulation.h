@@ -65,16 +65,6 @@ public:
     /// settle on a frame, the timeline's worker does it).
     static std::uint64_t stepsOnThisThread();
 
-    /// Solver threads. A large cloth (tens of thousands of constraints) shares its step with
-    /// a second thread when the machine has a core for it besides the stepping thread's own
-    /// and the cores held here by other busy threads of the process: the editor holds one
-    /// for its GUI thread while the timeline's worker steps, so on two cores the editor steps
-    /// on one thread and a headless run on two. Results are bit-identical either way
-    /// (docs/benchmark.md has the figures). Process-wide; every holdCore() is paired with a
-    /// releaseCore().
-    static void holdCore();
-    static void releaseCore();
-
     double time() const { return m_time; } ///< s, simulated time
     std::uint64_t frame() const { return m_frame; } ///< frames stepped
     void setTime(double t, std::uint64_t frame); ///< used when resuming a saved state

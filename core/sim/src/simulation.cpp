@@ -338,16 +338,6 @@ std::uint64_t Simulation::stepsOnThisThread()
     return t_stepsOnThisThread;
 }
 
-void Simulation::holdCore()
-{
-    detail::holdSolverCores(1);
-}
-
-void Simulation::releaseCore()
-{
-    detail::holdSolverCores(-1);
-}
-
 void Simulation::step()
 {
     if (m_status.blownUp)

@@ -1,6 +1,8 @@
 // Two-thread passes; see xpbdworker.h.
 #include "xpbdworker.h"
 
+#include "sim/solverthreads.h"
+
 #include <algorithm>
 #include <chrono>
 #include <limits>
@@ -13,7 +15,7 @@ namespace {
 
 std::atomic<std::size_t> g_twoThreadConstraints{kAutomaticTwoThreadConstraints};
 
-// Cores held by other busy threads of the process (Simulation::holdCore).
+// Cores held by other busy threads of the process (holdSolverCore).
 std::atomic<int> g_heldCores{0};
 
 std::atomic<std::uint64_t> g_passesJoined{0};
@@ -69,10 +71,6 @@ std::uint64_t xpbdWorkerPassesJoined()
     return g_passesJoined.load(std::memory_order_relaxed);
 }
 
-void holdSolverCores(int delta)
-{
-    g_heldCores.fetch_add(delta, std::memory_order_relaxed);
-}
 
 bool solverCoreSpare()
 {
@@ -271,3 +269,17 @@ void XpbdWorker::relaxPass(XpbdBatches &batches, Vec3 *x, const float *invMass, 
 }
 
 } // namespace drape::detail
+
+namespace drape {
+
+void holdSolverCore()
+{
+    detail::g_heldCores.fetch_add(1, std::memory_order_relaxed);
+}
+
+void releaseSolverCore()
+{
+    detail::g_heldCores.fetch_sub(1, std::memory_order_relaxed);
+}
+
+} // namespace drape

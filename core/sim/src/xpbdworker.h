@@ -123,7 +123,7 @@ private:
 constexpr std::size_t kAutomaticTwoThreadConstraints = 10'000;
 
 /// Cloths with at least this many constraints share their passes with a worker thread when
-/// the machine has a core to spare for it (solverCoreSpare()) and the worker has not been
+/// the machine has a core to spare for it (solverCoreSpare(), sim/solverthreads.h) and the worker has not been
 /// stalling the caller (XpbdWorkerSlot::beginFrame). Default kAutomaticTwoThreadConstraints;
 /// the benchmark and tests set it to compare one and two threads: 0 gives every cloth two
 /// threads whatever the machine, SIZE_MAX one thread.
@@ -134,8 +134,6 @@ void setXpbdTwoThreadConstraints(std::size_t count);
 /// two-thread configuration really shared its passes).
 std::uint64_t xpbdWorkerPassesJoined();
 
-/// Changes the count of cores held by other busy threads of the process (Simulation::holdCore).
-void holdSolverCores(int delta);
 /// True when the machine has a core for a second solver thread: one besides the stepping
 /// thread's own and those held by other threads.
 bool solverCoreSpare();
