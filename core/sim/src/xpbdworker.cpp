@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 
 #include <emmintrin.h>
 
@@ -70,7 +69,6 @@ std::uint64_t xpbdWorkerPassesJoined()
 {
     return g_passesJoined.load(std::memory_order_relaxed);
 }
-
 
 bool solverCoreSpare()
 {
