@@ -287,33 +287,37 @@ void TestSolverThreads::stalledWorkerBacksOffToOneThread()
 {
     // The worker sleeps 5 ms in every run it takes (as if descheduled on a loaded machine):
     // the caller waits for it most of the pass, so the next frames keep to one thread, and
-    // after kBackOffFrames frames the cloth tries two again.
+    // after kBackOffFrames frames the cloth tries two again; a try that stalls again backs
+    // off twice as long.
     if (std::thread::hardware_concurrency() < 2)
         QSKIP("needs a second core for the automatic choice");
     const TwoThreadConstraints threshold(1000);
     XpbdWorkerSlot slot;
     QVERIFY(slot.forCloth(1000) != nullptr);
     const std::thread::id caller = std::this_thread::get_id();
-    std::atomic<bool> workerRan { false };
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!workerRan && std::chrono::steady_clock::now() < deadline) {
-        // The worker may join a pass only after the caller has claimed all of it.
-        slot.worker->forRanges(1 << 16, 16, [&](std::uint32_t, std::uint32_t) {
-            if (std::this_thread::get_id() == caller)
-                return;
-            workerRan = true;
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        });
-    }
-    QVERIFY(workerRan);
-    slot.beginFrame();
-    QVERIFY(slot.forCloth(1000) == nullptr);
-    for (int frame = 1; frame < XpbdWorkerSlot::kBackOffFrames; ++frame) {
+    const auto stall = [&] {
+        std::atomic<bool> workerRan { false };
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!workerRan && std::chrono::steady_clock::now() < deadline) {
+            // The worker may join a pass only after the caller has claimed all of it.
+            slot.worker->forRanges(1 << 16, 16, [&](std::uint32_t, std::uint32_t) {
+                if (std::this_thread::get_id() == caller)
+                    return;
+                workerRan = true;
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            });
+        }
+        return workerRan.load();
+    };
+    for (int backOff : { XpbdWorkerSlot::kBackOffFrames, 2 * XpbdWorkerSlot::kBackOffFrames }) {
+        QVERIFY(stall());
+        for (int frame = 0; frame < backOff; ++frame) {
+            slot.beginFrame();
+            QVERIFY2(slot.forCloth(1000) == nullptr, qPrintable(QString("frame %1 of %2").arg(frame).arg(backOff)));
+        }
         slot.beginFrame();
-        QVERIFY2(slot.forCloth(1000) == nullptr, qPrintable(QString("frame %1").arg(frame)));
+        QVERIFY(slot.forCloth(1000) != nullptr);
     }
-    slot.beginFrame();
-    QVERIFY(slot.forCloth(1000) != nullptr);
 }
 
 QTEST_GUILESS_MAIN(TestSolverThreads)

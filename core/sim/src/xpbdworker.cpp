@@ -96,8 +96,14 @@ void XpbdWorkerSlot::beginFrame()
     if (!worker)
         return;
     const XpbdWorker::Waits waits = worker->takeWaits();
-    if (waits.stalled > kStalledShareToBackOff * waits.passes)
-        backOff = kBackOffFrames;
+    if (waits.stalled > kStalledShareToBackOff * waits.passes) {
+        // Each try that stalls again waits twice as long before the next (a machine that
+        // stays loaded pays for a stalled frame every ten seconds, not every second).
+        backOff = nextBackOff;
+        nextBackOff = std::min(2 * nextBackOff, kMaxBackOffFrames);
+    } else if (waits.passes > 0.0) {
+        nextBackOff = kBackOffFrames;
+    }
 }
 
 XpbdWorker::Waits XpbdWorker::takeWaits()

@@ -143,7 +143,9 @@ bool solverCoreSpare();
 struct XpbdWorkerSlot {
     std::unique_ptr<XpbdWorker> worker;
     int backOff = 0; ///< frames left on one thread after the worker stalled the caller
-    static constexpr int kBackOffFrames = 60; ///< a second at 60 frames/s
+    static constexpr int kBackOffFrames = 60; ///< the first back-off: a second at 60 frames/s
+    static constexpr int kMaxBackOffFrames = 600; ///< after repeated stalls: ten seconds
+    int nextBackOff = kBackOffFrames; ///< doubles with each stalled try, back after a good one
 
     XpbdWorkerSlot() = default;
     XpbdWorkerSlot(const XpbdWorkerSlot &) {}
@@ -162,7 +164,8 @@ struct XpbdWorkerSlot {
     XpbdWorker *forCloth(std::size_t constraints);
     /// Frame start: if the caller spent more than 15 % of the last frame's passes
     /// waiting for a descheduled worker (a loaded machine), the cloth steps on one thread
-    /// for the next second or so, then tries two again. Results are the same either way.
+    /// for the next second or so, then tries two again (after two, four ... up to ten
+    /// seconds while the tries keep stalling). Results are the same either way.
     void beginFrame();
 };
 
