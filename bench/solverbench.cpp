@@ -12,6 +12,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <initializer_list>
 #include <string>
 
 namespace {
@@ -29,8 +30,25 @@ std::size_t stateBytes(const Cloth &c)
         + c.triangles.capacity() * sizeof(Triangle);
 }
 
+// How many threads a row's cloth steps on: one, two (the worker takes every pass whatever
+// the size), or the automatic choice (detail::kAutomaticTwoThreadConstraints and a spare core).
+enum class Threads { One, Two, Automatic };
+
+std::size_t twoThreadConstraints(Threads t)
+{
+    switch (t) {
+    case Threads::One:
+        return std::size_t(-1);
+    case Threads::Two:
+        return 0;
+    case Threads::Automatic:
+        break;
+    }
+    return detail::kAutomaticTwoThreadConstraints;
+}
+
 struct FrameOptions {
-    bool twoThreads = false;
+    Threads threads = Threads::One;
     bool selfCollision = false;
     bench::Sheet sheet = bench::Sheet::Grid;
 };
@@ -38,8 +56,7 @@ struct FrameOptions {
 void solverFrame(benchmark::State &state, SolverKind kind, int n, FrameOptions options = {})
 {
     const std::size_t defaultThreshold = detail::xpbdTwoThreadConstraints();
-    if (options.twoThreads)
-        detail::setXpbdTwoThreadConstraints(0);
+    detail::setXpbdTwoThreadConstraints(twoThreadConstraints(options.threads));
     struct Restore {
         std::size_t value;
         ~Restore() { detail::setXpbdTwoThreadConstraints(value); }
@@ -59,27 +76,32 @@ void solverFrame(benchmark::State &state, SolverKind kind, int n, FrameOptions o
     state.counters["total_bytes_per_particle"] = double(sim.stateBytes(0)) / double(cloth.particles.size());
 }
 
-void registerSolver(const char *name, SolverKind kind)
+void registerSolver(
+    const char *name, SolverKind kind, Threads threads, std::initializer_list<int> sizes = { 64, 128, 256 })
 {
-    for (int n : { 64, 128, 256 })
-        benchmark::RegisterBenchmark((std::string(name) + "/" + std::to_string(n)).c_str(),
-            [kind, n](benchmark::State &s) { solverFrame(s, kind, n); })
-            ->Unit(benchmark::kMillisecond);
+    for (int n : sizes) {
+        auto *b = benchmark::RegisterBenchmark((std::string(name) + "/" + std::to_string(n)).c_str(),
+            [kind, n, threads](benchmark::State &s) {
+                FrameOptions o;
+                o.threads = threads;
+                solverFrame(s, kind, n, o);
+            });
+        b->Unit(benchmark::kMillisecond);
+        // With a second thread the rows give wall time (CPU time counts the calling thread only).
+        if (threads != Threads::One)
+            b->UseRealTime();
+    }
 }
 
 const bool registered = [] {
-    // xpbd_2threads: the same solver with every colour shared with the worker thread; its
-    // rows give wall time (CPU time would count the calling thread only).
-    registerSolver("xpbd", SolverKind::Xpbd);
-    for (int n : { 64, 128, 256 })
-        benchmark::RegisterBenchmark(("xpbd_2threads/" + std::to_string(n)).c_str(),
-            [n](benchmark::State &s) {
-                FrameOptions o;
-                o.twoThreads = true;
-                solverFrame(s, SolverKind::Xpbd, n, o);
-            })
-            ->Unit(benchmark::kMillisecond)
-            ->UseRealTime();
+    // The plain rows on one thread; _2threads with every pass shared with the worker thread;
+    // _auto as Simulation::step() chooses (two threads from kAutomaticTwoThreadConstraints).
+    // The threaded rows start small, where the hand-overs between the threads cost more
+    // than the half of the work they save (see kAutomaticTwoThreadConstraints).
+    const std::initializer_list<int> small { 32, 48, 64, 128, 256 };
+    registerSolver("xpbd", SolverKind::Xpbd, Threads::One, small);
+    registerSolver("xpbd_2threads", SolverKind::Xpbd, Threads::Two, small);
+    registerSolver("xpbd_auto", SolverKind::Xpbd, Threads::Automatic, small);
     // Cloth that is no longer a clean grid, and self-collision on (compare with xpbd/N).
     for (bench::Sheet sheet : { bench::Sheet::Holes, bench::Sheet::Split })
         for (int n : { 128, 256 })
@@ -96,8 +118,9 @@ const bool registered = [] {
         o.selfCollision = true;
         solverFrame(s, SolverKind::Xpbd, 128, o);
     })->Unit(benchmark::kMillisecond);
-    registerSolver("verlet", SolverKind::Verlet);
-    registerSolver("springs", SolverKind::Springs);
+    registerSolver("verlet", SolverKind::Verlet, Threads::One, small);
+    registerSolver("verlet_2threads", SolverKind::Verlet, Threads::Two, small);
+    registerSolver("springs", SolverKind::Springs, Threads::One);
     return true;
 }();
 

@@ -74,12 +74,15 @@ test)
         cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDRAPE_TSAN=ON \
             -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_BENCH=OFF
     fi
-    cmake --build build-tsan --parallel "$(nproc)" --target tst_timeline
-    # The functions that run the worker thread (the others are single-threaded).
+    cmake --build build-tsan --parallel "$(nproc)" --target tst_timeline tst_solverthreads
+    # The functions that run the worker thread (the others are single-threaded), and the
+    # solver's second thread (every function of tst_solverthreads runs it).
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp" \
         ./build-tsan/tests/tst_timeline workerFillsAheadWhileTheGuiEdits workerScrubsWhileEditing \
             takeSourceWorkerFollowsDocumentEdits stateRequestIsServedByTheWorkerExactly \
             dragStepsMadeByTheWorkerEqualTheDocumentsOwn
+    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp" \
+        ./build-tsan/tests/tst_solverthreads
     ;;
 bench)
     configure_build build-release -DCMAKE_BUILD_TYPE=Release -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_TESTS=OFF

@@ -7,6 +7,8 @@
 #include "sim/clothcollision.h"
 #include "solver.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -186,15 +188,41 @@ bool Simulation::checkSettings()
     return false;
 }
 
+namespace {
+
+// body(begin, end) over the particles of cloth c, shared with the cloth's solver thread
+// when it has one (XPBD and Verlet; the springs solver keeps to one thread).
+template <typename Body>
+void forClothParticles(const Simulation &sim, detail::SimulationCaches &in, std::size_t c, Body &&body)
+{
+    const std::size_t n = sim.cloths[c].particles.size();
+    if (sim.solver.kind == SolverKind::Springs || c >= in.caches.size())
+        body(std::uint32_t(0), std::uint32_t(n));
+    else
+        detail::forParticles(in.caches[c], n, body);
+}
+
+void copyRange(const std::vector<Vec3> &from, std::vector<Vec3> &to, std::uint32_t begin, std::uint32_t end)
+{
+    std::copy(from.begin() + begin, from.begin() + end, to.begin() + begin);
+}
+
+} // namespace
+
 void Simulation::takeSnapshot()
 {
     m_in->lastGood.resize(cloths.size());
     for (std::size_t c = 0; c < cloths.size(); ++c) {
         const Particles &p = cloths[c].particles;
         detail::FrameSnapshot &s = m_in->lastGood[c];
-        s.position.assign(p.position.begin(), p.position.end());
-        s.previous.assign(p.previous.begin(), p.previous.end());
-        s.velocity.assign(p.velocity.begin(), p.velocity.end());
+        s.position.resize(p.size());
+        s.previous.resize(p.size());
+        s.velocity.resize(p.size());
+        forClothParticles(*this, *m_in, c, [&](std::uint32_t begin, std::uint32_t end) {
+            copyRange(p.position, s.position, begin, end);
+            copyRange(p.previous, s.previous, begin, end);
+            copyRange(p.velocity, s.velocity, begin, end);
+        });
     }
 }
 
@@ -203,24 +231,35 @@ bool Simulation::detectBlowUp()
     const float maxSpeed2 = solver.maxSpeed * solver.maxSpeed;
     for (std::size_t c = 0; c < cloths.size(); ++c) {
         const Particles &p = cloths[c].particles;
-        for (std::size_t i = 0; i < p.size(); ++i) {
-            const Vec3 &x = p.position[i];
-            const Vec3 &v = p.velocity[i];
-            const bool finite = isFinite(x) && isFinite(v) && isFinite(p.previous[i]);
-            if (finite && lengthSquared(v) <= maxSpeed2)
-                continue;
-            std::ostringstream msg;
-            if (!finite) {
-                msg << "cloth " << c << ", particle " << i << ": position or velocity is not finite";
-            } else {
-                msg << "cloth " << c << ", particle " << i << ": speed " << length(v)
-                    << " m/s exceeds solver.maxSpeed " << solver.maxSpeed << " m/s";
+        const auto finite = [&](std::size_t i) {
+            return isFinite(p.position[i]) && isFinite(p.velocity[i]) && isFinite(p.previous[i]);
+        };
+        // The first bad particle (the lowest index, whichever thread finds it), so that the
+        // message does not depend on the timing.
+        std::atomic<std::size_t> first { p.size() };
+        forClothParticles(*this, *m_in, c, [&](std::uint32_t begin, std::uint32_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                if (finite(i) && lengthSquared(p.velocity[i]) <= maxSpeed2)
+                    continue;
+                std::size_t seen = first.load(std::memory_order_relaxed);
+                while (i < seen && !first.compare_exchange_weak(seen, i, std::memory_order_relaxed)) { }
+                return;
             }
-            m_status.blownUp = true;
-            m_status.message
-                = msg.str() + "; restored the last good frame (lower the time step or soften the material)";
-            return true;
+        });
+        const std::size_t i = first.load(std::memory_order_relaxed);
+        if (i == p.size())
+            continue;
+        std::ostringstream msg;
+        if (!finite(i)) {
+            msg << "cloth " << c << ", particle " << i << ": position or velocity is not finite";
+        } else {
+            msg << "cloth " << c << ", particle " << i << ": speed " << length(p.velocity[i])
+                << " m/s exceeds solver.maxSpeed " << solver.maxSpeed << " m/s";
         }
+        m_status.blownUp = true;
+        m_status.message
+            = msg.str() + "; restored the last good frame (lower the time step or soften the material)";
+        return true;
     }
     return false;
 }
@@ -282,7 +321,10 @@ void Simulation::stepCloth(std::size_t index)
         detail::stepSprings(cloth, cache, ctx, m_stats);
         break;
     }
-    cache.endPosition.assign(cloth.particles.position.begin(), cloth.particles.position.end());
+    cache.endPosition.resize(cloth.particles.size());
+    forClothParticles(*this, *m_in, index, [&](std::uint32_t begin, std::uint32_t end) {
+        copyRange(cloth.particles.position, cache.endPosition, begin, end);
+    });
     cache.endValid = true;
     cache.started = true;
 }
@@ -306,6 +348,7 @@ void Simulation::step()
         return;
     m_in->caches.resize(cloths.size());
     for (std::size_t c = 0; c < cloths.size(); ++c) {
+        m_in->caches[c].xpbdWorker.beginFrame(); // one or two threads this frame
         // The cheap check (and the solver's refresh of its parameters) first; the full
         // validation only names what it found.
         if (detail::checkFrame(cloths[c], m_in->caches[c], solver))

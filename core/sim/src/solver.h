@@ -56,6 +56,24 @@ void computeSpringStiffness(const Cloth &cloth, ClothSolverCache &cache, double 
 /// not laid out yet. False when something is invalid: Cloth::validate() then names it.
 bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSettings &solver);
 
+/// The worker thread a cloth's passes share this frame, or null for one thread
+/// (XpbdWorkerSlot::forCloth: large cloths, when the machine has a core to spare).
+inline XpbdWorker *solverTeam(ClothSolverCache &cache)
+{
+    if (cache.constraintCount == ~std::size_t(0))
+        return nullptr; // not laid out yet (ClothSolverCache::ensure)
+    return cache.xpbdWorker.forCloth(cache.constraintCount);
+}
+
+/// body(begin, end) over particles [0, count), shared with the cloth's worker thread when
+/// it has one. For per-particle passes only: each particle's result must depend on nothing
+/// another particle of the pass writes. Ranges start at multiples of 16 particles, so Vec3
+/// arrays split on cache-line multiples (16 × 12 bytes = 3 lines).
+template <typename Body> void forParticles(ClothSolverCache &cache, std::size_t count, Body &&body)
+{
+    forRanges(solverTeam(cache), count, 16, body);
+}
+
 // Shared pieces of every solver's substep.
 
 /// Frame start: remembers where kinematic particles were at the end of the last frame and

@@ -19,9 +19,9 @@ bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSetting
         && cache.particleCount == cloth.particles.size() && cache.constraintCount == cloth.constraints.size();
     const float dt = float(solver.substepDt());
     if (laidOut && solver.kind == SolverKind::Xpbd)
-        return refreshXpbdBatches(cloth, dt, cache.xpbd);
+        return refreshXpbdBatches(cloth, dt, cache.xpbd, solverTeam(cache));
     if (laidOut && solver.kind == SolverKind::Verlet)
-        return refreshVerletBatches(cloth, dt, cache.xpbd);
+        return refreshVerletBatches(cloth, dt, cache.xpbd, solverTeam(cache));
     // The springs solver reads the constraints themselves; a new topology is laid out (and
     // its streams refreshed) by the step.
     bool ok = true;
@@ -76,46 +76,53 @@ void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const Fr
 void beginFrameOffsets(Cloth &cloth, ClothSolverCache &cache)
 {
     const Particles &p = cloth.particles;
-    cache.origin.assign(p.position.begin(), p.position.end());
-    cache.offset.assign(p.size(), Vec3 {});
-    cache.offsetPrev.assign(p.size(), Vec3 {});
+    cache.origin.resize(p.size());
+    cache.offset.resize(p.size());
+    cache.offsetPrev.resize(p.size());
+    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
+        std::copy(p.position.begin() + begin, p.position.begin() + end, cache.origin.begin() + begin);
+        std::fill(cache.offset.begin() + begin, cache.offset.begin() + end, Vec3 {});
+        std::fill(cache.offsetPrev.begin() + begin, cache.offsetPrev.begin() + end, Vec3 {});
+    });
 }
 
 void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache)
 {
     Particles &p = cloth.particles;
-    const std::size_t n = p.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        if (p.invMass[i] == 0.f)
-            continue;
-        p.position[i] = cache.origin[i] + cache.offset[i];
-        p.previous[i] = cache.origin[i] + cache.offsetPrev[i];
-    }
+    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (p.invMass[i] == 0.f)
+                continue;
+            p.position[i] = cache.origin[i] + cache.offset[i];
+            p.previous[i] = cache.origin[i] + cache.offsetPrev[i];
+        }
+    });
 }
 
 void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, bool keepVelocity)
 {
     Particles &p = cloth.particles;
-    const std::size_t n = p.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        if (p.kind[i] == ParticleKind::Kinematic)
-            continue; // placed by moveKinematics
-        if (p.invMass[i] == 0.f) {
-            p.previous[i] = p.position[i];
-            p.velocity[i] = {};
+    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (p.kind[i] == ParticleKind::Kinematic)
+                continue; // placed by moveKinematics
+            if (p.invMass[i] == 0.f) {
+                p.previous[i] = p.position[i];
+                p.velocity[i] = {};
+                cache.offsetPrev[i] = cache.offset[i];
+                continue;
+            }
+            // Damp the carried velocity, then add this substep's impulse: damping the sum
+            // would also scale gravity by exp(-c dt) and bias the static sag by that factor.
+            // The move is integrated on the frame-local offset (see ClothSolverCache::origin).
+            const Vec3 u = predict(p.velocity[i], p.force[i], p.invMass[i]);
+            if (keepVelocity)
+                p.velocity[i] = u;
+            cache.preVelocity[i] = u;
             cache.offsetPrev[i] = cache.offset[i];
-            continue;
+            cache.offset[i] += u * predict.dt;
         }
-        // Damp the carried velocity, then add this substep's impulse: damping the sum would
-        // also scale gravity by exp(-c dt) and bias the static sag by that factor. The move is
-        // integrated on the frame-local offset (see ClothSolverCache::origin).
-        const Vec3 u = predict(p.velocity[i], p.force[i], p.invMass[i]);
-        if (keepVelocity)
-            p.velocity[i] = u;
-        cache.preVelocity[i] = u;
-        cache.offsetPrev[i] = cache.offset[i];
-        cache.offset[i] += u * predict.dt;
-    }
+    });
 }
 
 bool plainFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx)
@@ -130,12 +137,12 @@ namespace {
 // plainSubstep() for four particles at a time, as three SSE2 vectors of their x, y, z (the
 // x86-64 baseline): each lane does the scalar loop's IEEE operations in the same order, the
 // inverse mass of each particle repeated over its three lanes. Starts at particle `first` and
-// stops before the first group with a static or kinematic particle; returns how many it did.
+// stops before particle n or the first group with a static or kinematic particle; returns
+// how many it did.
 template <bool Verlet>
 std::size_t plainSubstepFours(
-    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first)
+    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first, std::size_t n)
 {
-    const std::size_t n = cloth.particles.size();
     const float *invMass = cloth.particles.invMass.data();
     float *force = &cloth.particles.force.data()->x;
     float *offset = &cache.offset.data()->x;
@@ -173,16 +180,10 @@ std::size_t plainSubstepFours(
     return i - first;
 }
 
-} // namespace
-
-void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict)
+// plainSubstep() for particles [i, n).
+void plainSubstepRange(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t i, std::size_t n)
 {
-    // The same per-particle arithmetic as finishPositionSubstep()'s velocity update followed
-    // by predictSubstep(), in the same order, so the bits are the same; only the velocity
-    // stays in registers instead of making a round trip through Particles::velocity, and
-    // positions are not written (nothing reads them before the frame ends).
     Particles &p = cloth.particles;
-    const std::size_t n = p.size();
     const float dt = predict.dt;
     const float invDt = 1.f / dt;
     const ParticleKind *kind = p.kind.data();
@@ -191,11 +192,10 @@ void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predi
     Vec3 *offset = cache.offset.data();
     Vec3 *offsetPrev = cache.offsetPrev.data();
     Vec3 *preVelocity = cache.preVelocity.data();
-    std::size_t i = 0;
     while (i < n) {
         // Runs of four dynamic particles in vectors, the rest one by one.
-        i += predict.verlet ? plainSubstepFours<true>(cloth, cache, predict, i)
-                            : plainSubstepFours<false>(cloth, cache, predict, i);
+        i += predict.verlet ? plainSubstepFours<true>(cloth, cache, predict, i, n)
+                            : plainSubstepFours<false>(cloth, cache, predict, i, n);
         const std::size_t scalarEnd = std::min(n, i + 4);
         for (; i < scalarEnd; ++i) {
             if (invMass[i] == 0.f) {
@@ -216,24 +216,39 @@ void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predi
     }
 }
 
+} // namespace
+
+void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict)
+{
+    // The same per-particle arithmetic as finishPositionSubstep()'s velocity update followed
+    // by predictSubstep(), in the same order, so the bits are the same; only the velocity
+    // stays in registers instead of making a round trip through Particles::velocity, and
+    // positions are not written (nothing reads them before the frame ends). Each particle's
+    // lanes do the same operations wherever a range starts, so ranges may be split anywhere.
+    forParticles(cache, cloth.particles.size(), [&](std::uint32_t begin, std::uint32_t end) {
+        plainSubstepRange(cloth, cache, predict, begin, end);
+    });
+}
+
 void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt)
 {
     Particles &p = cloth.particles;
-    const std::size_t n = p.size();
     const float invDt = 1.f / dt;
     const float *invMass = p.invMass.data();
     const Vec3 *origin = cache.origin.data();
     const Vec3 *offset = cache.offset.data();
     const Vec3 *offsetPrev = cache.offsetPrev.data();
     const Vec3 *preVelocity = cache.preVelocity.data();
-    for (std::size_t i = 0; i < n; ++i) {
-        if (invMass[i] == 0.f)
-            continue;
-        p.position[i] = origin[i] + offset[i];
-        p.previous[i] = origin[i] + offsetPrev[i];
-        const Vec3 predicted = offsetPrev[i] + preVelocity[i] * dt;
-        p.velocity[i] = preVelocity[i] + (offset[i] - predicted) * invDt;
-    }
+    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (invMass[i] == 0.f)
+                continue;
+            p.position[i] = origin[i] + offset[i];
+            p.previous[i] = origin[i] + offsetPrev[i];
+            const Vec3 predicted = offsetPrev[i] + preVelocity[i] * dt;
+            p.velocity[i] = preVelocity[i] + (offset[i] - predicted) * invDt;
+        }
+    });
 }
 
 void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, StepStats &stats)
@@ -277,7 +292,6 @@ void finishPositionSubstep(
     Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, int substep, float dt, StepStats &stats)
 {
     Particles &p = cloth.particles;
-    const std::size_t n = p.size();
     selfCollide(cloth, cache, ctx);
     if (ctx.surfaces)
         collideWithOtherCloths(cloth, ctx.clothIndex, *ctx.surfaces);
@@ -292,21 +306,22 @@ void finishPositionSubstep(
     const Vec3 *origin = cache.origin.data();
     const bool contacts = cloth.tetherStretch > 0.f || ctx.solver.selfCollision || ctx.surfaces != nullptr
         || ctx.colliderCount != 0;
-    for (std::size_t i = 0; contacts && i < n; ++i) {
-        if (p.invMass[i] != 0.f && !(p.position[i] == origin[i] + offset[i]))
-            offset[i] = p.position[i] - origin[i];
-    }
-
-    // v = (x - x_prev)/dt on offsets, written as the predicted velocity plus the correction
-    // the solve made: offsetPrev + v_pred dt repeats the prediction's float operations
-    // exactly, so a particle nothing acted on keeps v_pred bit for bit.
     const float invDt = 1.f / dt;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (p.invMass[i] == 0.f)
-            continue;
-        const Vec3 predicted = cache.offsetPrev[i] + cache.preVelocity[i] * dt;
-        p.velocity[i] = cache.preVelocity[i] + (offset[i] - predicted) * invDt;
-    }
+    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::size_t i = begin; contacts && i < end; ++i) {
+            if (p.invMass[i] != 0.f && !(p.position[i] == origin[i] + offset[i]))
+                offset[i] = p.position[i] - origin[i];
+        }
+        // v = (x - x_prev)/dt on offsets, written as the predicted velocity plus the
+        // correction the solve made: offsetPrev + v_pred dt repeats the prediction's float
+        // operations exactly, so a particle nothing acted on keeps v_pred bit for bit.
+        for (std::size_t i = begin; i < end; ++i) {
+            if (p.invMass[i] == 0.f)
+                continue;
+            const Vec3 predicted = cache.offsetPrev[i] + cache.preVelocity[i] * dt;
+            p.velocity[i] = cache.preVelocity[i] + (offset[i] - predicted) * invDt;
+        }
+    });
     if (ctx.colliderCount != 0)
         applyRestitution(cloth, cache, ctx.collidersAt(substep), ctx.dt, ctx.restingSpeed(), false);
     const std::uint64_t revision = cache.revision;

@@ -47,6 +47,10 @@ namespace {
 std::uint64_t relax(const Cloth &cloth, ClothSolverCache &cache, float invDt2)
 {
     XpbdBatches &batches = cache.xpbd;
+    if (XpbdWorker *team = solverTeam(cache)) {
+        team->relaxPass(batches, cache.offset.data(), cloth.particles.invMass.data(), invDt2);
+        return cache.constraintCount;
+    }
     for (std::size_t c = 0; c < batches.conflictFree.size(); ++c)
         relaxVerletSlots(batches, batches.start[c], batches.start[c + 1], batches.conflictFree[c] != 0,
             cache.offset.data(), cloth.particles.invMass.data(), invDt2);
@@ -80,9 +84,9 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
         // tear in the previous substep rebuilt the streams (and restarted the origins).
         const bool stale = cache.xpbd.staleFor(dt, true);
         if (stale)
-            refreshVerletBatches(cloth, dt, cache.xpbd);
+            refreshVerletBatches(cloth, dt, cache.xpbd, solverTeam(cache));
         if (s == 0 || stale)
-            setXpbdSpans(cache.xpbd, cache.origin.data());
+            setXpbdSpans(cache.xpbd, cache.origin.data(), solverTeam(cache));
         std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
         for (int it = 0; it < ctx.solver.iterations; ++it) {
             stats.projections += relax(cloth, cache, invDt2);

@@ -49,7 +49,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 
 namespace drape::detail {
 
@@ -60,10 +59,8 @@ std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache)
 {
     Particles &p = cloth.particles;
     XpbdBatches &batches = cache.xpbd;
-    static const bool twoCores = std::thread::hardware_concurrency() >= 2;
-    if (twoCores && cache.constraintCount >= xpbdTwoThreadConstraints()) {
-        cache.xpbdWorker.get().solvePass(
-            batches, cache.offset.data(), cache.offsetPrev.data(), p.invMass.data());
+    if (XpbdWorker *team = solverTeam(cache)) {
+        team->solvePass(batches, cache.offset.data(), cache.offsetPrev.data(), p.invMass.data());
         return cache.constraintCount;
     }
     const std::size_t colours = batches.conflictFree.size();
@@ -100,9 +97,9 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         // restarted the origins, so both are taken again.
         const bool stale = cache.xpbd.staleFor(dt, false);
         if (stale)
-            refreshXpbdBatches(cloth, dt, cache.xpbd);
+            refreshXpbdBatches(cloth, dt, cache.xpbd, solverTeam(cache));
         if (s == 0 || stale)
-            setXpbdSpans(cache.xpbd, cache.origin.data());
+            setXpbdSpans(cache.xpbd, cache.origin.data(), solverTeam(cache));
         cache.xpbd.lambdaZero = true; // λ = 0 at the start of the substep
         std::fill(cache.bendLambda.begin(), cache.bendLambda.end(), 0.f);
         for (int it = 0; it < ctx.solver.iterations; ++it) {

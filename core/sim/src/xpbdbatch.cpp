@@ -3,8 +3,10 @@
 #include "xpbdbatch.h"
 
 #include "xpbdkernel.h"
+#include "xpbdworker.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -362,8 +364,10 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
 namespace {
 
 // The per-frame parameter refresh of both solvers: α̃ = α · invDt2 and, for XPBD, γ = α c ·
-// invDt (each solver rounds 1/dt² its own way, and both are pinned by golden hashes).
-bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdBatches &batches)
+// invDt (each solver rounds 1/dt² its own way, and both are pinned by golden hashes), for
+// slots [begin, end).
+bool refreshSlots(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdBatches &batches, std::size_t begin,
+    std::size_t end)
 {
     const float invDt = 1.f / dt;
     const DistanceConstraint *cons = cloth.constraints.data();
@@ -374,7 +378,7 @@ bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, Xpb
     float *alphaTilde = batches.alphaTilde.data();
     float *gamma = batches.gamma.data();
     bool ok = true;
-    for (std::size_t s = 0; s < slots; ++s) {
+    for (std::size_t s = begin; s < end; ++s) {
         prefetchConstraint(cons, source, s, slots);
         const std::uint32_t src = source[s];
         if (src == ~std::uint32_t(0))
@@ -387,36 +391,38 @@ bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, Xpb
         // α̃ β̃ / dt (Macklin 2016 §3.5); constraint damping is not used by Verlet.
         gamma[s] = verlet ? 0.f : c.compliance * c.damping * invDt;
     }
+    // The blocks of the range (ranges start and end on block boundaries).
     constexpr std::size_t L = XpbdBatches::kLanes;
-    for (std::size_t block = 0; block < batches.blockDamped.size(); ++block) {
+    for (std::size_t block = begin / L; block < end / L; ++block) {
         bool damped = false;
         for (std::size_t l = 0; l < L; ++l)
             damped |= gamma[block * L + l] != 0.f;
         batches.blockDamped[block] = damped;
     }
-    batches.needsRefresh = false;
-    batches.refreshedDt = dt;
-    batches.refreshedForVerlet = verlet;
     return ok;
 }
 
-} // namespace
+// Slots are independent in both passes below: ranges of them may go to either thread.
+// 16 floats = one cache line, so the threads never write the same line of a stream.
+constexpr std::uint32_t kSlotGrain = 16;
 
-bool refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches)
+bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdBatches &batches, XpbdWorker *team)
 {
-    const float invDt = 1.f / dt;
-    return refreshBatches(cloth, dt, invDt * invDt, false, batches);
+    std::atomic<bool> ok { true };
+    forRanges(team, batches.slotCount(), kSlotGrain, [&](std::uint32_t begin, std::uint32_t end) {
+        if (!refreshSlots(cloth, dt, invDt2, verlet, batches, begin, end))
+            ok.store(false, std::memory_order_relaxed);
+    });
+    batches.needsRefresh = false;
+    batches.refreshedDt = dt;
+    batches.refreshedForVerlet = verlet;
+    return ok.load(std::memory_order_relaxed);
 }
 
-bool refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches)
+// setXpbdSpans() for slots [begin, end).
+void setSpans(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::size_t end)
 {
-    return refreshBatches(cloth, dt, 1.f / (dt * dt), true, batches);
-}
-
-void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin)
-{
-    const std::size_t slots = batches.slotCount();
-    for (std::size_t s = 0; s < slots; ++s) {
+    for (std::size_t s = begin; s < end; ++s) {
         if (batches.source[s] == kNone)
             continue; // padding keeps its NaN span
         const Vec3 &a = origin[batches.a[s]];
@@ -429,6 +435,25 @@ void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin)
         batches.spanStretch[s]
             = spanStretch(batches.spanX[s], batches.spanY[s], batches.spanZ[s], batches.restLength[s]);
     }
+}
+
+} // namespace
+
+bool refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches, XpbdWorker *team)
+{
+    const float invDt = 1.f / dt;
+    return refreshBatches(cloth, dt, invDt * invDt, false, batches, team);
+}
+
+bool refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches, XpbdWorker *team)
+{
+    return refreshBatches(cloth, dt, 1.f / (dt * dt), true, batches, team);
+}
+
+void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin, XpbdWorker *team)
+{
+    forRanges(team, batches.slotCount(), kSlotGrain,
+        [&](std::uint32_t begin, std::uint32_t end) { setSpans(batches, origin, begin, end); });
 }
 
 void xpbdConstraintTensions(const XpbdBatches &batches, float dt, std::vector<float> &out)

@@ -19,6 +19,8 @@
 
 namespace drape::detail {
 
+class XpbdWorker;
+
 struct XpbdBatches {
     static constexpr std::uint32_t kLanes = 8;
 
@@ -33,7 +35,7 @@ struct XpbdBatches {
     std::vector<std::uint32_t> chunkBegin;
     std::vector<std::uint32_t> chunkColour;
     std::vector<std::uint32_t> colourFirstChunk;
-    static constexpr std::uint32_t kChunkSlots = 32 * kLanes;
+    static constexpr std::uint32_t kChunkSlots = 8 * kLanes;
 
     std::size_t chunkCount() const { return chunkColour.size(); }
 
@@ -174,12 +176,13 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
 /// Copies rest length, α̃ = α/dt² and γ = α c/dt from the cloth's constraints (which the
 /// user may retune between frames without a topology change). Checks each constraint on the
 /// way (constraintValid) and returns false if one fails; the streams are then not fit to
-/// step with.
-bool refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches);
+/// step with. With `team` the slots are shared with its worker thread (xpbdworker.h).
+bool refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches, XpbdWorker *team = nullptr);
 
 /// Sets the spans from the frame origin (positions at the start of the frame), one pass over
-/// the slots holding a constraint (the catch-all colour's included).
-void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin);
+/// the slots holding a constraint (the catch-all colour's included), shared with `team` if
+/// set.
+void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin, XpbdWorker *team = nullptr);
 
 /// out[source] = -λ / dt² (N, tension positive) for every slot holding a constraint; `out`
 /// is sized to the cloth's constraints by the caller.
@@ -197,7 +200,7 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
 
 /// Copies rest length and α̃ = α/dt² (Verlet's link stiffness) from the cloth's constraints,
 /// checking them as refreshXpbdBatches does.
-bool refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches);
+bool refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches, XpbdWorker *team = nullptr);
 
 /// One relaxation pass over slots [begin, end) of one colour (Jakobsen 2001 with compliant
 /// links, solververlet.cpp): x are the frame-local offsets, invDt2 = 1/dt² (1/s²); each

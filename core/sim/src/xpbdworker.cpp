@@ -1,21 +1,57 @@
-// Two-thread XPBD pass; see xpbdworker.h.
+// Two-thread passes; see xpbdworker.h.
 #include "xpbdworker.h"
 
-#include <limits>
+#include "sim/solverthreads.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <emmintrin.h>
 
 namespace drape::detail {
 
 namespace {
 
-// Spins this many times before yielding the core: the other half of a colour normally
-// finishes within microseconds, but on a loaded machine the other thread may be descheduled.
-constexpr int kSpinsBeforeYield = 256;
+std::atomic<std::size_t> g_twoThreadConstraints{kAutomaticTwoThreadConstraints};
 
-// Off by default: on the shared 2-core development machine (the other core busy with other
-// processes, or with llvmpipe rendering in the editor) a chunk held by a descheduled worker
-// stalls the next colour for a time slice, and two threads measured slower than one at
-// every sheet size (docs/benchmark.md). Lower it where a core is free.
-std::atomic<std::size_t> g_twoThreadConstraints{std::numeric_limits<std::size_t>::max()};
+// Cores held by other busy threads of the process (holdSolverCore).
+std::atomic<int> g_heldCores{0};
+
+std::atomic<std::uint64_t> g_passesJoined{0};
+
+// Spin-waits within a pass (a colour's barrier, the end of a pass) pause this many times
+// before yielding the core: the other thread normally finishes its run within microseconds,
+// but on a loaded machine it may be descheduled for a time slice.
+constexpr int kPausesBeforeYield = 2048;
+
+// Between passes the worker spins this long before it sleeps: the passes of a substep follow
+// one another within microseconds, and a futex wake-up costs tens of microseconds.
+constexpr std::chrono::microseconds kIdleSpin { 100 };
+
+constexpr std::uint32_t kOpen = 0, kJoined = 1, kClosed = 2, kPhaseMask = 3;
+
+using Clock = std::chrono::steady_clock;
+
+// Waits until ready(); returns how long it waited after the spin, yielding (0 when the spin
+// was enough): the time the other thread was off its core.
+template <typename Ready> Clock::duration waitUntil(Ready ready)
+{
+    for (int i = 0; i < kPausesBeforeYield; ++i) {
+        if (ready())
+            return {};
+        _mm_pause();
+    }
+    const Clock::time_point start = Clock::now();
+    while (!ready())
+        std::this_thread::yield();
+    return Clock::now() - start;
+}
+
+// A cloth whose caller spent more than this share of its passes waiting for a descheduled
+// worker in one frame steps on one thread for XpbdWorkerSlot::kBackOffFrames frames, then
+// tries again: on a loaded machine a worker that is off its core for a time slice in the
+// middle of a colour stalls the caller for all of it, and two threads get slower than one.
+constexpr double kStalledShareToBackOff = 0.15;
 
 } // namespace
 
@@ -29,87 +65,225 @@ void setXpbdTwoThreadConstraints(std::size_t count)
     g_twoThreadConstraints.store(count, std::memory_order_relaxed);
 }
 
+std::uint64_t xpbdWorkerPassesJoined()
+{
+    return g_passesJoined.load(std::memory_order_relaxed);
+}
+
+bool solverCoreSpare()
+{
+    // The stepping thread's core, the worker's, and those held by other threads.
+    static const int cores = int(std::thread::hardware_concurrency());
+    return cores >= 2 + g_heldCores.load(std::memory_order_relaxed);
+}
+
+XpbdWorker *XpbdWorkerSlot::forCloth(std::size_t constraints)
+{
+    const std::size_t threshold = xpbdTwoThreadConstraints();
+    if (threshold == 0)
+        return &get(); // two threads whatever the machine (the benchmark's and tests' setting)
+    if (constraints < threshold || backOff > 0 || !solverCoreSpare())
+        return nullptr;
+    return &get();
+}
+
+void XpbdWorkerSlot::beginFrame()
+{
+    if (backOff > 0) {
+        --backOff;
+        return;
+    }
+    if (!worker)
+        return;
+    const XpbdWorker::Waits waits = worker->takeWaits();
+    if (waits.stalled > kStalledShareToBackOff * waits.passes) {
+        // Each try that stalls again waits twice as long before the next (a machine that
+        // stays loaded pays for a stalled frame every ten seconds, not every second).
+        backOff = nextBackOff;
+        nextBackOff = std::min(2 * nextBackOff, kMaxBackOffFrames);
+    } else if (waits.passes > 0.0) {
+        nextBackOff = kBackOffFrames;
+    }
+}
+
+XpbdWorker::Waits XpbdWorker::takeWaits()
+{
+    const Waits waits = m_waits;
+    m_waits = {};
+    return waits;
+}
+
 XpbdWorker::XpbdWorker()
-    : m_thread([this] { run(); })
+    : m_thread([this] { loop(); })
 {
 }
 
 XpbdWorker::~XpbdWorker()
 {
-    m_quit.store(true, std::memory_order_release);
-    m_posted.store(++m_generation, std::memory_order_release);
-    m_posted.notify_one();
+    m_quit.store(true, std::memory_order_seq_cst);
+    m_generation += 1;
+    m_state.store((m_generation << 2) | kClosed, std::memory_order_seq_cst);
+    m_state.notify_one();
     m_thread.join();
 }
 
-void XpbdWorker::solvePass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass)
+void XpbdWorker::run(const Pass &pass)
 {
-    m_batches.store(&batches, std::memory_order_relaxed);
-    m_x.store(x, std::memory_order_relaxed);
-    m_xPrev.store(xPrev, std::memory_order_relaxed);
-    m_invMass.store(invMass, std::memory_order_relaxed);
+    const Clock::time_point start = Clock::now();
+    Clock::duration stalled {};
+    m_pass = &pass;
+    m_ticket.store(pass.bounds[0], std::memory_order_relaxed);
     m_finished.store(0, std::memory_order_relaxed);
-    const std::uint64_t generation = ++m_generation;
-    m_ticket.store(generation << 32, std::memory_order_release);
-    m_posted.store(generation, std::memory_order_release);
-    m_posted.notify_one();
-    work(generation);
-    // Every chunk is claimed; wait for the ones the worker is still solving.
-    const auto total = std::uint32_t(batches.chunkCount());
-    int spin = 0;
-    while (m_finished.load(std::memory_order_acquire) < total) {
-        if (++spin > kSpinsBeforeYield)
-            std::this_thread::yield();
-    }
-    // Close the pass: a worker still holding an old ticket value can no longer claim, even
-    // after the next pass has replaced the data pointers.
-    m_ticket.store((generation << 32) | 0xffffffffu, std::memory_order_release);
+    if (((m_generation + 1) << 2) == 0)
+        m_generation += 1; // tag 0 is the worker's "nothing seen yet"
+    const std::uint32_t tag = ++m_generation << 2;
+    // Published by this store (release); the worker reads m_pass after it joined.
+    m_state.store(tag | kOpen, std::memory_order_seq_cst);
+    if (m_sleeping.load(std::memory_order_seq_cst))
+        m_state.notify_one();
+    work(pass, &stalled);
+    // Every unit is claimed. If the worker never joined, the pass is closed without it;
+    // otherwise wait until it is done with the runs it claimed.
+    std::uint32_t open = tag | kOpen;
+    if (!m_state.compare_exchange_strong(open, tag | kClosed, std::memory_order_acq_rel))
+        stalled += waitUntil([&] { return m_left.load(std::memory_order_acquire) == tag; });
+    m_waits.passes += std::chrono::duration<double>(Clock::now() - start).count();
+    m_waits.stalled += std::chrono::duration<double>(stalled).count();
 }
 
-void XpbdWorker::run()
+void XpbdWorker::loop()
 {
-    std::uint64_t seen = 0;
+    std::uint32_t seen = 0; // tag of the last pass looked at
     for (;;) {
-        std::uint64_t posted = m_posted.load(std::memory_order_acquire);
-        for (int spin = 0; posted == seen && spin < kSpinsBeforeYield * 16; ++spin)
-            posted = m_posted.load(std::memory_order_acquire);
-        if (posted == seen) {
-            m_posted.wait(seen, std::memory_order_acquire);
-            continue;
-        }
-        seen = posted;
+        std::uint32_t state = m_state.load(std::memory_order_acquire);
         if (m_quit.load(std::memory_order_acquire))
             return;
-        work(posted);
+        if ((state & ~kPhaseMask) == seen) {
+            // Nothing new: spin a while, then sleep until the caller posts a pass.
+            const auto until = std::chrono::steady_clock::now() + kIdleSpin;
+            bool changed = false;
+            while (!changed && std::chrono::steady_clock::now() < until) {
+                for (int i = 0; i < 64 && !changed; ++i) {
+                    _mm_pause();
+                    changed = m_state.load(std::memory_order_relaxed) != state;
+                }
+            }
+            if (!changed) {
+                m_sleeping.store(true, std::memory_order_seq_cst);
+                if (m_state.load(std::memory_order_seq_cst) == state)
+                    m_state.wait(state, std::memory_order_seq_cst);
+                m_sleeping.store(false, std::memory_order_relaxed);
+            }
+            continue;
+        }
+        seen = state & ~kPhaseMask;
+        if ((state & kPhaseMask) != kOpen)
+            continue; // the caller finished that pass alone
+        if (!m_state.compare_exchange_strong(state, seen | kJoined, std::memory_order_acq_rel))
+            continue;
+        work(*m_pass, nullptr);
+        g_passesJoined.fetch_add(1, std::memory_order_relaxed);
+        m_left.store(seen, std::memory_order_release);
     }
 }
 
-void XpbdWorker::work(std::uint64_t generation)
+void XpbdWorker::work(const Pass &pass, Clock::duration *stalled)
 {
-    XpbdBatches &s = *m_batches.load(std::memory_order_relaxed);
-    Vec3 *x = m_x.load(std::memory_order_relaxed);
-    const Vec3 *xPrev = m_xPrev.load(std::memory_order_relaxed);
-    const float *w = m_invMass.load(std::memory_order_relaxed);
+    const std::uint32_t first = pass.bounds[0];
+    const std::uint32_t last = pass.bounds[pass.groups];
+    std::uint32_t group = 0;
+    std::uint32_t at = m_ticket.load(std::memory_order_relaxed);
     for (;;) {
-        std::uint64_t ticket = m_ticket.load(std::memory_order_acquire);
-        if ((ticket >> 32) != generation)
-            return; // a later pass (its data may differ from what was read above)
-        const auto chunk = std::uint32_t(ticket);
-        if (chunk >= s.chunkCount())
-            return;
-        if (!m_ticket.compare_exchange_weak(ticket, ticket + 1, std::memory_order_acq_rel))
-            continue;
-        // The chunk's claim proves this pass is current, so s, x, xPrev, w are its data.
-        const std::uint32_t colour = s.chunkColour[chunk];
-        const std::uint32_t before = s.colourFirstChunk[colour];
-        int spin = 0;
-        while (m_finished.load(std::memory_order_acquire) < before) {
-            if (++spin > kSpinsBeforeYield)
-                std::this_thread::yield();
+        // Claim half of what is left of the group (at least minRun units, whole grains).
+        std::uint32_t end = 0;
+        do {
+            if (at >= last)
+                return;
+            while (pass.bounds[group + 1] <= at)
+                ++group;
+            const std::uint32_t groupEnd = pass.bounds[group + 1];
+            const std::uint32_t left = groupEnd - at;
+            const std::uint32_t run = std::max(left / 2 / pass.grain * pass.grain, pass.minRun);
+            end = run >= left ? groupEnd : at + run;
+        } while (!m_ticket.compare_exchange_weak(at, end, std::memory_order_relaxed));
+        // Every unit of the groups before this one must be finished (the colour order).
+        const std::uint32_t before = pass.bounds[group] - first;
+        if (before > 0) {
+            const Clock::duration waited
+                = waitUntil([&] { return m_finished.load(std::memory_order_acquire) >= before; });
+            if (stalled)
+                *stalled += waited;
         }
-        solveXpbdSlots(s, s.chunkBegin[chunk], s.chunkBegin[chunk + 1], s.conflictFree[colour] != 0, x, xPrev, w);
-        m_finished.fetch_add(1, std::memory_order_release);
+        pass.body(pass, group, at, end);
+        // Only the groups after this one wait for it (none after the last: the end of the
+        // pass is m_left).
+        if (group + 1 < pass.groups)
+            m_finished.fetch_add(end - at, std::memory_order_release);
+        at = end;
     }
+}
+
+namespace {
+
+struct ColourPass {
+    XpbdBatches *batches;
+    Vec3 *x;
+    const Vec3 *xPrev;
+    const float *invMass;
+    float invDt2;
+};
+
+// A colour pass's units are the chunks of XpbdBatches (a run never leaves its colour, so its
+// chunks are consecutive slots; the catch-all colour is one chunk).
+XpbdWorker::Pass colourPass(ColourPass &c)
+{
+    XpbdWorker::Pass pass;
+    pass.bounds = c.batches->colourFirstChunk.data();
+    pass.groups = std::uint32_t(c.batches->conflictFree.size());
+    pass.context = &c;
+    return pass;
+}
+
+} // namespace
+
+void XpbdWorker::solvePass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass)
+{
+    ColourPass c { &batches, x, xPrev, invMass, 0.f };
+    Pass pass = colourPass(c);
+    pass.body = [](const Pass &p, std::uint32_t colour, std::uint32_t begin, std::uint32_t end) {
+        const ColourPass &q = *static_cast<const ColourPass *>(p.context);
+        XpbdBatches &s = *q.batches;
+        solveXpbdSlots(s, s.chunkBegin[begin], s.chunkBegin[end], s.conflictFree[colour] != 0, q.x, q.xPrev,
+            q.invMass);
+    };
+    run(pass);
+}
+
+void XpbdWorker::relaxPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2)
+{
+    ColourPass c { &batches, x, nullptr, invMass, invDt2 };
+    Pass pass = colourPass(c);
+    pass.body = [](const Pass &p, std::uint32_t colour, std::uint32_t begin, std::uint32_t end) {
+        const ColourPass &q = *static_cast<const ColourPass *>(p.context);
+        XpbdBatches &s = *q.batches;
+        relaxVerletSlots(
+            s, s.chunkBegin[begin], s.chunkBegin[end], s.conflictFree[colour] != 0, q.x, q.invMass, q.invDt2);
+    };
+    run(pass);
 }
 
 } // namespace drape::detail
+
+namespace drape {
+
+void holdSolverCore()
+{
+    detail::g_heldCores.fetch_add(1, std::memory_order_relaxed);
+}
+
+void releaseSolverCore()
+{
+    detail::g_heldCores.fetch_sub(1, std::memory_order_relaxed);
+}
+
+} // namespace drape

@@ -1,66 +1,151 @@
-// A second thread for the XPBD constraint pass on large cloths.
+// A second thread for the passes of a large cloth: the constraint passes of XPBD and Verlet
+// (colour by colour) and the per-particle passes of a substep.
 //
-// Each colour is cut into chunks of a few hundred constraints (XpbdBatches::chunkBegin). The
-// calling thread and the worker claim chunks in order from one shared ticket; a chunk of
-// colour c starts only when every chunk of the colours before it is finished, which keeps the
-// colour-by-colour Gauss-Seidel order. Constraints of one colour share no particle and every
-// lane is computed the same way on either thread, so which thread solves a chunk never
-// changes the result: the pass is bit-identical to the single-threaded one, whatever the
-// timing. If the worker is descheduled (a loaded machine), the caller simply claims the
-// chunks itself instead of waiting at a fixed split. The catch-all colour is one chunk.
+// A pass is cut into units (chunks of a colour, XpbdBatches::chunkBegin, or particles)
+// grouped in order (the colours; a particle pass is one group). The calling thread and the
+// worker claim runs of units from one shared ticket, in order, and a unit of group g starts
+// only when every unit of the groups before it is finished, which keeps the colour-by-colour
+// Gauss-Seidel order. Constraints of one colour share no particle, particles are independent
+// in a particle pass, and every unit is computed the same way on either thread, so which
+// thread takes a unit never changes the result: the passes are bit-identical to the
+// single-threaded ones, whatever the timing.
+//
+// Runs are claimed "guided" (Polychronopoulos & Kuck 1987, OpenMP's schedule(guided)): a
+// claim takes half of what is left of its group (OpenMP takes 1/threads), so a colour of a
+// large cloth costs about ten claims instead of one per chunk, and the last claims are
+// single chunks, which keeps the two threads finishing a colour within a chunk of each
+// other. Every claim and every hand-over between colours moves a cache line from one core
+// to the other (~0.2 us here), the cost that decides from which size two threads pay
+// (kAutomaticTwoThreadConstraints). If the worker is
+// descheduled (a loaded machine) the caller simply claims everything itself: nothing waits
+// at a fixed split. The worker joins a pass explicitly; a pass it never joined is closed by
+// the caller without waiting for it. Between passes it spins briefly (the next pass of a
+// substep follows within microseconds), then sleeps on a futex until the next pass.
 // Internal to the core.
 #pragma once
 
 #include "xpbdbatch.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <thread>
+#include <type_traits>
 
 namespace drape::detail {
 
 class XpbdWorker {
 public:
+    /// A pass: units [bounds[0], bounds[groups]) in `groups` groups, group g being units
+    /// [bounds[g], bounds[g+1]); body(pass, g, begin, end) does units [begin, end) of g.
+    /// A claimed run starts at bounds[g] + a multiple of `grain` and is at least `minRun`
+    /// units long (or the rest of its group).
+    struct Pass {
+        const std::uint32_t *bounds = nullptr;
+        std::uint32_t groups = 0;
+        std::uint32_t grain = 1;
+        std::uint32_t minRun = 1;
+        void (*body)(const Pass &pass, std::uint32_t group, std::uint32_t begin, std::uint32_t end) = nullptr;
+        void *context = nullptr; ///< what body works on
+    };
+
     XpbdWorker();
     ~XpbdWorker();
     XpbdWorker(const XpbdWorker &) = delete;
     XpbdWorker &operator=(const XpbdWorker &) = delete;
 
-    /// One Gauss-Seidel pass over every colour of `batches`, shared with the worker thread.
+    /// Runs `pass` on both threads; returns when all of it is done.
+    void run(const Pass &pass);
+
+    /// One Gauss-Seidel XPBD pass over every colour of `batches` (solveXpbdSlots).
     void solvePass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass);
+    /// One Verlet relaxation pass over every colour of `batches` (relaxVerletSlots).
+    void relaxPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2);
+
+    /// Seconds the caller spent in passes since the last call, and of them waiting for the
+    /// worker beyond a short spin (the worker was off its core).
+    struct Waits {
+        double passes = 0.0; ///< s
+        double stalled = 0.0; ///< s
+    };
+    Waits takeWaits();
+
+    /// body(begin, end) over [0, count) in runs that start at multiples of `grain`: for passes
+    /// whose items (particles, slots) are independent of one another.
+    template <typename Body> void forRanges(std::size_t count, std::uint32_t grain, Body &&body)
+    {
+        const std::uint32_t bounds[2] = { 0, std::uint32_t(count) };
+        Pass pass;
+        pass.bounds = bounds;
+        pass.groups = 1;
+        pass.grain = grain;
+        pass.minRun = kMinRangeRun;
+        pass.context = &body;
+        pass.body = [](const Pass &p, std::uint32_t, std::uint32_t begin, std::uint32_t end) {
+            (*static_cast<std::remove_reference_t<Body> *>(p.context))(begin, end);
+        };
+        run(pass);
+    }
 
 private:
-    void run();
-    void work(std::uint64_t generation);
+    /// Items of a forRanges() pass per claim at least: about a microsecond of a particle pass.
+    static constexpr std::uint32_t kMinRangeRun = 512;
 
-    // The pass being solved, published before m_posted; atomics because a late worker may
-    // read them while the caller already publishes the next pass (its claims then fail).
-    std::atomic<XpbdBatches *> m_batches{nullptr};
-    std::atomic<Vec3 *> m_x{nullptr};
-    std::atomic<const Vec3 *> m_xPrev{nullptr};
-    std::atomic<const float *> m_invMass{nullptr};
+    void loop();
+    /// Claims and does runs of `pass` until none is left; the caller adds its stalls to
+    /// `stalled` (the worker passes null).
+    void work(const Pass &pass, std::chrono::steady_clock::duration *stalled);
 
-    std::uint64_t m_generation = 0; ///< passes started (caller only)
-    std::atomic<std::uint64_t> m_posted{0}; ///< generation of the pass on offer (worker waits on it)
+    Waits m_waits; ///< caller only
+
+    const Pass *m_pass = nullptr; ///< the pass on offer (read by the worker once it joined)
+    std::uint32_t m_generation = 0; ///< passes posted (caller only)
+    /// (generation << 2) | phase: Open (on offer), Joined (the worker takes part) or Closed
+    /// (the caller finished it alone). The worker waits on it between passes.
+    alignas(64) std::atomic<std::uint32_t> m_state{0};
+    std::atomic<bool> m_sleeping{false}; ///< the worker waits on m_state (notify it)
     std::atomic<bool> m_quit{false};
-    /// (generation << 32) | next chunk index; claimed by compare-exchange.
-    alignas(64) std::atomic<std::uint64_t> m_ticket{0};
-    /// Chunks finished in the current pass.
+    /// Generation of the last pass the worker left (done with every run it claimed).
+    alignas(64) std::atomic<std::uint32_t> m_left{0};
+    /// Next unclaimed unit of the current pass.
+    alignas(64) std::atomic<std::uint32_t> m_ticket{0};
+    /// Units finished in the current pass.
     alignas(64) std::atomic<std::uint32_t> m_finished{0};
     std::thread m_thread;
 };
 
-/// Cloths with at least this many constraints share each colour's work with a worker thread
-/// (on machines with two or more cores). Default: never (see xpbdworker.cpp); the benchmark
-/// and tests set it to compare one and two threads.
+/// Below this many constraints one thread is faster: the hand-overs between the threads
+/// (every colour of every substep and iteration, and a particle pass or two per substep, each
+/// a few hundred nanoseconds of cache-line traffic between the cores) and the worker's
+/// wake-up each frame cost more than half of the work they share. Measured on the 2-core
+/// development machine (docs/benchmark.md, 2026-11-26).
+constexpr std::size_t kAutomaticTwoThreadConstraints = 10'000;
+
+/// Cloths with at least this many constraints share their passes with a worker thread when
+/// the machine has a core to spare for it (solverCoreSpare(), sim/solverthreads.h) and the worker has not been
+/// stalling the caller (XpbdWorkerSlot::beginFrame). Default kAutomaticTwoThreadConstraints;
+/// the benchmark and tests set it to compare one and two threads: 0 gives every cloth two
+/// threads whatever the machine, SIZE_MAX one thread.
 std::size_t xpbdTwoThreadConstraints();
 void setXpbdTwoThreadConstraints(std::size_t count);
+
+/// Passes any worker thread of the process has taken part in (tests check with it that a
+/// two-thread configuration really shared its passes).
+std::uint64_t xpbdWorkerPassesJoined();
+
+/// True when the machine has a core for a second solver thread: one besides the stepping
+/// thread's own and those held by other threads.
+bool solverCoreSpare();
 
 /// Holds an XpbdWorker created on first use; copying gives an empty holder (a copied
 /// simulation starts its own thread when it needs one).
 struct XpbdWorkerSlot {
     std::unique_ptr<XpbdWorker> worker;
+    int backOff = 0; ///< frames left on one thread after the worker stalled the caller
+    static constexpr int kBackOffFrames = 60; ///< the first back-off: a second at 60 frames/s
+    static constexpr int kMaxBackOffFrames = 600; ///< after repeated stalls: ten seconds
+    int nextBackOff = kBackOffFrames; ///< doubles with each stalled try, back after a good one
 
     XpbdWorkerSlot() = default;
     XpbdWorkerSlot(const XpbdWorkerSlot &) {}
@@ -74,6 +159,24 @@ struct XpbdWorkerSlot {
             worker = std::make_unique<XpbdWorker>();
         return *worker;
     }
+    /// The worker when a cloth of `constraints` constraints shares its passes (the
+    /// threshold above and a spare core), else null: then everything runs on the caller.
+    XpbdWorker *forCloth(std::size_t constraints);
+    /// Frame start: if the caller spent more than 15 % of the last frame's passes
+    /// waiting for a descheduled worker (a loaded machine), the cloth steps on one thread
+    /// for the next second or so, then tries two again (after two, four ... up to ten
+    /// seconds while the tries keep stalling). Results are the same either way.
+    void beginFrame();
 };
+
+/// body(begin, end) over [0, count): on the worker and the caller when `team` is set, else
+/// at once on the caller.
+template <typename Body> void forRanges(XpbdWorker *team, std::size_t count, std::uint32_t grain, Body &&body)
+{
+    if (team && count > 0)
+        team->forRanges(count, grain, body);
+    else
+        body(std::uint32_t(0), std::uint32_t(count));
+}
 
 } // namespace drape::detail

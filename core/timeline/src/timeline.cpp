@@ -1,5 +1,7 @@
 #include "timeline/timeline.h"
 
+#include "sim/solverthreads.h"
+
 #include <algorithm>
 
 namespace drape {
@@ -368,6 +370,9 @@ void Timeline::startWorker()
         m_quit = false;
         m_working = true; // until the worker has looked for work, waitIdle() must wait
     }
+    // The thread that starts the worker keeps working beside it (the editor's GUI thread):
+    // a second solver thread would take that core from it (sim/solverthreads.h).
+    holdSolverCore();
     m_thread = std::thread([this] { workerLoop(); });
 }
 
@@ -381,6 +386,7 @@ void Timeline::stopWorker()
         m_wake.notify_all();
     }
     m_thread.join();
+    releaseSolverCore();
 }
 
 void Timeline::waitIdle()

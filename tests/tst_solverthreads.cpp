@@ -1,0 +1,324 @@
+// The solver's second thread (core/sim/src/xpbdworker.h): its passes cover every unit once,
+// in colour order, and a whole simulation stepped on two threads is bit-identical to one
+// thread, for XPBD and Verlet, plain frames and frames with tearing, colliders, wind,
+// self-collision, tethers, pins and a dragged particle. Also run under ThreadSanitizer
+// (cmake/quickstart.sh test).
+#include "sim/builders.h"
+#include "sim/simulation.h"
+#include "sim/solverthreads.h"
+#include "xpbdworker.h"
+
+#include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+using namespace drape;
+using namespace drape::detail;
+
+namespace {
+
+// Sets the two-thread threshold for a scope.
+struct TwoThreadConstraints {
+    std::size_t saved = xpbdTwoThreadConstraints();
+    explicit TwoThreadConstraints(std::size_t count) { setXpbdTwoThreadConstraints(count); }
+    ~TwoThreadConstraints() { setXpbdTwoThreadConstraints(saved); }
+};
+
+// Runs pass() until the worker has joined `passes` of them (a loaded machine may keep it
+// off its core for a while) or ten seconds have gone by; returns the passes it joined.
+template <typename Pass> std::uint64_t runUntilJoined(std::uint64_t passes, Pass pass)
+{
+    const std::uint64_t before = xpbdWorkerPassesJoined();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    do {
+        pass();
+    } while (xpbdWorkerPassesJoined() - before < passes && std::chrono::steady_clock::now() < deadline);
+    return xpbdWorkerPassesJoined() - before;
+}
+
+enum class Scene { Plain, Busy, Split };
+
+// A 40 x 40 sheet (about 9,000 constraints in a dozen colours of a dozen chunks each).
+// Plain: pins and gravity only (the plain-frame path). Busy: everything that happens
+// between the constraint passes of a substep. Split: vertex splitting under a ball.
+Simulation scene(SolverKind kind, Scene which)
+{
+    Simulation sim;
+    sim.solver.kind = kind;
+    sim.solver.substeps = 8;
+    sim.solver.iterations = kind == SolverKind::Verlet ? 3 : 1;
+    GridSpec g;
+    g.across = 40;
+    g.down = 40;
+    g.orientation = which == Scene::Plain ? GridOrientation::Vertical : GridOrientation::Horizontal;
+    g.origin = { -0.5f, 1.f, -0.5f };
+    if (which == Scene::Busy)
+        g.structuralParams = { 1e-6f, 0.01f, 0.12f }; // tears where the ball pushes through
+    Cloth c = makeGrid(g);
+    for (int i = 0; i < g.across; i += which == Scene::Plain ? 1 : 13)
+        c.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
+    if (which == Scene::Busy) {
+        c.tearMode = TearMode::RemoveConstraint;
+        c.tetherStretch = 1.2f;
+        c.particles.setKind(gridIndex(g, 20, 39), ParticleKind::Kinematic);
+        sim.solver.selfCollision = true;
+        sim.world.wind.speed = 4.f;
+        sim.world.wind.direction = { 0.3f, 0.f, -1.f };
+        sim.world.wind.gustStrength = 0.5f;
+        sim.world.wind.gustFrequency = 2.f;
+    }
+    if (which == Scene::Split) {
+        c.tearMode = TearMode::SplitVertex;
+        for (DistanceConstraint &k : c.constraints)
+            k.tearStrain = 0.08f;
+    }
+    sim.cloths.push_back(c);
+    if (which != Scene::Plain) {
+        Collider ball;
+        ball.kind = ColliderKind::Sphere;
+        ball.baseCenter = ball.center = { 0.1f, 0.55f, 0.f };
+        ball.radius = 0.25f;
+        ball.motion.amplitude = { 0.f, 0.5f, 0.f };
+        ball.motion.frequency = 1.f;
+        ball.friction = 0.3f;
+        sim.colliders.push_back(ball);
+        Collider floor;
+        floor.kind = ColliderKind::Plane;
+        floor.baseCenter = floor.center = { 0.f, 0.2f, 0.f };
+        sim.colliders.push_back(floor);
+    }
+    return sim;
+}
+
+struct Run {
+    std::vector<std::uint64_t> hashes; ///< stateHash() after each frame
+    std::uint64_t torn = 0; ///< constraints torn and particles split
+    std::uint64_t joined = 0; ///< passes the worker took part in
+};
+
+Run run(SolverKind kind, Scene which, std::size_t twoThreadConstraints)
+{
+    const TwoThreadConstraints threshold(twoThreadConstraints);
+    Simulation sim = scene(kind, which);
+    Run r;
+    const std::uint64_t joined = xpbdWorkerPassesJoined();
+    for (int frame = 0; frame < 12; ++frame) {
+        if (which == Scene::Busy)
+            sim.cloths[0].particles.position[20 + 39 * 40].x += 0.02f;
+        sim.step();
+        r.hashes.push_back(sim.stateHash());
+        r.torn += sim.lastStepStats().tornConstraints + sim.lastStepStats().splitParticles;
+    }
+    r.joined = xpbdWorkerPassesJoined() - joined;
+    if (sim.status().blownUp)
+        qWarning("blew up: %s", sim.status().message.c_str());
+    return r;
+}
+
+} // namespace
+
+class TestSolverThreads : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rangesCoverEveryItemOnce();
+    void coloursKeepTheirOrder();
+    void stateIsBitIdenticalOnTwoThreads_data();
+    void stateIsBitIdenticalOnTwoThreads();
+    void blowUpIsFoundAndRolledBackAlike();
+    void automaticChoiceFollowsSizeAndCores();
+    void stalledWorkerBacksOffToOneThread();
+};
+
+void TestSolverThreads::rangesCoverEveryItemOnce()
+{
+    XpbdWorker worker;
+    std::vector<std::atomic<int>> hits(20'000);
+    std::atomic<bool> misaligned { false };
+    std::uint32_t count = 1;
+    std::size_t passes = 0;
+    const std::uint64_t joined = runUntilJoined(50, [&] {
+        // Sizes from 1 item to 20,000, grains of 1, 16 and 8.
+        count = 1 + (count * 7919u + 13u) % std::uint32_t(hits.size());
+        const std::uint32_t grain = passes % 3 == 0 ? 1 : (passes % 3 == 1 ? 16 : 8);
+        for (std::uint32_t i = 0; i < count; ++i)
+            hits[i].store(0, std::memory_order_relaxed);
+        worker.forRanges(count, grain, [&](std::uint32_t begin, std::uint32_t end) {
+            if (begin % grain != 0 || end <= begin)
+                misaligned = true;
+            for (std::uint32_t i = begin; i < end; ++i)
+                hits[i].fetch_add(1, std::memory_order_relaxed);
+        });
+        ++passes;
+        for (std::uint32_t i = 0; i < count; ++i)
+            QCOMPARE(hits[i].load(std::memory_order_relaxed), 1);
+    });
+    QVERIFY2(joined >= 50, qPrintable(QString("the worker joined %1 of %2 passes").arg(joined).arg(passes)));
+    QVERIFY(!misaligned);
+}
+
+void TestSolverThreads::coloursKeepTheirOrder()
+{
+    // Twelve groups of uneven sizes (one empty, one of a single unit): a run of group g may
+    // start only when every unit of the groups before it is done.
+    const std::vector<std::uint32_t> bounds { 0, 300, 301, 700, 700, 1100, 1350, 1800, 1810, 2300, 2600, 3000, 3333 };
+    std::vector<std::atomic<int>> done(bounds.back());
+    struct Context {
+        const std::vector<std::uint32_t> &bounds;
+        std::vector<std::atomic<int>> &done;
+        std::atomic<int> outOfOrder { 0 };
+        std::atomic<int> wrongGroup { 0 };
+    } context { bounds, done };
+    XpbdWorker::Pass pass;
+    pass.bounds = bounds.data();
+    pass.groups = std::uint32_t(bounds.size() - 1);
+    pass.context = &context;
+    pass.body = [](const XpbdWorker::Pass &p, std::uint32_t group, std::uint32_t begin, std::uint32_t end) {
+        Context &c = *static_cast<Context *>(p.context);
+        if (begin < c.bounds[group] || end > c.bounds[group + 1])
+            c.wrongGroup.fetch_add(1);
+        for (std::uint32_t i = 0; i < c.bounds[group]; ++i)
+            if (c.done[i].load(std::memory_order_relaxed) != 1)
+                c.outOfOrder.fetch_add(1);
+        for (std::uint32_t i = begin; i < end; ++i)
+            c.done[i].fetch_add(1, std::memory_order_relaxed);
+    };
+    XpbdWorker worker;
+    const std::uint64_t joined = runUntilJoined(50, [&] {
+        for (std::atomic<int> &d : done)
+            d.store(0, std::memory_order_relaxed);
+        worker.run(pass);
+        for (std::atomic<int> &d : done)
+            QCOMPARE(d.load(std::memory_order_relaxed), 1);
+    });
+    QVERIFY(joined >= 50);
+    QCOMPARE(context.outOfOrder.load(), 0);
+    QCOMPARE(context.wrongGroup.load(), 0);
+}
+
+void TestSolverThreads::stateIsBitIdenticalOnTwoThreads_data()
+{
+    QTest::addColumn<int>("solver");
+    QTest::addColumn<int>("which");
+    for (SolverKind kind : { SolverKind::Xpbd, SolverKind::Verlet }) {
+        const char *name = kind == SolverKind::Xpbd ? "xpbd" : "verlet";
+        QTest::addRow("%s plain", name) << int(kind) << int(Scene::Plain);
+        QTest::addRow("%s tearing, colliders, wind, self-collision, tethers", name) << int(kind) << int(Scene::Busy);
+        QTest::addRow("%s vertex splits", name) << int(kind) << int(Scene::Split);
+    }
+}
+
+void TestSolverThreads::stateIsBitIdenticalOnTwoThreads()
+{
+    QFETCH(int, solver);
+    QFETCH(int, which);
+    const auto kind = SolverKind(solver);
+    const Run one = run(kind, Scene(which), std::size_t(-1));
+    QCOMPARE(one.joined, std::uint64_t(0));
+    if (Scene(which) != Scene::Plain)
+        QVERIFY2(one.torn > 0, "nothing tore: the scene does not test tearing");
+    QVERIFY(one.hashes.front() != one.hashes.back()); // it moved
+    // On a loaded machine the worker may not get a core during a whole run (the caller then
+    // does every pass itself): run again until it took part.
+    std::uint64_t joined = 0;
+    for (int attempt = 0; attempt < 20 && joined == 0; ++attempt) {
+        const Run two = run(kind, Scene(which), 0);
+        joined = two.joined;
+        QCOMPARE(two.torn, one.torn);
+        for (std::size_t f = 0; f < one.hashes.size(); ++f)
+            QVERIFY2(two.hashes[f] == one.hashes[f], qPrintable(QString("frame %1 differs").arg(f)));
+    }
+    if (std::thread::hardware_concurrency() >= 2)
+        QVERIFY2(joined > 0, "the worker never took part");
+}
+
+void TestSolverThreads::blowUpIsFoundAndRolledBackAlike()
+{
+    // A speed limit the falling sheet passes within a few frames: the check that finds it
+    // and the snapshot it rolls back to are shared with the worker too. The message names
+    // the lowest particle index over the limit on either thread count.
+    const auto blowUp = [](std::size_t twoThreadConstraints) {
+        const TwoThreadConstraints threshold(twoThreadConstraints);
+        Simulation sim = scene(SolverKind::Xpbd, Scene::Split); // falls onto the ball
+        sim.solver.maxSpeed = 0.4f; // m/s
+        for (int frame = 0; frame < 30 && !sim.status().blownUp; ++frame)
+            sim.step();
+        return std::make_pair(sim.status().message, sim.stateHash());
+    };
+    const auto one = blowUp(std::size_t(-1));
+    const auto two = blowUp(0);
+    QVERIFY2(one.first.find("exceeds solver.maxSpeed") != std::string::npos, one.first.c_str());
+    QCOMPARE(two.first, one.first);
+    QCOMPARE(two.second, one.second);
+}
+
+void TestSolverThreads::automaticChoiceFollowsSizeAndCores()
+{
+    QCOMPARE(xpbdTwoThreadConstraints(), kAutomaticTwoThreadConstraints);
+    const bool twoCores = std::thread::hardware_concurrency() >= 2;
+    XpbdWorkerSlot slot;
+    QVERIFY(slot.forCloth(kAutomaticTwoThreadConstraints - 1) == nullptr);
+    QCOMPARE(slot.forCloth(kAutomaticTwoThreadConstraints) != nullptr, twoCores);
+    // With every core held by other threads there is none to spare.
+    const int cores = int(std::thread::hardware_concurrency());
+    for (int i = 0; i < cores; ++i)
+        holdSolverCore();
+    QVERIFY(slot.forCloth(kAutomaticTwoThreadConstraints) == nullptr);
+    for (int i = 0; i < cores; ++i)
+        releaseSolverCore();
+    QCOMPARE(slot.forCloth(kAutomaticTwoThreadConstraints) != nullptr, twoCores);
+    // The threshold decides for the benchmark and the tests.
+    {
+        const TwoThreadConstraints never(std::size_t(-1));
+        QVERIFY(slot.forCloth(std::size_t(-2)) == nullptr);
+    }
+    const TwoThreadConstraints always(0);
+    for (int i = 0; i < cores; ++i)
+        holdSolverCore();
+    QVERIFY(slot.forCloth(1) != nullptr); // whatever the cores
+    for (int i = 0; i < cores; ++i)
+        releaseSolverCore();
+}
+
+void TestSolverThreads::stalledWorkerBacksOffToOneThread()
+{
+    // The worker sleeps 5 ms in every run it takes (as if descheduled on a loaded machine):
+    // the caller waits for it most of the pass, so the next frames keep to one thread, and
+    // after kBackOffFrames frames the cloth tries two again; a try that stalls again backs
+    // off twice as long.
+    if (std::thread::hardware_concurrency() < 2)
+        QSKIP("needs a second core for the automatic choice");
+    const TwoThreadConstraints threshold(1000);
+    XpbdWorkerSlot slot;
+    QVERIFY(slot.forCloth(1000) != nullptr);
+    const std::thread::id caller = std::this_thread::get_id();
+    const auto stall = [&] {
+        std::atomic<bool> workerRan { false };
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!workerRan && std::chrono::steady_clock::now() < deadline) {
+            // The worker may join a pass only after the caller has claimed all of it.
+            slot.worker->forRanges(1 << 16, 16, [&](std::uint32_t, std::uint32_t) {
+                if (std::this_thread::get_id() == caller)
+                    return;
+                workerRan = true;
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            });
+        }
+        return workerRan.load();
+    };
+    for (int backOff : { XpbdWorkerSlot::kBackOffFrames, 2 * XpbdWorkerSlot::kBackOffFrames }) {
+        QVERIFY(stall());
+        for (int frame = 0; frame < backOff; ++frame) {
+            slot.beginFrame();
+            QVERIFY2(slot.forCloth(1000) == nullptr, qPrintable(QString("frame %1 of %2").arg(frame).arg(backOff)));
+        }
+        slot.beginFrame();
+        QVERIFY(slot.forCloth(1000) != nullptr);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestSolverThreads)
+#include "tst_solverthreads.moc"
