@@ -17,26 +17,11 @@ namespace drape {
 
 using render_detail::groundHeight;
 using render_detail::placedModel;
+using render_detail::planeModel;
 using render_detail::translateScale;
 using render_detail::translation;
 
 namespace {
-
-/// Maps the XZ quad (normal +Y) onto the plane through `center` with `normal`, `halfSize` m each way.
-Mat4 planeModel(const Vec3 &center, const Vec3 &normal, float halfSize)
-{
-    const Vec3 y = normalized(normal);
-    const Vec3 helper = std::abs(y.x) < 0.9f ? Vec3{1, 0, 0} : Vec3{0, 0, 1};
-    const Vec3 z = normalized(cross(helper, y));
-    const Vec3 x = cross(y, z);
-    Mat4 m = translation(center);
-    for (int r = 0; r < 3; ++r) {
-        m.at(r, 0) = x[r] * halfSize;
-        m.at(r, 1) = y[r];
-        m.at(r, 2) = z[r] * halfSize;
-    }
-    return m;
-}
 
 Vec3 toDisplay(const Vec3 &linear)
 {
@@ -398,10 +383,7 @@ void SceneRenderer::drawColliders(const Scene &scene, const Simulation &sim, con
             glUniform4f(color, 0.52f, 0.56f, 0.62f, 1.f);
             break;
         case ColliderKind::Plane:
-            mesh = m_quad.get();
-            m = planeModel(c.center, rotationFromEuler(c.rotation) * c.normal, 6.f);
-            glUniform4f(color, 0.20f, 0.21f, 0.23f, 1.f);
-            break;
+            continue; // drawPlanes
         case ColliderKind::Box:
             if (c.keepInside) {
                 appendBoxEdges(c.center, c.halfExtents, {0.65f, 0.70f, 0.78f}, m_scratchLines,
@@ -632,6 +614,7 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
             drawClothSurface(i, scene, sim, viewProjection, eye, options);
     }
     drawColliders(scene, sim, viewProjection, eye);
+    drawPlanes(scene, sim, viewProjection, eye, widthPx, heightPx);
     glEnable(GL_BLEND);
     drawLines(m_scratchLines, viewProjection, GL_LINES, 1.f); // the edges of keep-inside boxes
     if (scene.view.showGround)

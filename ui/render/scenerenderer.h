@@ -29,6 +29,8 @@
 #include <QImage>
 #include <QString>
 
+#include <array>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -101,8 +103,22 @@ private:
     void setLighting(GlProgram &program, const Scene &scene, const Simulation &sim);
     /// lighting.glsl's SHADOW_FILTER for this frame: 0 when no shadow map was drawn.
     int shadowFilter() const;
-    /// The solid colliders; the edges of keep-inside boxes are left in m_scratchLines.
+    /// The solid colliders but the planes; the edges of keep-inside boxes are left in m_scratchLines.
     void drawColliders(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye);
+    /// The plane colliders (the ground), drawn after everything that may cover them so the depth
+    /// test spares their shading there: with shadow lookups only inside shadowedRect(), without
+    /// them around it (the same pixels: outside it the key light reaches every point).
+    void drawPlanes(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye,
+        int widthPx, int heightPx);
+    /// The plane colliders with lighting.glsl's SHADOW_FILTER `filter`.
+    void drawPlaneColliders(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye,
+        int filter);
+    /// Pixels of a widthPx × heightPx target (x, y, width, height; y up, as glScissor) outside
+    /// which no plane collider can be in shadow: the casters' box, grown by the reach of the
+    /// shadow lookups, cast along the key light onto each plane and projected into the view.
+    /// The whole target when that cannot be bounded (a point behind the eye, light grazing a plane).
+    std::array<int, 4> shadowedRect(
+        const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, int widthPx, int heightPx) const;
     /// The shadow pass when its casters changed (a cloth moved, a collider moved or was hidden,
     /// another size); otherwise the map keeps what it holds. `sizePx` 0: no shadows.
     void updateShadowMap(const Scene &scene, const Simulation &sim, int sizePx);
@@ -123,6 +139,7 @@ private:
     bool m_shadowStale = true;   ///< a cloth moved or changed since the last shadow pass
     bool m_shadowHolds = false;  ///< the last shadow pass drew casters
     std::vector<float> m_shadowKey; ///< the other casters' state and the size of the last pass
+    Vec3 m_casterLo, m_casterHi; ///< m, the box around what the last shadow pass drew
     std::unique_ptr<Mesh> m_sphere;
     std::unique_ptr<Mesh> m_box;
     std::unique_ptr<Mesh> m_quad;
