@@ -3,6 +3,9 @@
 // only inside the part of the view where a caster's shadow may land (shadowedRect) and with
 // the shadowless program around it; outside that part the lookup returns exactly 1, so both
 // programs give the same pixels, and the scissor keeps each draw to its part of the view.
+// While the view stays still (the editor playing a scene), the shadowless planes and the
+// background are kept in a BackdropCache and copied in; only the shadowed part is drawn.
+#include "render/backdropcache.h"
 #include "render/glprogram.h"
 #include "render/scenerenderer_p.h"
 #include "render/shadowmap.h"
@@ -47,8 +50,8 @@ void SceneRenderer::drawPlaneColliders(
     glBindVertexArray(0);
 }
 
-void SceneRenderer::drawPlanes(
-    const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye, int widthPx, int heightPx)
+void SceneRenderer::drawPlanes(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection,
+    const Vec3 &eye, int widthPx, int heightPx, bool backdrop)
 {
     const bool anyPlane = std::any_of(sim.colliders.begin(), sim.colliders.end(),
         [](const Collider &c) { return c.kind == ColliderKind::Plane; });
@@ -56,14 +59,21 @@ void SceneRenderer::drawPlanes(
         return;
     const int filter = shadowFilter();
     if (filter == 0) {
-        drawPlaneColliders(scene, sim, viewProjection, eye, 0);
+        if (!backdrop)
+            drawPlaneColliders(scene, sim, viewProjection, eye, 0);
         return;
     }
     const auto [x, y, w, h] = shadowedRect(scene, sim, viewProjection, widthPx, heightPx);
     glEnable(GL_SCISSOR_TEST);
     if (w > 0 && h > 0) {
+        // Over the backdrop the planes' depth is already there: the same triangles give the
+        // same depth, so GL_LEQUAL lets them through exactly where nothing covers them.
         glScissor(x, y, w, h);
         drawPlaneColliders(scene, sim, viewProjection, eye, filter);
+    }
+    if (backdrop) {
+        glDisable(GL_SCISSOR_TEST);
+        return;
     }
     // The four bands around the rectangle (all of the target when it is empty).
     const std::array<int, 4> bands[] = {
@@ -79,6 +89,34 @@ void SceneRenderer::drawPlanes(
         drawPlaneColliders(scene, sim, viewProjection, eye, 0);
     }
     glDisable(GL_SCISSOR_TEST);
+}
+
+bool SceneRenderer::useBackdrop(const Scene &scene, const Simulation &sim, unsigned framebuffer,
+    const Mat4 &viewProjection, const Vec3 &eye, int widthPx, int heightPx)
+{
+    // Everything the backdrop's pixels depend on.
+    std::vector<float> key(viewProjection.m, viewProjection.m + 16);
+    const Vec3 &bg = scene.view.background;
+    key.insert(key.end(), {eye.x, eye.y, eye.z, float(widthPx), float(heightPx), bg.x, bg.y, bg.z});
+    for (std::size_t i = 0; i < sim.colliders.size(); ++i) {
+        const Collider &c = sim.colliders[i];
+        if (c.kind != ColliderKind::Plane)
+            continue;
+        key.insert(key.end(), {float(i), colliderHidden(scene, i) ? 1.f : 0.f});
+        for (const Vec3 &v : {c.center, c.normal, c.rotation})
+            key.insert(key.end(), {v.x, v.y, v.z});
+    }
+    const bool still = key == m_lastBackdropKey;
+    m_lastBackdropKey = key;
+    if (m_backdrop->holds(key))
+        return m_backdrop->copyTo(framebuffer);
+    // A view that moves draws everything; one that stayed for a frame keeps its backdrop.
+    if (!still || !m_backdrop->begin(framebuffer, widthPx, heightPx))
+        return false;
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    drawPlaneColliders(scene, sim, viewProjection, eye, 0);
+    m_backdrop->end(std::move(key));
+    return m_backdrop->copyTo(framebuffer);
 }
 
 std::array<int, 4> SceneRenderer::shadowedRect(

@@ -1,5 +1,6 @@
 #include "render/scenerenderer.h"
 
+#include "render/backdropcache.h"
 #include "render/fabrictexture.h"
 #include "render/glprogram.h"
 #include "render/scenerenderer_p.h"
@@ -77,6 +78,8 @@ bool SceneRenderer::initialize(QString *error)
         return false;
     }
     m_fabricImage = std::make_unique<FabricTexture>();
+    m_backdrop = std::make_unique<BackdropCache>();
+    m_lastBackdropKey.clear();
     m_shadow = std::make_unique<ShadowMap>();
     if (!m_shadow->initialize(error)) {
         m_initialized = true;
@@ -118,6 +121,7 @@ bool SceneRenderer::initialize(QString *error)
     m_topologyUploads = 0;
     m_positionUploads = 0;
     m_shadowPasses = 0;
+    m_backdropCopies = 0;
     m_shadowStale = true;
     m_initialized = true;
     return true;
@@ -204,6 +208,9 @@ void SceneRenderer::release()
     if (m_fabricImage)
         m_fabricImage->release();
     m_fabricImage.reset();
+    if (m_backdrop)
+        m_backdrop->release();
+    m_backdrop.reset();
     m_initialized = false;
 }
 
@@ -591,16 +598,25 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     else
         glClearColor(bg.x, bg.y, bg.z, 1.f);
     glDepthMask(GL_TRUE);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
     glDisable(GL_CULL_FACE); // cloth is two-sided
     // Premultiplied-friendly alpha so a transparent export keeps correct coverage.
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glEnable(GL_PROGRAM_POINT_SIZE);
+    glDisable(GL_BLEND);
+    glDisable(GL_SCISSOR_TEST); // clears and copies fill the whole target
 
     const Mat4 viewProjection = camera.projection(float(widthPx) / float(heightPx)) * camera.view();
     const Vec3 eye = camera.eye();
+    const bool backdrop = options.stillBackdrop && !options.transparentBackground
+        && useBackdrop(scene, sim, framebuffer, viewProjection, eye, widthPx, heightPx);
+    if (!options.stillBackdrop)
+        m_lastBackdropKey.clear();
+    if (backdrop)
+        ++m_backdropCopies;
+    else
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
     // Opaque cloth first: it is usually in front of the colliders and the ground, and the
     // depth test then skips their shading wherever it covers them (a software renderer shades
@@ -608,13 +624,12 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     // The surfaces are opaque (alpha 1): blending them would give the same pixels and cost a
     // software renderer a read of the framebuffer per pixel. Lines and points blend.
     const auto drawn = [&](std::size_t i) { return !sim.cloths[i].particles.empty() && !clothHidden(scene, i); };
-    glDisable(GL_BLEND);
     for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
         if (drawn(i))
             drawClothSurface(i, scene, sim, viewProjection, eye, options);
     }
     drawColliders(scene, sim, viewProjection, eye);
-    drawPlanes(scene, sim, viewProjection, eye, widthPx, heightPx);
+    drawPlanes(scene, sim, viewProjection, eye, widthPx, heightPx, backdrop);
     glEnable(GL_BLEND);
     drawLines(m_scratchLines, viewProjection, GL_LINES, 1.f); // the edges of keep-inside boxes
     if (scene.view.showGround)

@@ -47,11 +47,16 @@ struct RenderOptions {
     float stressScale = 1.f;            ///< N/m at the top of the stress ramp
     int shadowMapSize = 2048; ///< px per side of the key light's shadow map; 0 draws no shadows
     bool contactShading = true; ///< darken ambient light near colliders and the ground
+    /// Keep the background and the ground planes between frames while the view, the size and
+    /// the planes stay as they were, and copy them in instead of drawing them (BackdropCache;
+    /// single-sampled targets only, the same pixels).
+    bool stillBackdrop = false;
     /// The picture of the Image fabric look (render/fabrictexture.h); without one that look
     /// draws the plain colours.
     QImage fabricImage;
 };
 
+class BackdropCache;
 class FabricTexture;
 class ShadowMap;
 
@@ -83,6 +88,8 @@ public:
     int positionUploads() const { return m_positionUploads; }
     /// Shadow passes drawn since initialize() (only when a caster changed).
     int shadowPasses() const { return m_shadowPasses; }
+    /// Frames that copied the kept backdrop in instead of drawing it (RenderOptions::stillBackdrop).
+    int backdropCopies() const { return m_backdropCopies; }
 
 private:
     struct ClothBuffers;
@@ -108,8 +115,15 @@ private:
     /// The plane colliders (the ground), drawn after everything that may cover them so the depth
     /// test spares their shading there: with shadow lookups only inside shadowedRect(), without
     /// them around it (the same pixels: outside it the key light reaches every point).
+    /// `backdrop`: the planes without shadows are in the target already (useBackdrop), only
+    /// their shadows are drawn.
     void drawPlanes(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye,
-        int widthPx, int heightPx);
+        int widthPx, int heightPx, bool backdrop);
+    /// Fills the bound target `framebuffer` with the cached backdrop (the background, the planes
+    /// without shadows) instead of clearing it, keeping it first when the view was the same in
+    /// the frame before; false when it did not (the frame draws everything).
+    bool useBackdrop(const Scene &scene, const Simulation &sim, unsigned framebuffer, const Mat4 &viewProjection,
+        const Vec3 &eye, int widthPx, int heightPx);
     /// The plane colliders with lighting.glsl's SHADOW_FILTER `filter`.
     void drawPlaneColliders(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye,
         int filter);
@@ -135,6 +149,8 @@ private:
     std::unique_ptr<GlProgram> m_lineProgram;
     std::unique_ptr<ShadowMap> m_shadow;
     std::unique_ptr<FabricTexture> m_fabricImage;
+    std::unique_ptr<BackdropCache> m_backdrop;
+    std::vector<float> m_lastBackdropKey; ///< what the backdrop of the last frame depended on
     bool m_shadowsDrawn = false; ///< this frame's shadow map holds the scene
     bool m_shadowStale = true;   ///< a cloth moved or changed since the last shadow pass
     bool m_shadowHolds = false;  ///< the last shadow pass drew casters
@@ -161,6 +177,7 @@ private:
     int m_topologyUploads = 0;
     int m_positionUploads = 0;
     int m_shadowPasses = 0;
+    int m_backdropCopies = 0;
 };
 
 } // namespace drape

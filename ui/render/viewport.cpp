@@ -436,6 +436,9 @@ void Viewport::paintGL()
         // On a software renderer the shadow map is one of the things the quality preference
         // trades (the multisampling was chosen with the context).
         options.shadowMapSize = quality(m_software, AppSettings::softwareQuality()).shadowMapSize;
+        // A software renderer shades every pixel of the ground each frame; while the camera
+        // stays still it copies the unshadowed ground in instead (a GPU draws it for nothing).
+        options.stillBackdrop = m_software;
         m_renderer.render(m_document->scene(), shownSimulation(), m_camera, defaultFramebufferObject(), w, h,
                           options);
     }
