@@ -411,7 +411,7 @@ private slots:
         // While the view stays still, a renderer asked to keep its backdrop copies the
         // background and the unshadowed ground in from the frames before and draws only the
         // ground's shadows: every frame is still the picture drawn from scratch, with and
-        // without shadows, as the cloth moves, the camera turns and the ground is hidden.
+        // without shadows, as the cloth moves, the camera turns and the ground is hidden and shown.
         Scene scene = tablecloth();
         Simulation sim = buildSimulation(scene);
         sim.run(40);
@@ -436,12 +436,14 @@ private slots:
             RenderOptions still = plain;
             still.stillBackdrop = true;
             // Frame by frame: what changed, and whether the backdrop is copied in (the first
-            // still frame keeps it, the ones after it copy it).
+            // still frame keeps it, the ones after it copy it; without a ground there is
+            // nothing to keep, and the ground shown again is the backdrop still kept).
             const struct {
                 const char *change;
                 bool copied;
             } frames[] = {{"camera", false}, {"cloth", true}, {"cloth", true}, {"camera", false},
-                {"cloth", true}, {"ground hidden", false}, {"cloth", true}, {"ground shown", false}};
+                {"cloth", true}, {"ground hidden", false}, {"cloth", false}, {"ground shown", true},
+                {"cloth", true}};
             for (const auto &frame : frames) {
                 if (!std::strcmp(frame.change, "cloth"))
                     sim.run(1);

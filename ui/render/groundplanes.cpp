@@ -94,6 +94,14 @@ void SceneRenderer::drawPlanes(const Scene &scene, const Simulation &sim, const 
 bool SceneRenderer::useBackdrop(const Scene &scene, const Simulation &sim, unsigned framebuffer,
     const Mat4 &viewProjection, const Vec3 &eye, int widthPx, int heightPx)
 {
+    // Without a plane to keep, a clear (on the rasteriser's threads) is cheaper than a copy.
+    bool anyPlane = false;
+    for (std::size_t i = 0; i < sim.colliders.size(); ++i)
+        anyPlane = anyPlane || (sim.colliders[i].kind == ColliderKind::Plane && !colliderHidden(scene, i));
+    if (!anyPlane) {
+        m_lastBackdropKey.clear();
+        return false;
+    }
     // Everything the backdrop's pixels depend on.
     std::vector<float> key(viewProjection.m, viewProjection.m + 16);
     const Vec3 &bg = scene.view.background;
