@@ -5,6 +5,7 @@
 // follows a cloth's own UVs, and the image look shows the picture's colours where the UVs say.
 #include "document/presetcatalog.h"
 #include "record/framerenderer.h"
+#include "record/offscreentarget.h"
 #include "render/fabrictexture.h"
 #include "render/renderdata.h"
 #include "render/resources.h"
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 using namespace drape;
@@ -402,6 +404,64 @@ private slots:
         m_viewport.doneCurrent();
         QVERIFY2(rendered, qPrintable(error));
         QCOMPARE(kept, expected);
+    }
+
+    void stillViewCopiesItsBackdrop()
+    {
+        // While the view stays still, a renderer asked to keep its backdrop copies the
+        // background and the unshadowed ground in from the frames before and draws only the
+        // ground's shadows: every frame is still the picture drawn from scratch, with and
+        // without shadows, as the cloth moves, the camera turns and the ground is hidden and shown.
+        Scene scene = tablecloth();
+        Simulation sim = buildSimulation(scene);
+        sim.run(40);
+        Camera camera(scene.camera);
+        m_viewport.makeCurrent();
+        OffscreenTarget target; // single-sampled, as the viewport's on a software renderer
+        QString error;
+        QVERIFY2(target.create(kSize, 0, &error), qPrintable(error));
+        SceneRenderer kept;
+        QVERIFY2(kept.initialize(&error), qPrintable(error));
+        SceneRenderer &fresh = *m_viewport.renderer();
+        const auto draw = [&](SceneRenderer &renderer, const RenderOptions &options) {
+            renderer.render(scene, sim, camera, target.framebuffer(), kSize.width(), kSize.height(), options);
+            return target.read();
+        };
+        const auto ground = std::find_if(scene.colliders.begin(), scene.colliders.end(),
+            [](const Collider &c) { return c.kind == ColliderKind::Plane; });
+        QVERIFY(ground != scene.colliders.end());
+        for (int shadowMapSize : {1024, 0}) {
+            RenderOptions plain;
+            plain.shadowMapSize = shadowMapSize;
+            RenderOptions still = plain;
+            still.stillBackdrop = true;
+            // Frame by frame: what changed, and whether the backdrop is copied in (the first
+            // still frame keeps it, the ones after it copy it; without a ground there is
+            // nothing to keep, and the ground shown again is the backdrop still kept).
+            const struct {
+                const char *change;
+                bool copied;
+            } frames[] = {{"camera", false}, {"cloth", true}, {"cloth", true}, {"camera", false},
+                {"cloth", true}, {"ground hidden", false}, {"cloth", false}, {"ground shown", true},
+                {"cloth", true}};
+            for (const auto &frame : frames) {
+                if (!std::strcmp(frame.change, "cloth"))
+                    sim.run(1);
+                else if (!std::strcmp(frame.change, "camera"))
+                    camera.orbit(25.f, 5.f);
+                else if (!std::strcmp(frame.change, "ground hidden") || !std::strcmp(frame.change, "ground shown"))
+                    ground->hidden = !std::strcmp(frame.change, "ground hidden");
+                const int copies = kept.backdropCopies();
+                const QImage got = draw(kept, still);
+                QCOMPARE(kept.backdropCopies(), copies + (frame.copied ? 1 : 0));
+                QVERIFY2(got == draw(fresh, plain),
+                    qPrintable(QStringLiteral("after a change of %1 (shadow map of %2 px): not the picture drawn anew")
+                                   .arg(QLatin1String(frame.change)).arg(shadowMapSize)));
+            }
+        }
+        kept.release();
+        target.release();
+        m_viewport.doneCurrent();
     }
 
     void missingOrUnreadableImageSaysWhy()

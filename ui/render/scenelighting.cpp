@@ -86,6 +86,8 @@ void SceneRenderer::drawShadowCasters(const Scene &scene, const Simulation &sim,
     }
     if (!(lo.x <= hi.x))
         return;
+    m_casterLo = lo;
+    m_casterHi = hi;
     const float ground = groundHeight(scene.colliders);
     const Vec3 light = ShadowMap::keyDirection();
     const Vec3 boxLo = lo, boxHi = hi;

@@ -1,5 +1,6 @@
 #include "render/scenerenderer.h"
 
+#include "render/backdropcache.h"
 #include "render/fabrictexture.h"
 #include "render/glprogram.h"
 #include "render/scenerenderer_p.h"
@@ -17,26 +18,11 @@ namespace drape {
 
 using render_detail::groundHeight;
 using render_detail::placedModel;
+using render_detail::planeModel;
 using render_detail::translateScale;
 using render_detail::translation;
 
 namespace {
-
-/// Maps the XZ quad (normal +Y) onto the plane through `center` with `normal`, `halfSize` m each way.
-Mat4 planeModel(const Vec3 &center, const Vec3 &normal, float halfSize)
-{
-    const Vec3 y = normalized(normal);
-    const Vec3 helper = std::abs(y.x) < 0.9f ? Vec3{1, 0, 0} : Vec3{0, 0, 1};
-    const Vec3 z = normalized(cross(helper, y));
-    const Vec3 x = cross(y, z);
-    Mat4 m = translation(center);
-    for (int r = 0; r < 3; ++r) {
-        m.at(r, 0) = x[r] * halfSize;
-        m.at(r, 1) = y[r];
-        m.at(r, 2) = z[r] * halfSize;
-    }
-    return m;
-}
 
 Vec3 toDisplay(const Vec3 &linear)
 {
@@ -92,6 +78,8 @@ bool SceneRenderer::initialize(QString *error)
         return false;
     }
     m_fabricImage = std::make_unique<FabricTexture>();
+    m_backdrop = std::make_unique<BackdropCache>();
+    m_lastBackdropKey.clear();
     m_shadow = std::make_unique<ShadowMap>();
     if (!m_shadow->initialize(error)) {
         m_initialized = true;
@@ -133,6 +121,7 @@ bool SceneRenderer::initialize(QString *error)
     m_topologyUploads = 0;
     m_positionUploads = 0;
     m_shadowPasses = 0;
+    m_backdropCopies = 0;
     m_shadowStale = true;
     m_initialized = true;
     return true;
@@ -219,6 +208,9 @@ void SceneRenderer::release()
     if (m_fabricImage)
         m_fabricImage->release();
     m_fabricImage.reset();
+    if (m_backdrop)
+        m_backdrop->release();
+    m_backdrop.reset();
     m_initialized = false;
 }
 
@@ -398,10 +390,7 @@ void SceneRenderer::drawColliders(const Scene &scene, const Simulation &sim, con
             glUniform4f(color, 0.52f, 0.56f, 0.62f, 1.f);
             break;
         case ColliderKind::Plane:
-            mesh = m_quad.get();
-            m = planeModel(c.center, rotationFromEuler(c.rotation) * c.normal, 6.f);
-            glUniform4f(color, 0.20f, 0.21f, 0.23f, 1.f);
-            break;
+            continue; // drawPlanes
         case ColliderKind::Box:
             if (c.keepInside) {
                 appendBoxEdges(c.center, c.halfExtents, {0.65f, 0.70f, 0.78f}, m_scratchLines,
@@ -609,16 +598,25 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     else
         glClearColor(bg.x, bg.y, bg.z, 1.f);
     glDepthMask(GL_TRUE);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
     glDisable(GL_CULL_FACE); // cloth is two-sided
     // Premultiplied-friendly alpha so a transparent export keeps correct coverage.
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glEnable(GL_PROGRAM_POINT_SIZE);
+    glDisable(GL_BLEND);
+    glDisable(GL_SCISSOR_TEST); // clears and copies fill the whole target
 
     const Mat4 viewProjection = camera.projection(float(widthPx) / float(heightPx)) * camera.view();
     const Vec3 eye = camera.eye();
+    const bool backdrop = options.stillBackdrop && !options.transparentBackground
+        && useBackdrop(scene, sim, framebuffer, viewProjection, eye, widthPx, heightPx);
+    if (!options.stillBackdrop)
+        m_lastBackdropKey.clear();
+    if (backdrop)
+        ++m_backdropCopies;
+    else
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
     // Opaque cloth first: it is usually in front of the colliders and the ground, and the
     // depth test then skips their shading wherever it covers them (a software renderer shades
@@ -626,12 +624,12 @@ void SceneRenderer::render(const Scene &scene, const Simulation &sim, const Came
     // The surfaces are opaque (alpha 1): blending them would give the same pixels and cost a
     // software renderer a read of the framebuffer per pixel. Lines and points blend.
     const auto drawn = [&](std::size_t i) { return !sim.cloths[i].particles.empty() && !clothHidden(scene, i); };
-    glDisable(GL_BLEND);
     for (std::size_t i = 0; i < sim.cloths.size(); ++i) {
         if (drawn(i))
             drawClothSurface(i, scene, sim, viewProjection, eye, options);
     }
     drawColliders(scene, sim, viewProjection, eye);
+    drawPlanes(scene, sim, viewProjection, eye, widthPx, heightPx, backdrop);
     glEnable(GL_BLEND);
     drawLines(m_scratchLines, viewProjection, GL_LINES, 1.f); // the edges of keep-inside boxes
     if (scene.view.showGround)

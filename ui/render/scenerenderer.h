@@ -29,6 +29,8 @@
 #include <QImage>
 #include <QString>
 
+#include <array>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -45,11 +47,16 @@ struct RenderOptions {
     float stressScale = 1.f;            ///< N/m at the top of the stress ramp
     int shadowMapSize = 2048; ///< px per side of the key light's shadow map; 0 draws no shadows
     bool contactShading = true; ///< darken ambient light near colliders and the ground
+    /// Keep the background and the ground planes between frames while the view, the size and
+    /// the planes stay as they were, and copy them in instead of drawing them (BackdropCache;
+    /// single-sampled targets only, the same pixels).
+    bool stillBackdrop = false;
     /// The picture of the Image fabric look (render/fabrictexture.h); without one that look
     /// draws the plain colours.
     QImage fabricImage;
 };
 
+class BackdropCache;
 class FabricTexture;
 class ShadowMap;
 
@@ -81,6 +88,8 @@ public:
     int positionUploads() const { return m_positionUploads; }
     /// Shadow passes drawn since initialize() (only when a caster changed).
     int shadowPasses() const { return m_shadowPasses; }
+    /// Frames that copied the kept backdrop in instead of drawing it (RenderOptions::stillBackdrop).
+    int backdropCopies() const { return m_backdropCopies; }
 
 private:
     struct ClothBuffers;
@@ -101,8 +110,29 @@ private:
     void setLighting(GlProgram &program, const Scene &scene, const Simulation &sim);
     /// lighting.glsl's SHADOW_FILTER for this frame: 0 when no shadow map was drawn.
     int shadowFilter() const;
-    /// The solid colliders; the edges of keep-inside boxes are left in m_scratchLines.
+    /// The solid colliders but the planes; the edges of keep-inside boxes are left in m_scratchLines.
     void drawColliders(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye);
+    /// The plane colliders (the ground), drawn after everything that may cover them so the depth
+    /// test spares their shading there: with shadow lookups only inside shadowedRect(), without
+    /// them around it (the same pixels: outside it the key light reaches every point).
+    /// `backdrop`: the planes without shadows are in the target already (useBackdrop), only
+    /// their shadows are drawn.
+    void drawPlanes(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye,
+        int widthPx, int heightPx, bool backdrop);
+    /// Fills the bound target `framebuffer` with the cached backdrop (the background, the planes
+    /// without shadows) instead of clearing it, keeping it first when the view was the same in
+    /// the frame before; false when it did not (the frame draws everything).
+    bool useBackdrop(const Scene &scene, const Simulation &sim, unsigned framebuffer, const Mat4 &viewProjection,
+        const Vec3 &eye, int widthPx, int heightPx);
+    /// The plane colliders with lighting.glsl's SHADOW_FILTER `filter`.
+    void drawPlaneColliders(const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, const Vec3 &eye,
+        int filter);
+    /// Pixels of a widthPx × heightPx target (x, y, width, height; y up, as glScissor) outside
+    /// which no plane collider can be in shadow: the casters' box, grown by the reach of the
+    /// shadow lookups, cast along the key light onto each plane and projected into the view.
+    /// The whole target when that cannot be bounded (a point behind the eye, light grazing a plane).
+    std::array<int, 4> shadowedRect(
+        const Scene &scene, const Simulation &sim, const Mat4 &viewProjection, int widthPx, int heightPx) const;
     /// The shadow pass when its casters changed (a cloth moved, a collider moved or was hidden,
     /// another size); otherwise the map keeps what it holds. `sizePx` 0: no shadows.
     void updateShadowMap(const Scene &scene, const Simulation &sim, int sizePx);
@@ -119,10 +149,13 @@ private:
     std::unique_ptr<GlProgram> m_lineProgram;
     std::unique_ptr<ShadowMap> m_shadow;
     std::unique_ptr<FabricTexture> m_fabricImage;
+    std::unique_ptr<BackdropCache> m_backdrop;
+    std::vector<float> m_lastBackdropKey; ///< what the backdrop of the last frame depended on
     bool m_shadowsDrawn = false; ///< this frame's shadow map holds the scene
     bool m_shadowStale = true;   ///< a cloth moved or changed since the last shadow pass
     bool m_shadowHolds = false;  ///< the last shadow pass drew casters
     std::vector<float> m_shadowKey; ///< the other casters' state and the size of the last pass
+    Vec3 m_casterLo, m_casterHi; ///< m, the box around what the last shadow pass drew
     std::unique_ptr<Mesh> m_sphere;
     std::unique_ptr<Mesh> m_box;
     std::unique_ptr<Mesh> m_quad;
@@ -144,6 +177,7 @@ private:
     int m_topologyUploads = 0;
     int m_positionUploads = 0;
     int m_shadowPasses = 0;
+    int m_backdropCopies = 0;
 };
 
 } // namespace drape

@@ -64,6 +64,22 @@ inline Mat4 placedModel(const Vec3 &t, const Vec3 &rotationDegrees, const Vec3 &
     return m;
 }
 
+/// Maps the XZ quad (normal +Y) onto the plane through `center` with `normal`, `halfSize` m each way.
+inline Mat4 planeModel(const Vec3 &center, const Vec3 &normal, float halfSize)
+{
+    const Vec3 y = normalized(normal);
+    const Vec3 helper = std::abs(y.x) < 0.9f ? Vec3{1, 0, 0} : Vec3{0, 0, 1};
+    const Vec3 z = normalized(cross(helper, y));
+    const Vec3 x = cross(y, z);
+    Mat4 m = translation(center);
+    for (int r = 0; r < 3; ++r) {
+        m.at(r, 0) = x[r] * halfSize;
+        m.at(r, 1) = y[r];
+        m.at(r, 2) = z[r] * halfSize;
+    }
+    return m;
+}
+
 /// Height (m) of the horizontal ground plane, 0 when the scene has none.
 inline float groundHeight(const std::vector<Collider> &colliders)
 {

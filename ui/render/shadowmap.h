@@ -38,6 +38,8 @@ public:
 
     const Mat4 &lightViewProjection() const { return m_lightViewProjection; }
     int size() const { return m_size; }
+    /// m of the scene one texel of the map covers (from the last begin()).
+    float texelMetres() const { return m_depthRange / float(m_size > 0 ? m_size : 1); }
     /// The key light's direction (towards the light), the same as lighting.glsl's kKeyDir.
     static Vec3 keyDirection();
 

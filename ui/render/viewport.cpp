@@ -36,6 +36,10 @@ Viewport::Viewport(QWidget *parent) : QOpenGLWidget(parent)
     QSurfaceFormat format = surfaceFormat();
     format.setSamples(samplesForSystem());
     setFormat(format);
+    // Every paintGL() fills the whole framebuffer (the renderer clears it or copies its kept
+    // backdrop in; without a scene it is cleared below), so Qt need not clear it before each
+    // frame as well: on a desktop GL it would, a full-frame clear a software renderer pays.
+    setUpdateBehavior(QOpenGLWidget::PartialUpdate);
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setMinimumSize(160, 120);
@@ -436,8 +440,16 @@ void Viewport::paintGL()
         // On a software renderer the shadow map is one of the things the quality preference
         // trades (the multisampling was chosen with the context).
         options.shadowMapSize = quality(m_software, AppSettings::softwareQuality()).shadowMapSize;
+        // A software renderer shades every pixel of the ground each frame; while the camera
+        // stays still it copies the unshadowed ground in instead (a GPU draws it for nothing).
+        options.stillBackdrop = m_software;
         m_renderer.render(m_document->scene(), shownSimulation(), m_camera, defaultFramebufferObject(), w, h,
                           options);
+    } else {
+        // Nothing drawn under the message: start from black (Qt keeps the last frame).
+        QOpenGLFunctions *gl = context()->functions();
+        gl->glClearColor(0.f, 0.f, 0.f, 1.f);
+        gl->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     }
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
