@@ -3,10 +3,13 @@
 // particle after v²/(2 μ g); collider motion follows its closed form.
 #include "sim/builders.h"
 #include "sim/simulation.h"
+#include "collision.h"
+#include "solvercache.h"
 
 #include <QTest>
 
 #include <cmath>
+#include <set>
 #include <numbers>
 
 using namespace drape;
@@ -72,6 +75,7 @@ private slots:
     void selfCollisionSeparatesUnconnectedParticles();
     void foldedClothDoesNotPassThroughItself();
     void selfCollisionCatchesParticlesThatCloseInOverSubsteps();
+    void selfPairsAreEveryCloseUnconnectedPairOnce();
 };
 
 void TestColliders::clothOnSphereNeverPenetrates_data()
@@ -392,6 +396,53 @@ void TestColliders::foldedClothDoesNotPassThroughItself()
         // The upper layer rests on the lower one, not on the ground.
         QVERIFY(p.position[gridIndex(g, 9, j)].y > c.thickness + 0.9f * minDistance);
     }
+}
+
+void TestColliders::selfPairsAreEveryCloseUnconnectedPairOnce()
+{
+    // The self-collision hash looks for each pair once, from one side, in half of the
+    // neighbouring cells: against every pair by brute force, on a sheet crumpled into a small
+    // box, the candidates are exactly the unconnected pairs within its radius, none twice.
+    GridSpec g;
+    g.across = 30;
+    g.down = 24;
+    g.width = 0.5f;
+    g.height = 0.4f;
+    Cloth cloth = makeGrid(g);
+    std::uint32_t state = 12345u;
+    const auto next = [&state] {
+        state = state * 1664525u + 1013904223u;
+        return float(state >> 8) / float(1u << 24);
+    };
+    for (Vec3 &x : cloth.particles.position)
+        x = Vec3 { next(), next(), next() } * 0.12f + Vec3 { -5.f, 2.f, 7.f };
+    cloth.particles.setKind(0, ParticleKind::Static);
+    cloth.particles.setKind(1, ParticleKind::Static); // a pinned pair is no candidate
+    detail::ClothSolverCache cache;
+    cache.ensure(cloth);
+    const float minDistance = 0.01f;
+    const std::vector<Vec3> before = cloth.particles.position;
+    detail::solveSelfCollision(cloth, cache, minDistance);
+    QVERIFY(cache.selfPairsValid);
+    const float radius = 2.f * minDistance; // the gather's reach: distance plus slack
+    std::set<std::pair<std::uint32_t, std::uint32_t>> expected;
+    const std::size_t n = before.size();
+    for (std::uint32_t i = 0; i < n; ++i) {
+        for (std::uint32_t j = i + 1; j < n; ++j) {
+            if (cloth.particles.invMass[i] + cloth.particles.invMass[j] == 0.f || cache.adjacent(i, j))
+                continue;
+            if (lengthSquared(before[j] - before[i]) < radius * radius)
+                expected.insert({ i, j });
+        }
+    }
+    QVERIFY(expected.size() > 500);
+    std::set<std::pair<std::uint32_t, std::uint32_t>> found;
+    for (std::size_t k = 0; k < cache.selfPairs.size(); k += 2) {
+        const std::pair<std::uint32_t, std::uint32_t> pair { cache.selfPairs[k], cache.selfPairs[k + 1] };
+        QVERIFY(pair.first < pair.second);
+        QVERIFY2(found.insert(pair).second, "a pair listed twice");
+    }
+    QCOMPARE(found, expected);
 }
 
 QTEST_APPLESS_MAIN(TestColliders)

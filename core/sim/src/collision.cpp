@@ -363,6 +363,11 @@ bool selfPairsCurrent(const Cloth &cloth, const ClothSolverCache &cache, float m
 
 // Gathers the unconnected pairs closer than minDistance + slack with the spatial hash
 // (Teschner et al. 2003, filled by counting sort, so the order is fixed by the positions).
+// Each pair is looked for once: from particle i, in i's own cell (partners of higher index)
+// and in the 13 neighbouring cells of one half-space (every partner there); a pair whose
+// cells lie the other way round is found from its other particle. A bucket may also hold
+// particles of cells that hash alike; they are skipped by their cell, so no pair is found
+// twice.
 void gatherSelfPairs(const Cloth &cloth, ClothSolverCache &cache, float minDistance)
 {
     const Particles &p = cloth.particles;
@@ -374,11 +379,13 @@ void gatherSelfPairs(const Cloth &cloth, ClothSolverCache &cache, float minDista
     const float inv = 1.f / radius;
     cache.cellStart.assign(tableSize + 1, 0);
     cache.cellOf.resize(n);
+    cache.cellCoord.resize(n);
     cache.cellEntries.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Vec3 &x = p.position[i];
-        const std::uint32_t h
-            = cellHash(cellCoord(x.x, inv), cellCoord(x.y, inv), cellCoord(x.z, inv), tableSize);
+        const CellCoord c { cellCoord(x.x, inv), cellCoord(x.y, inv), cellCoord(x.z, inv) };
+        const std::uint32_t h = cellHash(c.x, c.y, c.z, tableSize);
+        cache.cellCoord[i] = c;
         cache.cellOf[i] = h;
         ++cache.cellStart[h + 1];
     }
@@ -388,26 +395,30 @@ void gatherSelfPairs(const Cloth &cloth, ClothSolverCache &cache, float minDista
     cache.cellCursor.assign(cache.cellStart.begin(), cache.cellStart.end() - 1);
     for (std::size_t i = 0; i < n; ++i)
         cache.cellEntries[cache.cellCursor[cache.cellOf[i]]++] = std::uint32_t(i);
+    // The cell itself, then the 13 neighbours with (dz, dy, dx) lexicographically positive.
+    static constexpr std::int32_t kHalf[14][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { -1, 1, 0 }, { 0, 1, 0 },
+        { 1, 1, 0 }, { -1, -1, 1 }, { 0, -1, 1 }, { 1, -1, 1 }, { -1, 0, 1 }, { 0, 0, 1 }, { 1, 0, 1 },
+        { -1, 1, 1 }, { 0, 1, 1 }, { 1, 1, 1 } };
     const float r2 = radius * radius;
     cache.selfPairs.clear();
     for (std::size_t ii = 0; ii < n; ++ii) {
         const auto i = std::uint32_t(ii);
         const Vec3 xi = p.position[i];
-        const std::int32_t cx = cellCoord(xi.x, inv), cy = cellCoord(xi.y, inv), cz = cellCoord(xi.z, inv);
-        for (int dz = -1; dz <= 1; ++dz)
-            for (int dy = -1; dy <= 1; ++dy)
-                for (int dx = -1; dx <= 1; ++dx) {
-                    const std::uint32_t h = cellHash(cx + dx, cy + dy, cz + dz, tableSize);
-                    for (std::uint32_t e = cache.cellStart[h]; e < cache.cellStart[h + 1]; ++e) {
-                        const std::uint32_t j = cache.cellEntries[e];
-                        if (j <= i || p.invMass[i] + p.invMass[j] == 0.f)
-                            continue; // each pair once, from its lower index
-                        if (lengthSquared(p.position[j] - xi) >= r2 || cache.adjacent(i, j))
-                            continue;
-                        cache.selfPairs.push_back(i);
-                        cache.selfPairs.push_back(j);
-                    }
-                }
+        const float wi = p.invMass[i];
+        const CellCoord ci = cache.cellCoord[i];
+        for (int k = 0; k < 14; ++k) {
+            const CellCoord cell { ci.x + kHalf[k][0], ci.y + kHalf[k][1], ci.z + kHalf[k][2] };
+            const std::uint32_t h = cellHash(cell.x, cell.y, cell.z, tableSize);
+            for (std::uint32_t e = cache.cellStart[h]; e < cache.cellStart[h + 1]; ++e) {
+                const std::uint32_t j = cache.cellEntries[e];
+                if ((k == 0 && j <= i) || !(cache.cellCoord[j] == cell) || wi + p.invMass[j] == 0.f)
+                    continue;
+                if (lengthSquared(p.position[j] - xi) >= r2 || cache.adjacent(i, j))
+                    continue;
+                cache.selfPairs.push_back(std::min(i, j));
+                cache.selfPairs.push_back(std::max(i, j));
+            }
+        }
     }
     cache.selfPairsAnchor.assign(p.position.begin(), p.position.end());
     cache.selfPairsSlack = slack;

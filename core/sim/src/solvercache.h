@@ -40,6 +40,12 @@ struct ColliderState {
     bool rotated = false; ///< frame is not the identity
 };
 
+/// A cell of the self-collision hash grid.
+struct CellCoord {
+    std::int32_t x = 0, y = 0, z = 0;
+    bool operator==(const CellCoord &) const = default;
+};
+
 struct ClothSolverCache {
     // Topology key: the cache is rebuilt when any of these differ from the cloth.
     std::uint64_t revision = ~std::uint64_t(0);
@@ -111,6 +117,7 @@ struct ClothSolverCache {
     std::vector<std::uint32_t> cellStart;
     std::vector<std::uint32_t> cellEntries;
     std::vector<std::uint32_t> cellOf;
+    std::vector<CellCoord> cellCoord; ///< per particle, its cell (told apart from others in its bucket)
     std::vector<std::uint32_t> cellCursor;
     // Candidate pairs (i, j flattened, in the hash's visiting order) within minDistance +
     // slack when gathered, reused while no particle has moved more than slack/2 since.
