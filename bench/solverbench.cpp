@@ -120,6 +120,7 @@ const bool registered = [] {
     })->Unit(benchmark::kMillisecond);
     registerSolver("verlet", SolverKind::Verlet, Threads::One, small);
     registerSolver("verlet_2threads", SolverKind::Verlet, Threads::Two, small);
+    registerSolver("verlet_auto", SolverKind::Verlet, Threads::Automatic, small);
     registerSolver("springs", SolverKind::Springs, Threads::One);
     return true;
 }();
