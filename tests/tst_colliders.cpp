@@ -76,6 +76,7 @@ private slots:
     void foldedClothDoesNotPassThroughItself();
     void selfCollisionCatchesParticlesThatCloseInOverSubsteps();
     void selfPairsAreEveryCloseUnconnectedPairOnce();
+    void selfPairsOutliveMotionOfTheWhole();
 };
 
 void TestColliders::clothOnSphereNeverPenetrates_data()
@@ -443,6 +444,48 @@ void TestColliders::selfPairsAreEveryCloseUnconnectedPairOnce()
         QVERIFY2(found.insert(pair).second, "a pair listed twice");
     }
     QCOMPARE(found, expected);
+}
+
+void TestColliders::selfPairsOutliveMotionOfTheWhole()
+{
+    // Candidate pairs are gathered again only when two particles may have closed in by more
+    // than the slack: a cloth moving as a whole keeps them, relative motion beyond the slack
+    // does not. Unconnected particles 1.5 minimum distances apart: every neighbour is a
+    // candidate, none is pushed.
+    const float minDistance = 0.01f; // the slack is one minimum distance
+    ExplicitSpec spec;
+    for (int i = 0; i < 10; ++i) {
+        for (int j = 0; j < 10; ++j) {
+            spec.positions.push_back({ 1.5f * minDistance * float(i), 1.f, 1.5f * minDistance * float(j) });
+            spec.masses.push_back(0.01f);
+        }
+    }
+    Cloth cloth = makeExplicit(spec);
+    detail::ClothSolverCache cache;
+    cache.ensure(cloth);
+    QCOMPARE(detail::solveSelfCollision(cloth, cache, minDistance), 0u);
+    QVERIFY(!cache.selfPairs.empty());
+    const std::vector<Vec3> anchor = cache.selfPairsAnchor;
+    QVERIFY(cloth.particles.position == anchor);
+    // All of it by three slacks: each particle moved far, all by the same vector, so no two
+    // closed in. The pairs stay.
+    for (Vec3 &x : cloth.particles.position)
+        x += Vec3 { 2.7f * minDistance, 1.3f * minDistance, 0.f };
+    detail::solveSelfCollision(cloth, cache, minDistance);
+    QVERIFY(cache.selfPairsAnchor == anchor);
+    // Half of it 0.9 slack further: pairs across the halves closed in by at most that, still
+    // covered by the slack. The pairs stay.
+    const std::size_t half = cloth.particles.size() / 2;
+    for (std::size_t i = 0; i < half; ++i)
+        cloth.particles.position[i] += Vec3 { 0.9f * minDistance, 0.f, 0.f };
+    detail::solveSelfCollision(cloth, cache, minDistance);
+    QVERIFY(cache.selfPairsAnchor == anchor);
+    // And 0.2 slack more: beyond what the slack covers. Gathered again, from the positions now.
+    for (std::size_t i = 0; i < half; ++i)
+        cloth.particles.position[i] += Vec3 { 0.2f * minDistance, 0.f, 0.f };
+    const std::vector<Vec3> moved = cloth.particles.position;
+    detail::solveSelfCollision(cloth, cache, minDistance);
+    QVERIFY(cache.selfPairsAnchor == moved);
 }
 
 QTEST_APPLESS_MAIN(TestColliders)
