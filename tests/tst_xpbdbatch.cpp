@@ -211,21 +211,29 @@ template <typename T> bool sameBits(const std::vector<T> &a, const std::vector<T
 {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
-// Rows "cpu" (the AVX2 kernels when the CPU has them) and "portable" (switched off).
+// One row per kernel (xpbdkernel.h): each block kernel this CPU can run, and the portable
+// one. Rows the CPU cannot run are skipped.
 void kernelRows()
 {
-    QTest::addColumn<bool>("avx2");
-    QTest::newRow("cpu") << true;
-    QTest::newRow("portable") << false;
+    QTest::addColumn<int>("isa");
+    QTest::newRow("avx512") << int(KernelIsa::Avx512);
+    QTest::newRow("avx2") << int(KernelIsa::Avx2);
+    QTest::newRow("portable") << int(KernelIsa::Portable);
 }
 
 // Selects the kernels for one test function and restores the CPU's choice after it.
 struct KernelChoice {
-    explicit KernelChoice(bool avx2) { setXpbdAvx2Enabled(avx2); }
-    ~KernelChoice() { setXpbdAvx2Enabled(true); }
+    explicit KernelChoice(int isa) { setXpbdKernelLimit(KernelIsa(isa)); }
+    ~KernelChoice() { setXpbdKernelLimit(KernelIsa::Avx512); }
     KernelChoice(const KernelChoice &) = delete;
     KernelChoice &operator=(const KernelChoice &) = delete;
 };
+
+#define DRAPE_KERNEL_ROW()                                                                                   \
+    QFETCH(int, isa);                                                                                          \
+    if (int(xpbdKernelIsaOfCpu()) < isa)                                                                       \
+        QSKIP("this CPU does not run these kernels");                                                          \
+    const KernelChoice choice(isa)
 
 } // namespace
 
@@ -335,8 +343,7 @@ private slots:
     void batchedPassEqualsSequentialPass_data() { kernelRows(); }
     void batchedPassEqualsSequentialPass()
     {
-        QFETCH(bool, avx2);
-        const KernelChoice choice(avx2);
+        DRAPE_KERNEL_ROW();
         Cloth batched = jitteredSheet(61, 57);
         ClothSolverCache cache;
         cache.ensure(batched);
@@ -348,8 +355,7 @@ private slots:
     void undampedBlocksEqualSequentialPass_data() { kernelRows(); }
     void undampedBlocksEqualSequentialPass()
     {
-        QFETCH(bool, avx2);
-        const KernelChoice choice(avx2);
+        DRAPE_KERNEL_ROW();
         Cloth batched = jitteredSheet(45, 37);
         for (std::size_t i = 0; i < batched.constraints.size(); ++i)
             batched.constraints[i].damping = i % 97 == 0 ? 0.3f : 0.f; // a few damped blocks
@@ -365,8 +371,7 @@ private slots:
     void verletBatchedPassEqualsSequentialPass_data() { kernelRows(); }
     void verletBatchedPassEqualsSequentialPass()
     {
-        QFETCH(bool, avx2);
-        const KernelChoice choice(avx2);
+        DRAPE_KERNEL_ROW();
         Cloth batched = jitteredSheet(29, 23);
         Cloth reference = batched;
         ClothSolverCache cache;
@@ -473,10 +478,12 @@ private slots:
             for (int verlet = 0; verlet < 2; ++verlet) {
                 if (verlet)
                     QVERIFY(refreshVerletBatches(cloth, dt, s));
-                std::vector<Vec3> xs[2];
-                std::vector<float> ls[2];
-                for (int path = 0; path < 2; ++path) {
-                    setXpbdAvx2Enabled(path == 0);
+                // Path 0 is the portable kernel; 1, 2 the block kernels this CPU can run.
+                const int paths = int(xpbdKernelIsaOfCpu()) + 1;
+                std::vector<Vec3> xs[3];
+                std::vector<float> ls[3];
+                for (int path = 0; path < paths; ++path) {
+                    setXpbdKernelLimit(KernelIsa(path));
                     xs[path] = off;
                     std::fill(s.lambda.begin(), s.lambda.end(), 0.f);
                     s.lambdaZero = true;
@@ -493,9 +500,13 @@ private slots:
                     }
                     ls[path] = s.lambda;
                 }
-                setXpbdAvx2Enabled(true);
-                QVERIFY2(sameBits(xs[0], xs[1]), qPrintable(QString("trial %1 verlet %2 positions").arg(trial).arg(verlet)));
-                QVERIFY2(sameBits(ls[0], ls[1]), qPrintable(QString("trial %1 verlet %2 lambda").arg(trial).arg(verlet)));
+                setXpbdKernelLimit(KernelIsa::Avx512);
+                for (int path = 1; path < paths; ++path) {
+                    QVERIFY2(sameBits(xs[0], xs[path]),
+                        qPrintable(QString("trial %1 verlet %2 kernel %3 positions").arg(trial).arg(verlet).arg(path)));
+                    QVERIFY2(sameBits(ls[0], ls[path]),
+                        qPrintable(QString("trial %1 verlet %2 kernel %3 lambda").arg(trial).arg(verlet).arg(path)));
+                }
                 for (std::size_t k = 0; k < s.slotCount(); ++k)
                     if (s.source[k] == ~std::uint32_t(0))
                         QCOMPARE(ls[0][k], 0.f);

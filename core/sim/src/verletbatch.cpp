@@ -33,9 +33,17 @@ void relaxOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const float *w, float in
 void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
     Vec3 *x, const float *invMass, float invDt2)
 {
-    if (conflictFree && xpbdAvx2Available()) {
-        relaxConflictFreeAvx2(batches, begin, end, x, invMass, invDt2);
-        return;
+    if (conflictFree) {
+        switch (xpbdKernelIsa()) {
+        case KernelIsa::Avx512:
+            relaxConflictFreeAvx512(batches, begin, end, x, invMass, invDt2);
+            return;
+        case KernelIsa::Avx2:
+            relaxConflictFreeAvx2(batches, begin, end, x, invMass, invDt2);
+            return;
+        case KernelIsa::Portable:
+            break;
+        }
     }
     for (std::uint32_t k = begin; k < end; ++k) {
         if (batches.source[k] != ~std::uint32_t(0))

@@ -2,7 +2,7 @@
 // of a distance constraint with the stiffness of a compliant link, spelled out one constraint
 // at a time in verletbatch.cpp (relaxOne). The blocks are fetched and stored by the helpers
 // of xpbdlanes.h, as the XPBD kernel's are; only the arithmetic differs. Bit-identical to
-// relaxOne: the same IEEE operations in the same order, no FMA (compiled for AVX2 alone).
+// relaxOne: the same IEEE operations in the same order, no FMA (compiled with -ffp-contract=off).
 #include "xpbdkernel.h"
 #include "xpbdlanes.h"
 
@@ -53,7 +53,15 @@ __attribute__((target("avx2"))) void relaxConflictFreeAvx2(
 {
     VerletArith arith;
     arith.invDt2 = invDt2;
-    avx2::solveColourRange(s, begin, end, x, nullptr, w, arith);
+    avx2::solveColourRange<2>(s, begin, end, x, nullptr, w, arith);
+}
+
+DRAPE_AVX512_KERNEL void relaxConflictFreeAvx512(
+    XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const float *w, float invDt2)
+{
+    VerletArith arith;
+    arith.invDt2 = invDt2;
+    avx2::solveColourRange<4>(s, begin, end, x, nullptr, w, arith);
 }
 
 } // namespace drape::detail

@@ -500,9 +500,15 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
     const Vec3 *xPrev, const float *invMass)
 {
     if (conflictFree) {
-        if (xpbdAvx2Available()) {
+        switch (xpbdKernelIsa()) {
+        case KernelIsa::Avx512:
+            solveConflictFreeAvx512(batches, begin, end, x, xPrev, invMass);
+            return;
+        case KernelIsa::Avx2:
             solveConflictFreeAvx2(batches, begin, end, x, xPrev, invMass);
             return;
+        case KernelIsa::Portable:
+            break;
         }
     }
     for (std::uint32_t k = begin; k < end; ++k) {

@@ -6,20 +6,37 @@
 
 namespace drape::detail {
 
-/// True when the CPU runs AVX2 (checked once) and the AVX2 kernels are not switched off.
-bool xpbdAvx2Available();
-/// Switches the AVX2 kernels off (or back on), so that tests can check the portable ones on
-/// a CPU that has AVX2. Not for use while a step runs.
-void setXpbdAvx2Enabled(bool enabled);
+/// The instruction sets the block kernels come in, each bit-identical to the portable one.
+enum class KernelIsa : int {
+    Portable = 0, ///< one constraint at a time (xpbdbatch.cpp, verletbatch.cpp)
+    Avx2 = 1, ///< 8 lanes in AVX2 registers, two blocks side by side
+    /// The same 8-lane AVX2 arithmetic compiled with AVX-512VL's 32 vector registers, which
+    /// hold four blocks side by side without spilling: the kernel is bound by the latency of
+    /// a block's square root and two divisions, and four independent chains hide more of it.
+    Avx512 = 2,
+};
+
+/// The kernels solveXpbdSlots and relaxVerletSlots run: the best the CPU has (checked once)
+/// within the limit set by setXpbdKernelLimit.
+KernelIsa xpbdKernelIsa();
+/// The best kernels this CPU can run, whatever the limit.
+KernelIsa xpbdKernelIsaOfCpu();
+/// Caps the kernels at `isa` (the CPU's best by default), so that tests can check every
+/// kernel a CPU can run against the portable one. Not for use while a step runs.
+void setXpbdKernelLimit(KernelIsa isa);
 
 /// The conflict-free colour kernel of xpbdbatch.cpp with its 8 lanes in AVX2 registers,
-/// bit-identical to it. Only call when xpbdAvx2Available().
+/// bit-identical to it. Only call when xpbdKernelIsa() >= Avx2 (Avx512 for the second).
 void solveConflictFreeAvx2(
+    XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w);
+void solveConflictFreeAvx512(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w);
 
 /// The conflict-free colour kernel of verletbatch.cpp (Verlet relaxation) in AVX2,
-/// bit-identical to it. Only call when xpbdAvx2Available().
+/// bit-identical to it. Only call when xpbdKernelIsa() >= Avx2 (Avx512 for the second).
 void relaxConflictFreeAvx2(
+    XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const float *w, float invDt2);
+void relaxConflictFreeAvx512(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const float *w, float invDt2);
 
 } // namespace drape::detail

@@ -12,31 +12,44 @@
 // one by one.
 //
 // Bit-identical to solveOne: every operation is the same IEEE operation in the same order
-// (no FMA: the function is compiled for AVX2 alone, so nothing is contracted).
+// (no FMA: the AVX-512 build of the kernel could contract a multiply and an add into one
+// rounding, so this file is compiled with -ffp-contract=off, core/CMakeLists.txt).
 // tests/tst_xpbdbatch.cpp checks the kernel against an independent one-at-a-time reference on
 // whichever path the CPU takes.
 #include "xpbdkernel.h"
 #include "xpbdlanes.h"
 
+#include <algorithm>
 #include <atomic>
 
 namespace drape::detail {
 
 namespace {
 
-std::atomic<bool> avx2Enabled { true };
+std::atomic<int> kernelLimit { int(KernelIsa::Avx512) };
 
 } // namespace
 
-bool xpbdAvx2Available()
+KernelIsa xpbdKernelIsaOfCpu()
 {
-    static const bool available = __builtin_cpu_supports("avx2");
-    return available && avx2Enabled.load(std::memory_order_relaxed);
+    static const KernelIsa best = [] {
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")
+            && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq"))
+            return KernelIsa::Avx512;
+        return __builtin_cpu_supports("avx2") ? KernelIsa::Avx2 : KernelIsa::Portable;
+    }();
+    return best;
 }
 
-void setXpbdAvx2Enabled(bool enabled)
+KernelIsa xpbdKernelIsa()
 {
-    avx2Enabled.store(enabled, std::memory_order_relaxed);
+    return KernelIsa(std::min(int(xpbdKernelIsaOfCpu()), kernelLimit.load(std::memory_order_relaxed)));
+}
+
+void setXpbdKernelLimit(KernelIsa isa)
+{
+    kernelLimit.store(int(isa), std::memory_order_relaxed);
 }
 
 namespace {
@@ -94,7 +107,13 @@ struct XpbdArith {
 __attribute__((target("avx2"))) void solveConflictFreeAvx2(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
-    avx2::solveColourRange(s, begin, end, x, xPrev, w, XpbdArith {});
+    avx2::solveColourRange<2>(s, begin, end, x, xPrev, w, XpbdArith {});
+}
+
+DRAPE_AVX512_KERNEL void solveConflictFreeAvx512(
+    XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
+{
+    avx2::solveColourRange<4>(s, begin, end, x, xPrev, w, XpbdArith {});
 }
 
 } // namespace drape::detail

@@ -18,6 +18,9 @@ namespace drape::detail::avx2 {
 static_assert(sizeof(Vec3) == 3 * sizeof(float), "the gathers index Vec3 arrays as floats");
 
 #define DRAPE_AVX2_INLINE __attribute__((target("avx2"), always_inline)) inline
+/// A kernel entry point built for AVX-512VL: the same AVX2 intrinsics, inlined into it, get the
+/// EVEX encodings and 32 vector registers (see KernelIsa::Avx512 in xpbdkernel.h).
+#define DRAPE_AVX512_KERNEL __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq")))
 
 // Eight lanes of x, y, z.
 struct Lanes {
@@ -303,16 +306,20 @@ DRAPE_AVX2_INLINE void solveRange(
     }
 }
 
-// Every block of slots [begin, end) of a conflict-free colour, two at a time.
-template <class Arith>
+// Every block of slots [begin, end) of a conflict-free colour, U at a time (U = 2 or 4; the
+// rest one by one). A block's chain of dependent operations (fetch, square root, two
+// divisions, store) is long next to its work, so the core runs out of independent work
+// unless several blocks are in flight: U = 4 needs more than AVX2's 16 vector registers.
+template <int U, class Arith>
 DRAPE_AVX2_INLINE void solveColourRange(XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x,
     const Vec3 *xPrev, const float *w, const Arith &arith)
 {
+    static_assert(U == 2 || U == 4);
     constexpr std::uint32_t L = XpbdBatches::kLanes;
     std::uint32_t k0 = begin;
-    for (; k0 + 2 * L <= end; k0 += 2 * L)
-        solveRange<2>(s, k0, x, xPrev, w, arith);
-    if (k0 < end)
+    for (; k0 + U * L <= end; k0 += U * L)
+        solveRange<U>(s, k0, x, xPrev, w, arith);
+    for (; k0 < end; k0 += L)
         solveRange<1>(s, k0, x, xPrev, w, arith);
 }
 
