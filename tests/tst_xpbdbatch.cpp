@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <set>
 #include <random>
 
@@ -517,6 +518,78 @@ private slots:
         QVERIFY(windowBlocks > 0);
         QVERIFY(carriers > 0);
     }
+    // The per-frame refresh (parameters, record checks) and spans pass of the block kernels'
+    // CPUs give the portable loops' bits, for XPBD and Verlet, on sheets with padding, a
+    // frame origin far from the world origin, damped and undamped blocks, and records broken
+    // between frames (each of constraintValid's checks), which both must report.
+    void streamPassesEqualPortable()
+    {
+        if (xpbdKernelIsaOfCpu() < KernelIsa::Avx2)
+            QSKIP("this CPU runs the portable passes only");
+        std::mt19937 rng(11);
+        std::uniform_real_distribution<float> u(0.f, 1.f);
+        const float dt = 1.f / 600.f;
+        int invalid = 0, damped = 0;
+        for (int trial = 0; trial < 60; ++trial) {
+            Cloth cloth = jitteredSheet(5 + trial % 13, 4 + trial % 11);
+            ClothSolverCache cache;
+            cache.ensure(cloth);
+            for (DistanceConstraint &k : cloth.constraints) {
+                k.compliance = u(rng) < 0.3f ? 0.f : u(rng) * 1e-3f;
+                k.damping = u(rng) < 0.8f ? 0.f : u(rng);
+                k.restLength *= 0.9f + 0.2f * u(rng);
+            }
+            const std::size_t n = cloth.particles.size();
+            if (trial % 3 == 0) {
+                // One broken record: which check fails depends on the trial.
+                DistanceConstraint &k = cloth.constraints[std::size_t(trial * 7) % cloth.constraints.size()];
+                switch ((trial / 3) % 8) {
+                case 0: k.a = std::uint32_t(n + 3); break;
+                case 1: k.b = k.a; break;
+                case 2: k.restLength = -0.1f; break;
+                case 3: k.compliance = std::numeric_limits<float>::quiet_NaN(); break;
+                case 4: k.damping = std::numeric_limits<float>::infinity(); break;
+                case 5: k.tearStrain = 0.f; break;
+                case 6: k.tearForce = -1.f; break;
+                case 7: k.b = ~std::uint32_t(0); break;
+                }
+            }
+            std::vector<Vec3> origin = cloth.particles.position;
+            for (Vec3 &p : origin)
+                p = p + Vec3 { 1000.f, -250.f, 31.f } + Vec3 { u(rng), u(rng), u(rng) } * 1e-3f;
+            for (int verlet = 0; verlet < 2; ++verlet) {
+                XpbdBatches streams[2];
+                bool ok[2] = {};
+                for (int path = 0; path < 2; ++path) {
+                    setXpbdKernelLimit(path == 0 ? KernelIsa::Portable : KernelIsa::Avx512);
+                    streams[path] = cache.xpbd;
+                    XpbdBatches &s = streams[path];
+                    ok[path] = verlet ? refreshVerletBatches(cloth, dt, s) : refreshXpbdBatches(cloth, dt, s);
+                    setXpbdSpans(s, origin.data());
+                    // A second refresh derives |span|² - L² from the spans just set.
+                    ok[path] &= verlet ? refreshVerletBatches(cloth, dt * 0.5f, s) : refreshXpbdBatches(cloth, dt * 0.5f, s);
+                }
+                setXpbdKernelLimit(KernelIsa::Avx512);
+                const QString where = QString("trial %1 verlet %2").arg(trial).arg(verlet);
+                QVERIFY2(ok[0] == ok[1], qPrintable(where));
+                QVERIFY2(ok[0] == cloth.validate().empty(), qPrintable(where));
+                invalid += ok[0] ? 0 : 1;
+                const XpbdBatches &p = streams[0], &v = streams[1];
+                QVERIFY2(sameBits(p.restLength, v.restLength), qPrintable(where));
+                QVERIFY2(sameBits(p.alphaTilde, v.alphaTilde), qPrintable(where));
+                QVERIFY2(sameBits(p.gamma, v.gamma), qPrintable(where));
+                QVERIFY2(sameBits(p.spanX, v.spanX) && sameBits(p.spanY, v.spanY) && sameBits(p.spanZ, v.spanZ),
+                    qPrintable(where));
+                QVERIFY2(sameBits(p.spanStretch, v.spanStretch), qPrintable(where));
+                QVERIFY2(p.blockDamped == v.blockDamped, qPrintable(where));
+                damped += int(std::count(p.blockDamped.begin(), p.blockDamped.end(), std::uint8_t(1)));
+                QVERIFY(std::any_of(p.spanX.begin(), p.spanX.end(), [](float x) { return x != 0.f && std::isfinite(x); }));
+            }
+        }
+        QCOMPARE(invalid, 2 * 20); // every broken record was reported, on both solvers
+        QVERIFY(damped > 0);
+    }
+
     void twoThreadPassEqualsSequentialPass()
     {
         // Several chunks per colour, so both threads take part whatever the timing.

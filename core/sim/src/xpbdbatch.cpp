@@ -370,8 +370,10 @@ bool refreshSlots(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdB
     std::size_t end)
 {
     const float invDt = 1.f / dt;
-    const DistanceConstraint *cons = cloth.constraints.data();
     const std::size_t particles = cloth.particles.size();
+    if (xpbdKernelIsa() >= KernelIsa::Avx2 && particles > 0)
+        return refreshSlotsAvx2(cloth, invDt2, invDt, verlet, batches, begin, end);
+    const DistanceConstraint *cons = cloth.constraints.data();
     const std::size_t slots = batches.slotCount();
     const std::uint32_t *source = batches.source.data();
     float *rest = batches.restLength.data();
@@ -422,6 +424,10 @@ bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, Xpb
 // setXpbdSpans() for slots [begin, end).
 void setSpans(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::size_t end)
 {
+    if (xpbdKernelIsa() >= KernelIsa::Avx2) {
+        setSpansAvx2(batches, origin, begin, end);
+        return;
+    }
     for (std::size_t s = begin; s < end; ++s) {
         if (batches.source[s] == kNone)
             continue; // padding keeps its NaN span

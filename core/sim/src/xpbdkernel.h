@@ -39,4 +39,11 @@ void relaxConflictFreeAvx2(
 void relaxConflictFreeAvx512(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const float *w, float invDt2);
 
+/// refreshSlots and setSpans of xpbdbatch.cpp (slots [begin, end), on block boundaries) eight
+/// slots at a time, with their bits (streamsavx2.cpp). Only call when xpbdKernelIsa() >=
+/// Avx2; the refresh only for a cloth with particles.
+bool refreshSlotsAvx2(const Cloth &cloth, float invDt2, float invDt, bool verlet, XpbdBatches &batches,
+    std::size_t begin, std::size_t end);
+void setSpansAvx2(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::size_t end);
+
 } // namespace drape::detail
