@@ -131,6 +131,10 @@ private slots:
     void blowUpIsFoundAndRolledBackAlike();
     void automaticChoiceFollowsSizeAndCores();
     void stalledWorkerBacksOffToOneThread();
+    void timingChoosesTheFasterCount_data();
+    void timingChoosesTheFasterCount();
+    void timingIgnoresWarmUpAndPreemptedFrames();
+    void slotStepsWithTheTimedChoice();
 };
 
 void TestSolverThreads::rangesCoverEveryItemOnce()
@@ -312,12 +316,129 @@ void TestSolverThreads::stalledWorkerBacksOffToOneThread()
     for (int backOff : { XpbdWorkerSlot::kBackOffFrames, 2 * XpbdWorkerSlot::kBackOffFrames }) {
         QVERIFY(stall());
         for (int frame = 0; frame < backOff; ++frame) {
-            slot.beginFrame();
+            slot.beginFrame(1000);
             QVERIFY2(slot.forCloth(1000) == nullptr, qPrintable(QString("frame %1 of %2").arg(frame).arg(backOff)));
         }
-        slot.beginFrame();
+        slot.beginFrame(1000);
         QVERIFY(slot.forCloth(1000) != nullptr);
     }
+}
+
+namespace {
+
+// Feeds `choice` frames timed by `cost(twoThreads)` until it has settled; returns the frames.
+template <typename Cost> int settle(ThreadChoice &choice, Cost cost)
+{
+    int frames = 0;
+    while (!choice.settled() && frames < 100) {
+        choice.frameTimed(cost(choice.twoThreads()));
+        ++frames;
+    }
+    return frames;
+}
+
+} // namespace
+
+void TestSolverThreads::timingChoosesTheFasterCount_data()
+{
+    QTest::addColumn<double>("one");
+    QTest::addColumn<double>("two");
+    QTest::addColumn<bool>("expectTwo");
+    QTest::newRow("two faster") << 10e-3 << 5.5e-3 << true;
+    QTest::newRow("one faster") << 0.4e-3 << 0.6e-3 << false;
+    QTest::newRow("a tie keeps a core free") << 1e-3 << 1e-3 << false;
+}
+
+void TestSolverThreads::timingChoosesTheFasterCount()
+{
+    QFETCH(double, one);
+    QFETCH(double, two);
+    QFETCH(bool, expectTwo);
+    ThreadChoice choice;
+    const auto cost = [&](bool twoThreads) { return twoThreads ? two : one; };
+    // A trial: kTrialFrames counted frames of each count, after one uncounted frame each.
+    QCOMPARE(settle(choice, cost), 2 * (ThreadChoice::kTrialFrames + 1));
+    QCOMPARE(choice.twoThreads(), expectTwo);
+    // It keeps that count for the settle period, then tries again; a trial that confirms it
+    // doubles the period, up to the cap.
+    int period = ThreadChoice::kFirstSettleFrames;
+    for (int trial = 0; trial < 8; ++trial) {
+        QCOMPARE(choice.settleFrames(), period);
+        for (int frame = 0; frame < period; ++frame) {
+            QCOMPARE(choice.twoThreads(), expectTwo);
+            choice.frameTimed(cost(choice.twoThreads()));
+        }
+        QVERIFY(!choice.settled());
+        QCOMPARE(choice.twoThreads(), true); // a trial starts on two threads
+        QCOMPARE(settle(choice, cost), 2 * (ThreadChoice::kTrialFrames + 1));
+        QCOMPARE(choice.twoThreads(), expectTwo);
+        period = std::min(2 * period, ThreadChoice::kMaxSettleFrames);
+    }
+    QCOMPARE(choice.settleFrames(), ThreadChoice::kMaxSettleFrames);
+    // The machine changes (another process takes the second core): the next trial picks the
+    // other count and the period starts again from the first.
+    for (int frame = 0; frame < ThreadChoice::kMaxSettleFrames; ++frame)
+        choice.frameTimed(cost(choice.twoThreads()));
+    const auto changed = [&](bool twoThreads) { return twoThreads == expectTwo ? 3 * (one + two) : one; };
+    settle(choice, changed);
+    QCOMPARE(choice.twoThreads(), !expectTwo);
+    QCOMPARE(choice.settleFrames(), ThreadChoice::kFirstSettleFrames);
+}
+
+void TestSolverThreads::timingIgnoresWarmUpAndPreemptedFrames()
+{
+    // Two threads are faster (2 ms against 3 ms), but the first frame on two threads starts
+    // the worker (50 ms) and one frame on two threads is preempted (40 ms): neither decides.
+    ThreadChoice choice;
+    int twoFrames = 0;
+    settle(choice, [&](bool two) {
+        if (!two)
+            return 3e-3;
+        ++twoFrames;
+        return twoFrames == 1 ? 50e-3 : twoFrames == 3 ? 40e-3 : 2e-3;
+    });
+    QVERIFY(choice.twoThreads());
+    // One thread faster, but its warm-up frame is the fastest of all: not counted.
+    ThreadChoice other;
+    int oneFrames = 0;
+    settle(other, [&](bool two) {
+        if (two)
+            return 2e-3;
+        ++oneFrames;
+        return oneFrames == 1 ? 0.1e-3 : 2.5e-3;
+    });
+    QVERIFY(other.twoThreads());
+}
+
+void TestSolverThreads::slotStepsWithTheTimedChoice()
+{
+    // The slot follows the choice for a cloth the rules let use two threads, times it again
+    // when the cloth's size changes by more than an eighth, and keeps it through small
+    // changes (a cloth that tears a little at a time).
+    if (std::thread::hardware_concurrency() < 2)
+        QSKIP("needs a second core for the automatic choice");
+    const TwoThreadConstraints threshold(1000);
+    XpbdWorkerSlot slot;
+    const auto frame = [&](std::size_t constraints, double one, double two) {
+        slot.beginFrame(constraints);
+        const bool shared = slot.forCloth(constraints) != nullptr;
+        slot.endFrame(shared ? two : one);
+        return shared;
+    };
+    int frames = 0;
+    while (!slot.choice.settled() && frames++ < 100)
+        frame(4000, 1e-3, 2e-3);
+    QVERIFY(slot.choice.settled());
+    for (int i = 0; i < 10; ++i)
+        QVERIFY(!frame(4000 - std::size_t(i), 1e-3, 2e-3)); // one thread was faster
+    QVERIFY(frame(8000, 1e-3, 2e-3)); // a new size starts a trial, on two threads
+    // Below the threshold the choice is not consulted nor timed.
+    XpbdWorkerSlot small;
+    small.beginFrame(999);
+    QVERIFY(small.forCloth(999) == nullptr);
+    small.endFrame(1.0);
+    QVERIFY(!small.choice.settled());
+    QCOMPARE(small.choice.twoThreads(), true);
 }
 
 QTEST_GUILESS_MAIN(TestSolverThreads)

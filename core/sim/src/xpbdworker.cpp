@@ -77,20 +77,64 @@ bool solverCoreSpare()
     return cores >= 2 + g_heldCores.load(std::memory_order_relaxed);
 }
 
+void ThreadChoice::frameTimed(double seconds)
+{
+    if (m_phase == Phase::Settled) {
+        if (++m_frame >= m_settle) {
+            m_phase = Phase::TryTwo;
+            m_frame = 0;
+        }
+        return;
+    }
+    const int count = m_phase == Phase::TryTwo ? 1 : 0;
+    // Frame 0 of a phase wakes or warms the core the other count left idle.
+    if (m_frame == 1 || (m_frame > 1 && seconds < m_fastest[count]))
+        m_fastest[count] = seconds;
+    if (++m_frame <= kTrialFrames)
+        return;
+    m_frame = 0;
+    if (m_phase == Phase::TryTwo) {
+        m_phase = Phase::TryOne;
+        return;
+    }
+    // One thread unless two were faster: ties go to the count that leaves a core free.
+    const bool two = m_fastest[1] < m_fastest[0];
+    m_settle = m_decided && two == m_settledTwo ? std::min(2 * m_settle, kMaxSettleFrames) : kFirstSettleFrames;
+    m_settledTwo = two;
+    m_decided = true;
+    m_phase = Phase::Settled;
+}
+
+void ThreadChoice::restart()
+{
+    *this = ThreadChoice {};
+}
+
 XpbdWorker *XpbdWorkerSlot::forCloth(std::size_t constraints)
 {
     const std::size_t threshold = xpbdTwoThreadConstraints();
     if (threshold == 0)
         return &get(); // two threads whatever the machine (the benchmark's and tests' setting)
-    if (constraints < threshold || backOff > 0 || !solverCoreSpare())
+    if (constraints < threshold || backOff > 0 || !solverCoreSpare() || !choice.twoThreads())
         return nullptr;
     return &get();
 }
 
-void XpbdWorkerSlot::beginFrame()
+void XpbdWorkerSlot::beginFrame(std::size_t constraints)
 {
+    const std::size_t threshold = xpbdTwoThreadConstraints();
+    eligible = threshold > 0 && constraints >= threshold && solverCoreSpare();
+    // A cloth whose size changed by more than an eighth (a big cut, another cloth in the
+    // slot) is timed again; a cloth that keeps tearing a little keeps its choice.
+    const std::size_t change = constraints > timedConstraints ? constraints - timedConstraints
+                                                              : timedConstraints - constraints;
+    if (change > timedConstraints / 8) {
+        choice.restart();
+        timedConstraints = constraints;
+    }
     if (backOff > 0) {
         --backOff;
+        eligible = false;
         return;
     }
     if (!worker)
@@ -101,9 +145,17 @@ void XpbdWorkerSlot::beginFrame()
         // stays loaded pays for a stalled frame every ten seconds, not every second).
         backOff = nextBackOff;
         nextBackOff = std::min(2 * nextBackOff, kMaxBackOffFrames);
+        eligible = false;
+        choice.restart(); // the timings were of a machine that has changed
     } else if (waits.passes > 0.0) {
         nextBackOff = kBackOffFrames;
     }
+}
+
+void XpbdWorkerSlot::endFrame(double seconds)
+{
+    if (eligible)
+        choice.frameTimed(seconds);
 }
 
 XpbdWorker::Waits XpbdWorker::takeWaits()

@@ -138,6 +138,43 @@ std::uint64_t xpbdWorkerPassesJoined();
 /// thread's own and those held by other threads.
 bool solverCoreSpare();
 
+/// Which of one and two threads steps a cloth faster, found by timing both. Either gives the
+/// same bits, so the choice only decides speed, and the only way to know the faster on a
+/// given machine, cloth and load is to time it: the hand-overs between the cores cost about
+/// the same whatever the size, the work they share grows with it, and another process may
+/// take the second core at any time. A trial times kTrialFrames frames on two threads, then
+/// as many on one (each count's first frame after a switch is not counted: it wakes or warms
+/// the other core), and keeps the count whose fastest frame was faster; after `settle`
+/// frames it tries again. A trial that confirms the last choice doubles `settle` (up to
+/// kMaxSettleFrames), one that changes it starts again from kFirstSettleFrames, so a steady
+/// machine pays for a few frames of the slower count every few seconds, at most. The
+/// fastest frame of a few, not their mean, so that one frame preempted by another process
+/// does not decide.
+class ThreadChoice {
+public:
+    static constexpr int kTrialFrames = 3;
+    static constexpr int kFirstSettleFrames = 60; ///< a second at 60 frames/s
+    static constexpr int kMaxSettleFrames = 1920; ///< half a minute
+
+    /// The count for the current frame.
+    bool twoThreads() const { return m_phase == Phase::TryOne ? false : m_phase == Phase::TryTwo ? true : m_settledTwo; }
+    /// The wall time of a frame stepped with twoThreads()'s count.
+    void frameTimed(double seconds);
+    /// Forgets the timings (a new topology: the cloth's cost changed).
+    void restart();
+    bool settled() const { return m_phase == Phase::Settled; }
+    int settleFrames() const { return m_settle; }
+
+private:
+    enum class Phase { TryTwo, TryOne, Settled };
+    Phase m_phase = Phase::TryTwo;
+    int m_frame = 0; ///< frames of the current phase so far
+    double m_fastest[2] = {}; ///< s, fastest counted frame of the trial, one and two threads
+    bool m_settledTwo = true;
+    bool m_decided = false; ///< a trial has decided before (m_settledTwo is its verdict)
+    int m_settle = kFirstSettleFrames;
+};
+
 /// Holds an XpbdWorker created on first use; copying gives an empty holder (a copied
 /// simulation starts its own thread when it needs one).
 struct XpbdWorkerSlot {
@@ -146,6 +183,9 @@ struct XpbdWorkerSlot {
     static constexpr int kBackOffFrames = 60; ///< the first back-off: a second at 60 frames/s
     static constexpr int kMaxBackOffFrames = 600; ///< after repeated stalls: ten seconds
     int nextBackOff = kBackOffFrames; ///< doubles with each stalled try, back after a good one
+    ThreadChoice choice; ///< one or two threads by timing, for cloths the rules allow two
+    bool eligible = false; ///< this frame, the size and the cores allowed two threads
+    std::size_t timedConstraints = 0; ///< the constraint count the choice's timings are for
 
     XpbdWorkerSlot() = default;
     XpbdWorkerSlot(const XpbdWorkerSlot &) {}
@@ -165,8 +205,12 @@ struct XpbdWorkerSlot {
     /// Frame start: if the caller spent more than 15 % of the last frame's passes
     /// waiting for a descheduled worker (a loaded machine), the cloth steps on one thread
     /// for the next second or so, then tries two again (after two, four ... up to ten
-    /// seconds while the tries keep stalling). Results are the same either way.
-    void beginFrame();
+    /// seconds while the tries keep stalling). Otherwise a cloth of `constraints`
+    /// constraints that may use two threads (the threshold and a spare core) takes the
+    /// count ThreadChoice found faster. Results are the same either way.
+    void beginFrame(std::size_t constraints);
+    /// Frame end: the wall time of the cloth's step, for ThreadChoice.
+    void endFrame(double seconds);
 };
 
 /// body(begin, end) over [0, count): on the worker and the caller when `team` is set, else
