@@ -86,6 +86,22 @@ void beginFrameOffsets(Cloth &cloth, ClothSolverCache &cache)
     });
 }
 
+namespace {
+
+// takeContactOffsets() for particles [begin, end).
+void takeContactOffsetsRange(Cloth &cloth, ClothSolverCache &cache, std::size_t begin, std::size_t end)
+{
+    const Particles &p = cloth.particles;
+    const Vec3 *origin = cache.origin.data();
+    Vec3 *offset = cache.offset.data();
+    for (std::size_t i = begin; i < end; ++i) {
+        if (p.invMass[i] != 0.f && !(p.position[i] == origin[i] + offset[i]))
+            offset[i] = p.position[i] - origin[i];
+    }
+}
+
+} // namespace
+
 void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache)
 {
     Particles &p = cloth.particles;
@@ -125,11 +141,35 @@ void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &pre
     });
 }
 
-bool plainFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx)
+bool plainButSelfCollision(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx)
 {
     const bool wind = ctx.world.wind.speed > 0.f && !cloth.triangles.empty(); // accumulateExternalForces
-    return !cache.tearable && !(cloth.tetherStretch > 0.f) && !ctx.solver.selfCollision
-        && ctx.surfaces == nullptr && ctx.colliderCount == 0 && !wind;
+    return !cache.tearable && !(cloth.tetherStretch > 0.f) && ctx.surfaces == nullptr && ctx.colliderCount == 0
+        && !wind;
+}
+
+bool plainFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx)
+{
+    return !ctx.solver.selfCollision && plainButSelfCollision(cloth, cache, ctx);
+}
+
+void writePositions(Cloth &cloth, ClothSolverCache &cache)
+{
+    Particles &p = cloth.particles;
+    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (p.invMass[i] != 0.f)
+                p.position[i] = cache.origin[i] + cache.offset[i];
+        }
+    });
+}
+
+void takeContactOffsets(Cloth &cloth, ClothSolverCache &cache)
+{
+    Particles &p = cloth.particles;
+    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
+        takeContactOffsetsRange(cloth, cache, begin, end);
+    });
 }
 
 namespace {
@@ -302,16 +342,13 @@ void finishPositionSubstep(
     // offset the solve left, with the sub-spacing motion the position cannot hold. Without
     // tethers, self-collision, other cloths and colliders nothing moved a position since
     // writePositionsFromOffsets() set it to origin + offset, and the pass is skipped.
-    Vec3 *offset = cache.offset.data();
-    const Vec3 *origin = cache.origin.data();
+    const Vec3 *offset = cache.offset.data();
     const bool contacts = cloth.tetherStretch > 0.f || ctx.solver.selfCollision || ctx.surfaces != nullptr
         || ctx.colliderCount != 0;
     const float invDt = 1.f / dt;
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::size_t i = begin; contacts && i < end; ++i) {
-            if (p.invMass[i] != 0.f && !(p.position[i] == origin[i] + offset[i]))
-                offset[i] = p.position[i] - origin[i];
-        }
+        if (contacts)
+            takeContactOffsetsRange(cloth, cache, begin, end);
         // v = (x - x_prev)/dt on offsets, written as the predicted velocity plus the
         // correction the solve made: offsetPrev + v_pred dt repeats the prediction's float
         // operations exactly, so a particle nothing acted on keeps v_pred bit for bit.

@@ -82,10 +82,14 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
     // Without contacts, wind or tearing the particle passes between two solves fold into one
     // (plainSubstep), and positions are written once, at the end of the frame.
     const bool plain = plainFrame(cloth, cache, ctx);
+    // With self-collision as the only thing acting between solves, the substeps but the last
+    // end with the self-collision pass on positions and fold the rest of their end into the
+    // next one's prediction, as a plain frame does (the same bits as the unfolded substeps).
+    const bool selfOnly = !plain && ctx.solver.selfCollision && plainButSelfCollision(cloth, cache, ctx);
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
         moveKinematics(cloth, cache, s, ctx);
-        if (plain && s > 0) {
+        if ((plain || selfOnly) && s > 0) {
             plainSubstep(cloth, cache, predict); // gravity alone: the forces are the first substep's
         } else {
             accumulateExternalForces(cloth, ctx.world, t);
@@ -113,6 +117,12 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
                 finishPlainFrame(cloth, cache, dt);
                 recordXpbdTension(cloth, cache.xpbd, dt);
             }
+            continue;
+        }
+        if (selfOnly && s + 1 < ctx.substeps) {
+            writePositions(cloth, cache);
+            selfCollide(cloth, cache, ctx);
+            takeContactOffsets(cloth, cache);
             continue;
         }
         writePositionsFromOffsets(cloth, cache);
