@@ -492,7 +492,8 @@ void TestColliders::selfPairsOutliveMotionOfTheWhole()
 
 void TestColliders::selfCollisionAloneGivesTheFullSubstepsBits()
 {
-    // A strip folded over itself in the air, pinned along one edge, with self-collision and
+    // A strip folded over itself in the air, held along one edge (pins and one particle
+    // moved from outside), with self-collision and
     // nothing else acting between the solves: XPBD folds each substep's end into the next
     // one's prediction (plainButSelfCollision). The same scene with a collider far away
     // steps every substep in full; both must give the same bits, frame by frame, and the
@@ -518,7 +519,8 @@ void TestColliders::selfCollisionAloneGivesTheFullSubstepsBits()
         Cloth c = makeGrid(g);
         c.thickness = 0.02f;
         for (int j = 0; j < g.down; ++j) {
-            c.particles.setKind(gridIndex(g, 0, j), ParticleKind::Static);
+            // One edge particle is kinematic (moved before every frame below), the rest pinned.
+            c.particles.setKind(gridIndex(g, 0, j), j == 2 ? ParticleKind::Kinematic : ParticleKind::Static);
             for (int i = 7; i < g.across; ++i) // the right half folded over, 3 cm above
                 c.particles.position[gridIndex(g, i, j)]
                     = { 1.3f - c.particles.position[gridIndex(g, i, j)].x, 1.03f, float(j) * 0.1f };
@@ -529,7 +531,10 @@ void TestColliders::selfCollisionAloneGivesTheFullSubstepsBits()
     };
     Simulation folded = scene(false, true), full = scene(true, true), without = scene(false, false);
     bool acted = false;
+    const std::uint32_t moved = gridIndex(GridSpec { .across = 14, .down = 5 }, 0, 2);
     for (int frame = 0; frame < 40; ++frame) {
+        for (Simulation *sim : { &folded, &full, &without })
+            sim->cloths[0].particles.position[moved].y = 1.f + 0.004f * float(frame);
         folded.step();
         full.step();
         without.step();

@@ -543,15 +543,29 @@ private slots:
             if (trial % 3 == 0) {
                 // One broken record: which check fails depends on the trial.
                 DistanceConstraint &k = cloth.constraints[std::size_t(trial * 7) % cloth.constraints.size()];
-                switch ((trial / 3) % 8) {
+                constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+                constexpr float inf = std::numeric_limits<float>::infinity();
+                switch ((trial / 3) % 20) {
                 case 0: k.a = std::uint32_t(n + 3); break;
                 case 1: k.b = k.a; break;
                 case 2: k.restLength = -0.1f; break;
-                case 3: k.compliance = std::numeric_limits<float>::quiet_NaN(); break;
-                case 4: k.damping = std::numeric_limits<float>::infinity(); break;
+                case 3: k.compliance = nan; break;
+                case 4: k.damping = inf; break;
                 case 5: k.tearStrain = 0.f; break;
                 case 6: k.tearForce = -1.f; break;
                 case 7: k.b = ~std::uint32_t(0); break;
+                case 8: k.restLength = nan; break;
+                case 9: k.restLength = inf; break;
+                case 10: k.compliance = -1e-6f; break;
+                case 11: k.compliance = inf; break;
+                case 12: k.damping = nan; break;
+                case 13: k.damping = -0.5f; break;
+                case 14: k.tearStrain = nan; break;
+                case 15: k.tearForce = nan; break;
+                case 16: k.a = ~std::uint32_t(0); break;
+                case 17: k.a = std::uint32_t(n); break;
+                case 18: k.tearStrain = -inf; break;
+                case 19: k.b = std::uint32_t(n); break;
                 }
             }
             std::vector<Vec3> origin = cloth.particles.position;
