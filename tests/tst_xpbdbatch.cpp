@@ -74,8 +74,10 @@ void referencePass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::v
         const float alphaTilde = c.compliance * (invDt * invDt);
         const float gamma = c.compliance * c.damping * invDt;
         const Vec3 rel = (p.position[c.a] - p.previous[c.a]) - (p.position[c.b] - p.previous[c.b]);
-        const float dl
-            = (-C - alphaTilde * lambda[ci] - gamma * dot(n, rel)) / ((1.f + gamma) * (wa + wb) + alphaTilde);
+        // No damping term at all without damping (the solver's rule: it could only turn -0 into +0).
+        const float undamped = -C - alphaTilde * lambda[ci];
+        const float dl = (gamma == 0.f ? undamped : undamped - gamma * dot(n, rel))
+            / ((1.f + gamma) * (wa + wb) + alphaTilde);
         lambda[ci] += dl;
         p.position[c.a] += n * (wa * dl);
         p.position[c.b] -= n * (wb * dl);

@@ -493,7 +493,10 @@ void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const
     const float gradDotDx = (l.nx * vx + l.ny * vy) + l.nz * vz;
     const float g = s.gamma[k];
     const float at = s.alphaTilde[k];
-    const float dLambda = ((-l.C - at * lambda) - g * gradDotDx) / ((1.f + g) * l.wSum + at);
+    // Without damping (γ = 0) the damping term is skipped: γ ∇C·Δx is a zero, and
+    // subtracting it could only turn a -0 into +0.
+    const float undamped = -l.C - at * lambda;
+    const float dLambda = (g == 0.f ? undamped : undamped - g * gradDotDx) / ((1.f + g) * l.wSum + at);
     s.lambda[k] = lambda + dLambda;
     const float ca = w[a] * dLambda, cb = w[b] * dLambda;
     x[a] = Vec3 { x[a].x + l.nx * ca, x[a].y + l.ny * ca, x[a].z + l.nz * ca };

@@ -75,17 +75,24 @@ struct XpbdArith {
         for (int u = 0; u < U; ++u) {
             const BlockIn &b = in[u];
             const Lanes &n = geo.n[u];
-            const __m256 gradDotDx = _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(n.x, b.v.x), _mm256_mul_ps(n.y, b.v.y)), _mm256_mul_ps(n.z, b.v.z));
-            const __m256 g = _mm256_loadu_ps(s.gamma.data() + k0[u]);
             const __m256 at = _mm256_loadu_ps(s.alphaTilde.data() + k0[u]);
             float *lambdaPtr = s.lambda.data() + k0[u];
             const __m256 lambda = s.lambdaZero ? _mm256_setzero_ps() : _mm256_loadu_ps(lambdaPtr);
-            const __m256 num
-                = _mm256_sub_ps(_mm256_sub_ps(_mm256_xor_ps(geo.C[u], signF), _mm256_mul_ps(at, lambda)),
-                    _mm256_mul_ps(g, gradDotDx));
-            const __m256 den = _mm256_blendv_ps(
-                oneF, _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(oneF, g), geo.wSum[u]), at), out[u].okF);
+            const __m256 undamped = _mm256_sub_ps(_mm256_xor_ps(geo.C[u], signF), _mm256_mul_ps(at, lambda));
+            __m256 num = undamped;
+            // (1 + γ) w = w exactly when γ = 0: a block without damping (every γ zero) skips
+            // the damping term, and so does each lane of the others whose γ is zero
+            // (solveOne's rule, lane for lane).
+            __m256 den = _mm256_add_ps(geo.wSum[u], at);
+            if (s.blockDamped[k0[u] / XpbdBatches::kLanes]) {
+                const __m256 g = _mm256_loadu_ps(s.gamma.data() + k0[u]);
+                const __m256 gradDotDx = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_mul_ps(n.x, b.v.x), _mm256_mul_ps(n.y, b.v.y)), _mm256_mul_ps(n.z, b.v.z));
+                num = _mm256_blendv_ps(_mm256_sub_ps(undamped, _mm256_mul_ps(g, gradDotDx)), undamped,
+                    _mm256_cmp_ps(g, _mm256_setzero_ps(), _CMP_EQ_OQ));
+                den = _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(oneF, g), geo.wSum[u]), at);
+            }
+            den = _mm256_blendv_ps(oneF, den, out[u].okF);
             dLambda[u] = _mm256_and_ps(_mm256_div_ps(num, den), out[u].okF);
             _mm256_storeu_ps(lambdaPtr, _mm256_add_ps(lambda, dLambda[u]));
         }
