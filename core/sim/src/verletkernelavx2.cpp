@@ -53,7 +53,7 @@ __attribute__((target("avx2"))) void relaxConflictFreeAvx2(
 {
     VerletArith arith;
     arith.invDt2 = invDt2;
-    avx2::solveColourRange<2>(s, begin, end, x, nullptr, w, arith);
+    avx2::solveColourRange<4>(s, begin, end, x, nullptr, w, arith);
 }
 
 DRAPE_AVX512_KERNEL void relaxConflictFreeAvx512(

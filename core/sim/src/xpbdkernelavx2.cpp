@@ -114,7 +114,7 @@ struct XpbdArith {
 __attribute__((target("avx2"))) void solveConflictFreeAvx2(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
-    avx2::solveColourRange<2>(s, begin, end, x, xPrev, w, XpbdArith {});
+    avx2::solveColourRange<4>(s, begin, end, x, xPrev, w, XpbdArith {});
 }
 
 DRAPE_AVX512_KERNEL void solveConflictFreeAvx512(

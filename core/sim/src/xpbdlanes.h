@@ -309,7 +309,7 @@ DRAPE_AVX2_INLINE void solveRange(
 // Every block of slots [begin, end) of a conflict-free colour, U at a time (U = 2 or 4; the
 // rest one by one). A block's chain of dependent operations (fetch, square root, two
 // divisions, store) is long next to its work, so the core runs out of independent work
-// unless several blocks are in flight: U = 4 needs more than AVX2's 16 vector registers.
+// unless several blocks are in flight.
 template <int U, class Arith>
 DRAPE_AVX2_INLINE void solveColourRange(XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x,
     const Vec3 *xPrev, const float *w, const Arith &arith)
