@@ -1,4 +1,4 @@
-// Topology-derived solver data: greedy constraint colouring and particle adjacency.
+// Topology-derived solver data: the constraint colouring, its streams and particle adjacency.
 #include "solvercache.h"
 
 #include <algorithm>
@@ -6,49 +6,122 @@
 
 namespace drape::detail {
 
-void ClothSolverCache::ensure(const Cloth &cloth)
+namespace {
+
+// The colouring: constraints of one colour share no particle, so the XPBD and Verlet passes
+// solve a colour's constraints side by side. A constraint keeps the colour stored in its
+// record (DistanceConstraint::colour) unless an earlier one (in constraint order) took that
+// colour at one of its particles; every other one then takes, in constraint order, the lowest
+// colour not yet used at either of its particles (greedy). A fresh cloth (nothing stored) is
+// coloured greedily, and a tear, a cut or a vertex split (removals, an end moved to a new
+// particle: conflicts only go away) leaves every survivor its colour: no cascade of changes
+// through the constraints after a removed one, so the streams need not be laid out again
+// (remapXpbdBatches), and a copy of the cloth, coloured again from its records, gets the same
+// colours, which is what makes its results the same bits. A 2D grid with structural, shear
+// and bend constraints needs about 12-16 colours; colour 63 is a catch-all that is solved
+// serially if a particle ever has more than 63 constraints (still correct Gauss-Seidel, just
+// not a conflict-free batch). Returns whether some constraint's colour differs from its
+// record's.
+bool colourConstraints(const Cloth &cloth, std::vector<std::uint8_t> &colour, std::uint32_t (&count)[64])
 {
     const std::size_t n = cloth.particles.size();
     const std::size_t m = cloth.constraints.size();
-    if (revision == cloth.topologyRevision && particleCount == n && constraintCount == m) {
-        ensureBending(cloth);
-        return;
-    }
-    revision = cloth.topologyRevision;
-    particleCount = n;
-    constraintCount = m;
-
-    // Greedy colouring in constraint order: each constraint takes the lowest colour not yet
-    // used at either of its particles. A 2D grid with structural, shear and bend constraints
-    // needs about 12-16 colours; colour 63 is a catch-all that is solved serially if a
-    // particle ever has more than 63 constraints (still correct Gauss-Seidel, just not a
-    // conflict-free batch).
     std::vector<std::uint64_t> used(n, 0);
-    std::vector<std::uint8_t> colour(m, 0);
-    std::uint32_t colourCount[64] = {};
+    colour.resize(m);
+    std::fill(std::begin(count), std::end(count), 0u);
+    constexpr std::uint8_t none = DistanceConstraint::kUncoloured;
+    std::size_t pending = 0;
     for (std::size_t c = 0; c < m; ++c) {
+        const DistanceConstraint &k = cloth.constraints[c];
+        const std::uint8_t col = k.colour;
+        if (col < 63) {
+            const std::uint64_t bit = std::uint64_t(1) << col;
+            if (((used[k.a] | used[k.b]) & bit) == 0) {
+                used[k.a] |= bit;
+                used[k.b] |= bit;
+                colour[c] = col;
+                ++count[col];
+                continue;
+            }
+        } else if (col == 63) {
+            colour[c] = col; // the catch-all has room for anyone
+            ++count[col];
+            continue;
+        }
+        colour[c] = none;
+        ++pending;
+    }
+    if (pending == 0)
+        return false;
+    for (std::size_t c = 0; c < m; ++c) {
+        if (colour[c] != none)
+            continue;
         const DistanceConstraint &k = cloth.constraints[c];
         const std::uint64_t busy = used[k.a] | used[k.b] | (std::uint64_t(1) << 63);
         const int col = std::min(std::countr_one(busy), 63);
         colour[c] = std::uint8_t(col);
         used[k.a] |= std::uint64_t(1) << col;
         used[k.b] |= std::uint64_t(1) << col;
-        ++colourCount[col];
+        ++count[col];
     }
-    int colours = 0;
-    for (int c = 0; c < 64; ++c)
-        if (colourCount[c])
-            colours = c + 1;
+    return true;
+}
+
+} // namespace
+
+void ClothSolverCache::ensure(Cloth &cloth)
+{
+    std::vector<std::uint8_t> colour;
+    if (!layOut(cloth, colour))
+        return;
+    for (std::size_t c = 0; c < colour.size(); ++c)
+        cloth.constraints[c].colour = colour[c];
+}
+
+void ClothSolverCache::ensure(const Cloth &cloth)
+{
+    std::vector<std::uint8_t> colour;
+    layOut(cloth, colour);
+}
+
+bool ClothSolverCache::layOut(const Cloth &cloth, std::vector<std::uint8_t> &colour)
+{
+    const std::size_t n = cloth.particles.size();
+    const std::size_t m = cloth.constraints.size();
+    if (revision == cloth.topologyRevision && particleCount == n && constraintCount == m) {
+        ensureBending(cloth);
+        return false;
+    }
+    const bool laidOut = particleCount != ~std::size_t(0) && particleCount <= n;
+    const std::size_t freshFrom = particleCount;
+    const std::size_t oldConstraints = constraintCount;
+    revision = cloth.topologyRevision;
+    particleCount = n;
+    constraintCount = m;
+
+    std::uint32_t colourCount[64];
+    const bool recoloured = colourConstraints(cloth, colour, colourCount);
+    if (laidOut && remapXpbdBatches(cloth, colour, colourCount, oldConstraints, freshFrom, xpbd)) {
+        ++remaps;
+    } else {
+        int colours = 0;
+        for (int c = 0; c < 64; ++c)
+            if (colourCount[c])
+                colours = c + 1;
+        std::vector<std::uint32_t> batchStart(std::size_t(colours) + 1, 0);
+        for (int c = 0; c < colours; ++c)
+            batchStart[std::size_t(c) + 1] = batchStart[std::size_t(c)] + colourCount[c];
+        std::vector<std::uint32_t> cursor(batchStart.begin(), batchStart.end());
+        std::vector<std::uint32_t> order(m, 0);
+        for (std::size_t c = 0; c < m; ++c)
+            order[cursor[colour[c]]++] = std::uint32_t(c);
+        buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
+        ++layouts;
+    }
+    if (!recoloured)
+        colour.clear(); // every record holds its colour already
     adjacencyStart.clear(); // stale: ensureAdjacency rebuilds it when asked
     adjacencyRevision = ~std::uint64_t(0);
-    std::vector<std::uint32_t> batchStart(std::size_t(colours) + 1, 0);
-    for (int c = 0; c < colours; ++c)
-        batchStart[std::size_t(c) + 1] = batchStart[std::size_t(c)] + colourCount[c];
-    std::vector<std::uint32_t> cursor(batchStart.begin(), batchStart.end());
-    std::vector<std::uint32_t> order(m, 0);
-    for (std::size_t c = 0; c < m; ++c)
-        order[cursor[colour[c]]++] = std::uint32_t(c);
-    buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
     springStiffness.clear(); // recomputed by the springs solver for the new topology
     // The bending model of the old topology may refer to removed triangles: dropped, and
     // built again from the current ones if the cloth bends.
@@ -78,6 +151,7 @@ void ClothSolverCache::ensure(const Cloth &cloth)
     meshHint.clear();
     if (endPosition.size() != n)
         endValid = false;
+    return true;
 }
 
 void ClothSolverCache::ensureBending(const Cloth &cloth)

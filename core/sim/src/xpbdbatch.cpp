@@ -45,6 +45,10 @@ void setWindows(XpbdBatches &out, std::size_t block, std::uint32_t base0, std::u
 
 constexpr std::uint32_t kNone = ~std::uint32_t(0);
 
+// remapXpbdBatches() lays the streams out again once the padding it added passes
+// 1/kMaxAddedPaddingDivisor of the slots.
+constexpr std::size_t kMaxAddedPaddingDivisor = 16;
+
 // A constraint's ends, listed in colour order (position k of the colouring's `order`).
 struct Link {
     std::uint32_t a, b;
@@ -334,6 +338,7 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
     out.spanZ.assign(slots, nan);
     out.spanStretch.assign(slots, 0.f);
     out.needsRefresh = true;
+    out.builtPadding = std::uint32_t(slots - m);
     const std::size_t blockCount = blocks.size();
     out.blockFetch.assign(blockCount, XpbdBatches::Gather);
     out.blockDamped.assign(blockCount, 1);
@@ -359,6 +364,87 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
         if (block.fetch != XpbdBatches::Gather)
             setWindows(out, k, block.base0, block.base1);
     }
+}
+
+bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colour,
+    const std::uint32_t (&colourCount)[64], std::size_t oldConstraints, std::size_t freshFrom, XpbdBatches &out)
+{
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
+    if (out.start.empty() || colourCount[63] != 0)
+        return false;
+    const std::size_t colours = out.start.size() - 1;
+    for (std::size_t c = 0; c < colours; ++c)
+        if (!out.conflictFree[c])
+            return false;
+    for (std::size_t c = colours; c < 64; ++c)
+        if (colourCount[c] != 0)
+            return false;
+    const std::size_t m = cloth.constraints.size();
+    const std::size_t slots = out.slotCount();
+    // Padding added since the layout costs every pass its lanes; past a sixteenth of the
+    // slots a layout from scratch (a few frames' worth of that waste) compacts them.
+    if (m > slots || (slots - m) - std::min<std::size_t>(slots - m, out.builtPadding) > slots / kMaxAddedPaddingDivisor)
+        return false;
+
+    // Every constraint of the earlier topology has one slot. A tear, a cut or a vertex split
+    // keeps the survivors in their order (stable compaction; a split moves an end in place),
+    // so the old and the new lists are walked together: the old constraint at the front is
+    // either the new one at the front (same colour, so in that colour's slots; same ends, or
+    // an end moved to a new particle) or was removed, and its slot becomes padding. Within a
+    // colour no two constraints share a particle, so one shared end and the colour name the
+    // constraint: no other old constraint can be taken for it.
+    std::vector<std::uint32_t> slotOfOld(oldConstraints, kNone);
+    for (std::uint32_t s = 0; s < slots; ++s) {
+        const std::uint32_t j = out.source[s];
+        if (j == kNone)
+            continue;
+        if (j >= oldConstraints || slotOfOld[j] != kNone)
+            return false;
+        slotOfOld[j] = s;
+    }
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const auto pad = [&](std::uint32_t s) { // moves nothing (NaN span), keeps its particles
+        out.source[s] = kNone;
+        out.spanX[s] = out.spanY[s] = out.spanZ[s] = nan;
+        out.spanStretch[s] = 0.f;
+        out.restLength[s] = out.alphaTilde[s] = out.gamma[s] = out.lambda[s] = 0.f;
+    };
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+        const DistanceConstraint &dc = cloth.constraints[i];
+        const std::uint8_t c = colour[i];
+        if (c >= colours)
+            return false;
+        const std::uint32_t lo = out.start[c], hi = out.start[c + 1];
+        std::uint32_t s = kNone;
+        for (; j < oldConstraints; ++j) {
+            s = slotOfOld[j];
+            if (s == kNone)
+                return false;
+            if (s >= lo && s < hi) {
+                const std::uint32_t a = out.a[s], b = out.b[s];
+                // An end may move only to a particle created since, which lies in no window:
+                // gathering its block keeps every window's particles that block's own.
+                const bool sameA = dc.a == a, sameB = dc.b == b;
+                if ((sameA || sameB) && (sameA || dc.a >= freshFrom) && (sameB || dc.b >= freshFrom))
+                    break;
+            }
+            pad(s);
+        }
+        if (j == oldConstraints)
+            return false; // a constraint the earlier topology did not have
+        ++j;
+        out.source[s] = std::uint32_t(i);
+        if (out.a[s] != dc.a || out.b[s] != dc.b) {
+            out.a[s] = dc.a;
+            out.b[s] = dc.b;
+            out.blockFetch[s / L] = XpbdBatches::Gather;
+        }
+    }
+    for (; j < oldConstraints; ++j)
+        pad(slotOfOld[j]);
+    out.needsRefresh = true; // new ends take their spans, and the parameters their records'
+    return true;
 }
 
 namespace {
