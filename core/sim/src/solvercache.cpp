@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 
 namespace drape::detail {
 
@@ -20,10 +21,19 @@ namespace {
 // colours, which is what makes its results the same bits. A 2D grid with structural, shear
 // and bend constraints needs about 12-16 colours; colour 63 is a catch-all that is solved
 // serially if a particle ever has more than 63 constraints (still correct Gauss-Seidel, just
-// not a conflict-free batch). Returns whether some constraint's colour differs from its
-// record's.
-bool colourConstraints(const Cloth &cloth, std::vector<std::uint8_t> &colour, std::uint32_t (&count)[64])
+// not a conflict-free batch). The same pass over the records finds what else the cache
+// takes from them.
+struct RecordScan {
+    bool recoloured = false; ///< some constraint's colour differs from its record's
+    bool tearable = false; ///< some constraint has a finite tear strain or force
+    float minRestLength = 0.f; ///< m, shortest positive structural/shear rest length, 0 if none
+};
+
+RecordScan colourConstraints(const Cloth &cloth, std::vector<std::uint8_t> &colour, std::uint32_t (&count)[64])
 {
+    RecordScan scan;
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    float minRest = inf;
     const std::size_t n = cloth.particles.size();
     const std::size_t m = cloth.constraints.size();
     std::vector<std::uint64_t> used(n, 0);
@@ -33,6 +43,9 @@ bool colourConstraints(const Cloth &cloth, std::vector<std::uint8_t> &colour, st
     std::size_t pending = 0;
     for (std::size_t c = 0; c < m; ++c) {
         const DistanceConstraint &k = cloth.constraints[c];
+        scan.tearable |= k.tearStrain < kNeverTear || k.tearForce < kNeverTear;
+        if ((k.kind == ConstraintKind::Structural || k.kind == ConstraintKind::Shear) && k.restLength > 0.f)
+            minRest = std::min(minRest, k.restLength);
         const std::uint8_t col = k.colour;
         if (col < 63) {
             const std::uint64_t bit = std::uint64_t(1) << col;
@@ -51,8 +64,10 @@ bool colourConstraints(const Cloth &cloth, std::vector<std::uint8_t> &colour, st
         colour[c] = none;
         ++pending;
     }
+    scan.minRestLength = minRest < inf ? minRest : 0.f;
+    scan.recoloured = pending > 0;
     if (pending == 0)
-        return false;
+        return scan;
     for (std::size_t c = 0; c < m; ++c) {
         if (colour[c] != none)
             continue;
@@ -64,7 +79,7 @@ bool colourConstraints(const Cloth &cloth, std::vector<std::uint8_t> &colour, st
         used[k.b] |= std::uint64_t(1) << col;
         ++count[col];
     }
-    return true;
+    return scan;
 }
 
 } // namespace
@@ -100,7 +115,7 @@ bool ClothSolverCache::layOut(const Cloth &cloth, std::vector<std::uint8_t> &col
     constraintCount = m;
 
     std::uint32_t colourCount[64];
-    const bool recoloured = colourConstraints(cloth, colour, colourCount);
+    const RecordScan scan = colourConstraints(cloth, colour, colourCount);
     if (laidOut && remapXpbdBatches(cloth, colour, colourCount, oldConstraints, freshFrom, xpbd)) {
         ++remaps;
     } else {
@@ -118,7 +133,7 @@ bool ClothSolverCache::layOut(const Cloth &cloth, std::vector<std::uint8_t> &col
         buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
         ++layouts;
     }
-    if (!recoloured)
+    if (!scan.recoloured)
         colour.clear(); // every record holds its colour already
     adjacencyStart.clear(); // stale: ensureAdjacency rebuilds it when asked
     adjacencyRevision = ~std::uint64_t(0);
@@ -130,19 +145,8 @@ bool ClothSolverCache::layOut(const Cloth &cloth, std::vector<std::uint8_t> &col
     bendingRevision = ~std::uint64_t(0);
     ensureBending(cloth);
 
-    minRestLength = 0.f;
-    tearable = false;
-    bool first = true;
-    for (const DistanceConstraint &k : cloth.constraints) {
-        if (k.tearStrain < kNeverTear || k.tearForce < kNeverTear)
-            tearable = true;
-        if (k.kind == ConstraintKind::Structural || k.kind == ConstraintKind::Shear) {
-            if (k.restLength > 0.f && (first || k.restLength < minRestLength)) {
-                minRestLength = k.restLength;
-                first = false;
-            }
-        }
-    }
+    minRestLength = scan.minRestLength;
+    tearable = scan.tearable;
 
     preVelocity.resize(n);
     // Sized again by projectColliders when there are colliders; the hints restart.

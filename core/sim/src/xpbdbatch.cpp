@@ -393,15 +393,24 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
     // an end moved to a new particle) or was removed, and its slot becomes padding. Within a
     // colour no two constraints share a particle, so one shared end and the colour name the
     // constraint: no other old constraint can be taken for it.
-    std::vector<std::uint32_t> slotOfOld(oldConstraints, kNone);
+    // The old constraints' slots and ends in old index order, so that the walk below reads
+    // everything it compares sequentially; only its stores go to scattered slots.
+    struct Old {
+        std::uint32_t slot = kNone, a = 0, b = 0;
+    };
+    std::vector<Old> old(oldConstraints);
+    std::size_t held = 0;
     for (std::uint32_t s = 0; s < slots; ++s) {
         const std::uint32_t j = out.source[s];
         if (j == kNone)
             continue;
-        if (j >= oldConstraints || slotOfOld[j] != kNone)
+        if (j >= oldConstraints)
             return false;
-        slotOfOld[j] = s;
+        old[j] = { s, out.a[s], out.b[s] };
+        ++held;
     }
+    if (held != oldConstraints)
+        return false; // not one slot per constraint: not the layout of that topology
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const auto pad = [&](std::uint32_t s) { // moves nothing (NaN span), keeps its particles
         out.source[s] = kNone;
@@ -409,6 +418,7 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
         out.spanStretch[s] = 0.f;
         out.restLength[s] = out.alphaTilde[s] = out.gamma[s] = out.lambda[s] = 0.f;
     };
+    std::uint32_t *source = out.source.data();
     std::size_t j = 0;
     for (std::size_t i = 0; i < m; ++i) {
         const DistanceConstraint &dc = cloth.constraints[i];
@@ -416,33 +426,28 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
         if (c >= colours)
             return false;
         const std::uint32_t lo = out.start[c], hi = out.start[c + 1];
-        std::uint32_t s = kNone;
         for (; j < oldConstraints; ++j) {
-            s = slotOfOld[j];
-            if (s == kNone)
-                return false;
-            if (s >= lo && s < hi) {
-                const std::uint32_t a = out.a[s], b = out.b[s];
-                // An end may move only to a particle created since, which lies in no window:
-                // gathering its block keeps every window's particles that block's own.
-                const bool sameA = dc.a == a, sameB = dc.b == b;
-                if ((sameA || sameB) && (sameA || dc.a >= freshFrom) && (sameB || dc.b >= freshFrom))
-                    break;
-            }
-            pad(s);
+            const Old &o = old[j];
+            // An end may move only to a particle created since, which lies in no window:
+            // gathering its block keeps every window's particles that block's own.
+            const bool sameA = dc.a == o.a, sameB = dc.b == o.b;
+            if (o.slot >= lo && o.slot < hi && (sameA || sameB) && (sameA || dc.a >= freshFrom)
+                && (sameB || dc.b >= freshFrom))
+                break;
+            pad(o.slot);
         }
         if (j == oldConstraints)
             return false; // a constraint the earlier topology did not have
-        ++j;
-        out.source[s] = std::uint32_t(i);
-        if (out.a[s] != dc.a || out.b[s] != dc.b) {
-            out.a[s] = dc.a;
-            out.b[s] = dc.b;
-            out.blockFetch[s / L] = XpbdBatches::Gather;
+        const Old &o = old[j++];
+        source[o.slot] = std::uint32_t(i);
+        if (o.a != dc.a || o.b != dc.b) {
+            out.a[o.slot] = dc.a;
+            out.b[o.slot] = dc.b;
+            out.blockFetch[o.slot / L] = XpbdBatches::Gather;
         }
     }
     for (; j < oldConstraints; ++j)
-        pad(slotOfOld[j]);
+        pad(old[j].slot);
     out.needsRefresh = true; // new ends take their spans, and the parameters their records'
     return true;
 }
