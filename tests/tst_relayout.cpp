@@ -10,6 +10,7 @@
 #include "sim/simulation.h"
 #include "solvercache.h"
 #include "xpbdbatch.h"
+#include "xpbdworker.h"
 
 #include <QTest>
 
@@ -69,7 +70,7 @@ Cloth grid(int across, int down)
 
 // A vertical sheet pinned at its top corners, tearable in `mode`; the middle of its bottom
 // row is grabbed (kinematic), so that pulling it tears the sheet.
-Simulation sheet(TearMode mode)
+Simulation sheet(TearMode mode, SolverKind solver = SolverKind::Xpbd)
 {
     GridSpec g;
     g.across = kSide;
@@ -77,7 +78,7 @@ Simulation sheet(TearMode mode)
     g.structuralParams = { 1e-6f, 0.02f, mode == TearMode::None ? kNeverTear : 0.6f };
     g.shearParams = { 1e-5f, 0.f, mode == TearMode::None ? kNeverTear : 0.8f };
     Simulation sim;
-    sim.solver.kind = SolverKind::Xpbd;
+    sim.solver.kind = solver;
     sim.solver.substeps = 8;
     sim.solver.iterations = 2;
     Cloth cloth = makeGrid(g);
@@ -347,26 +348,38 @@ private slots:
 
     void copiesStepOnLikeTheRunThroughTheEvents_data()
     {
+        QTest::addColumn<int>("solver");
         QTest::addColumn<int>("mode");
         QTest::addColumn<bool>("cuts");
         QTest::addColumn<bool>("pulls");
         QTest::addColumn<std::uint32_t>("seed");
+        QTest::addColumn<bool>("twoThreads"); // the run through the events, not the copies
+        const int xpbd = int(SolverKind::Xpbd), verlet = int(SolverKind::Verlet);
         for (std::uint32_t seed : { 1u, 2u, 3u }) {
-            QTest::addRow("cuts %u", seed) << int(TearMode::None) << true << false << seed;
-            QTest::addRow("tears %u", seed) << int(TearMode::RemoveConstraint) << false << true << seed;
-            QTest::addRow("tears and cuts %u", seed) << int(TearMode::RemoveConstraint) << true << true << seed;
-            QTest::addRow("splits and cuts %u", seed) << int(TearMode::SplitVertex) << true << true << seed;
+            const int none = int(TearMode::None), remove = int(TearMode::RemoveConstraint);
+            QTest::addRow("cuts %u", seed) << xpbd << none << true << false << seed << false;
+            QTest::addRow("tears %u", seed) << xpbd << remove << false << true << seed << false;
+            QTest::addRow("tears and cuts %u", seed) << xpbd << remove << true << true << seed << false;
+            QTest::addRow("splits and cuts %u", seed)
+                << xpbd << int(TearMode::SplitVertex) << true << true << seed << false;
+            QTest::addRow("verlet, tears and cuts %u", seed) << verlet << remove << true << true << seed << false;
+            QTest::addRow("two threads, tears and cuts %u", seed) << xpbd << remove << true << true << seed << true;
+            QTest::addRow("verlet, two threads, tears and cuts %u", seed)
+                << verlet << remove << true << true << seed << true;
         }
     }
 
     void copiesStepOnLikeTheRunThroughTheEvents()
     {
+        QFETCH(int, solver);
         QFETCH(int, mode);
         QFETCH(bool, cuts);
         QFETCH(bool, pulls);
         QFETCH(std::uint32_t, seed);
+        QFETCH(bool, twoThreads);
         const std::vector<std::vector<Event>> events = script(seed, cuts, pulls);
-        Simulation sim = sheet(TearMode(mode));
+        const std::size_t oneThread = xpbdTwoThreadConstraints();
+        Simulation sim = sheet(TearMode(mode), SolverKind(solver));
         std::vector<Simulation> copies;
         Simulation forgetful; // a copy that lost its colours, coloured greedily again
         bool recoloured = false; // whether the greedy colouring of that copy differs
@@ -383,7 +396,10 @@ private slots:
             // Copies right after the events (their colours not yet updated) and after a step.
             if (f % 10 == 5 && !events[std::size_t(f)].empty())
                 copies.push_back(freshCopy(sim));
+            if (twoThreads)
+                setXpbdTwoThreadConstraints(0); // every cloth takes the second thread
             sim.step();
+            setXpbdTwoThreadConstraints(oneThread);
             QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
             layouts += sim.lastStepStats().streamLayouts;
             remaps += sim.lastStepStats().streamRemaps;
