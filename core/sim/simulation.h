@@ -36,8 +36,9 @@ struct StepStats {
     std::uint32_t tornConstraints = 0;
     std::uint32_t splitParticles = 0;
     /// Times the constraint streams were laid out from scratch for a new topology (the first
-    /// step, an added constraint), and times a tear, cut or split was fitted into the streams
-    /// laid out before instead (docs/solvers.md, "XPBD constraint layout").
+    /// step, many constraints added at once), and times a tear, cut, split or sewn link was
+    /// fitted into the streams laid out before instead (docs/solvers.md, "XPBD constraint
+    /// layout").
     std::uint32_t streamLayouts = 0;
     std::uint32_t streamRemaps = 0;
 };

@@ -25,9 +25,17 @@ namespace {
 // takes from them.
 struct RecordScan {
     bool recoloured = false; ///< some constraint's colour differs from its record's
+    /// The constraints that did not keep a colour (new ones, or ones whose colour another
+    /// took), ascending, when there are at most kMaxAdded of them; `fits` says whether so.
+    std::vector<std::uint32_t> added;
+    bool fits = true;
     bool tearable = false; ///< some constraint has a finite tear strain or force
     float minRestLength = 0.f; ///< m, shortest positive structural/shear rest length, 0 if none
 };
+
+// More constraints than this added at once (a cut undone, a cloth rebuilt) are laid out from
+// scratch rather than placed one by one in the streams (each placement scans its colour).
+constexpr std::size_t kMaxAdded = 64;
 
 RecordScan colourConstraints(const Cloth &cloth, std::vector<std::uint8_t> &colour, std::uint32_t (&count)[64])
 {
@@ -62,8 +70,10 @@ RecordScan colourConstraints(const Cloth &cloth, std::vector<std::uint8_t> &colo
             continue;
         }
         colour[c] = none;
-        ++pending;
+        if (++pending <= kMaxAdded)
+            scan.added.push_back(std::uint32_t(c));
     }
+    scan.fits = pending <= kMaxAdded;
     scan.minRestLength = minRest < inf ? minRest : 0.f;
     scan.recoloured = pending > 0;
     if (pending == 0)
@@ -116,7 +126,8 @@ bool ClothSolverCache::layOut(const Cloth &cloth, std::vector<std::uint8_t> &col
 
     std::uint32_t colourCount[64];
     const RecordScan scan = colourConstraints(cloth, colour, colourCount);
-    if (laidOut && remapXpbdBatches(cloth, colour, colourCount, oldConstraints, freshFrom, xpbd)) {
+    if (laidOut && scan.fits
+        && remapXpbdBatches(cloth, colour, colourCount, scan.added, oldConstraints, freshFrom, xpbd)) {
         ++remaps;
     } else {
         int colours = 0;
