@@ -405,12 +405,11 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
 
 namespace {
 
-// Places constraint i (colour c, of the earlier layout's colours) in a padding lane of a
-// gathered block of its colour. The colouring keeps every other constraint of c off its
-// particles; a window of c holding one of them (as an idle particle) would write it back as
-// read over the new constraint's correction, so such a block gathers from now on (its
-// windows' particles are then its lanes' own again). False when the colour has no padding
-// lane left.
+// Places constraint i in a padding lane of its colour c, of a gathered block if there is one.
+// The colouring keeps every other constraint of c off its particles; a window of c holding
+// one of them (as an idle particle) would write it back as read over the new constraint's
+// correction, so such a block gathers from now on (its windows' particles are then its
+// lanes' own again). False when the colour has no padding lane left.
 bool placeAdded(const DistanceConstraint &dc, std::uint32_t i, std::uint32_t c, XpbdBatches &out)
 {
     constexpr std::uint32_t L = XpbdBatches::kLanes;
@@ -537,8 +536,8 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
         pad(old[j].slot);
     // Added constraints in colours beyond the laid-out ones (on a grid every interior
     // particle uses all 12 colours, so joining two of them takes a 13th) get colours of their
-    // own, appended after the others.
-    // The last colour, at the end of the streams, takes new blocks in place when it must.
+    // own, appended after the others; the last colour, at the end of the streams, takes new
+    // blocks in place when its padding does not hold its added constraints.
     std::vector<std::uint32_t> extra;
     std::uint32_t toLast = 0;
     for (std::uint32_t i : added) {
