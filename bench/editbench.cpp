@@ -81,6 +81,8 @@ void relayoutAfterCutBench(benchmark::State &state)
         state.ResumeTiming();
     }
     state.counters["cut"] = double(cut.edit.removedConstraints.size());
+    state.counters["remaps"] = double(cache.remaps);
+    state.counters["layouts"] = double(cache.layouts);
 }
 
 BENCHMARK(pickParticleBench)->Name("edit/pick_particle/256")->Unit(benchmark::kMicrosecond);

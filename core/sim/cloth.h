@@ -48,10 +48,26 @@ struct DistanceConstraint {
     float damping = 0.f;         ///< N·s/m, damping along the constraint direction
     float tearStrain = kNeverTear; ///< (|x_a - x_b| - L) / L beyond which it tears; +inf = never
     ConstraintKind kind = ConstraintKind::Structural;
+    /// The solver's colour for this constraint (0-63, kUncoloured before the solver saw it).
+    /// Solver-derived state like Cloth::tension, not an authored property: scene files do not
+    /// store it and operator== ignores it. It lives in the record (in what was padding) so
+    /// that a copy of the cloth carries it: the XPBD and Verlet results depend on which colour
+    /// each constraint has, and after a tear or a cut the survivors keep theirs (see
+    /// ClothSolverCache::ensure), so a copy whose solver streams are built afresh steps on
+    /// bit for bit like the cloth it was copied from.
+    std::uint8_t colour = kUncoloured;
     float tearForce = kNeverTear; ///< N, tension (see Cloth::tension) beyond which it tears; +inf = never
 
-    bool operator==(const DistanceConstraint &) const = default;
+    static constexpr std::uint8_t kUncoloured = 0xFF;
+
+    /// The authored record: every field but the solver's colour.
+    bool operator==(const DistanceConstraint &o) const
+    {
+        return a == o.a && b == o.b && restLength == o.restLength && compliance == o.compliance
+            && damping == o.damping && tearStrain == o.tearStrain && kind == o.kind && tearForce == o.tearForce;
+    }
 };
+static_assert(sizeof(DistanceConstraint) == 32, "the colour must stay in the record's padding");
 
 /// What Cloth::validate() asks of one constraint of a cloth of `particleCount` particles:
 /// both ends in range and distinct, rest length, compliance and damping finite and >= 0,

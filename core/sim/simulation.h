@@ -35,6 +35,12 @@ struct StepStats {
     std::uint64_t projections = 0; ///< constraint projections / spring evaluations done
     std::uint32_t tornConstraints = 0;
     std::uint32_t splitParticles = 0;
+    /// Times the constraint streams were laid out from scratch for a new topology (the first
+    /// step, many constraints added at once), and times a tear, cut, split or sewn link was
+    /// fitted into the streams laid out before instead (docs/solvers.md, "XPBD constraint
+    /// layout").
+    std::uint32_t streamLayouts = 0;
+    std::uint32_t streamRemaps = 0;
 };
 
 /// A Simulation is a value: a copy is an exact snapshot that steps on bit for bit like the

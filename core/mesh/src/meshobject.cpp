@@ -147,8 +147,9 @@ ClothDesc meshToCloth(
         const float rest = length(d);
         const ConstraintParams p
             = materialParams(material, ConstraintKind::Structural, rest, spacing, warpShareOf(d, warp));
-        e.constraints.push_back(
-            { a, b, rest, p.compliance, p.damping, p.tearStrain, ConstraintKind::Structural, p.tearForce });
+        e.constraints.push_back({ .a = a, .b = b, .restLength = rest, .compliance = p.compliance,
+            .damping = p.damping, .tearStrain = p.tearStrain, .kind = ConstraintKind::Structural,
+            .tearForce = p.tearForce });
         ++made.structural;
     }
     // The hinges sim/bending.h will make: edges of exactly two triangles with distinct

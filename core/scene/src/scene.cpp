@@ -249,6 +249,8 @@ Cloth buildExplicit(const ExplicitDesc &e)
         cloth.particles.add(e.rest[i], m, k);
     }
     cloth.constraints = e.constraints;
+    for (DistanceConstraint &c : cloth.constraints)
+        c.colour = DistanceConstraint::kUncoloured; // a scene's cloth is coloured afresh
     cloth.triangles = e.triangles;
     if (e.uv.size() == n)
         cloth.uv = e.uv;
@@ -387,6 +389,10 @@ ExplicitDesc explicitFromCloth(const Cloth &cloth)
     e.mass = cloth.particles.mass;
     e.kind = cloth.particles.kind;
     e.constraints = cloth.constraints;
+    // The solver's colours are state of the run, not of the scene: a start made from a
+    // running cloth is coloured afresh, as it would be after saving and opening it.
+    for (DistanceConstraint &c : e.constraints)
+        c.colour = DistanceConstraint::kUncoloured;
     e.triangles = cloth.triangles;
     if (cloth.uv.size() == cloth.particles.size())
         e.uv = cloth.uv;

@@ -303,6 +303,7 @@ void Simulation::stepCloth(std::size_t index)
 {
     Cloth &cloth = cloths[index];
     detail::ClothSolverCache &cache = m_in->caches[index];
+    const std::uint64_t layouts = cache.layouts, remaps = cache.remaps;
     cache.ensure(cloth);
     cache.splitsThisFrame.clear();
     detail::FrameContext ctx { world, solver, m_in->colliderStates, colliders.size(), m_time,
@@ -328,6 +329,8 @@ void Simulation::stepCloth(std::size_t index)
     });
     cache.endValid = true;
     cache.started = true;
+    m_stats.streamLayouts += std::uint32_t(cache.layouts - layouts);
+    m_stats.streamRemaps += std::uint32_t(cache.remaps - remaps);
 }
 
 namespace {
@@ -379,7 +382,11 @@ void Simulation::step()
         const detail::FrameContext ctx { world, solver, m_in->colliderStates, colliders.size(), m_time,
             solver.frameDt(), dt, substeps, m_in->tearScratch };
         for (std::size_t c = 0; c < cloths.size(); ++c) {
-            m_in->caches[c].ensure(cloths[c]);
+            detail::ClothSolverCache &cache = m_in->caches[c];
+            const std::uint64_t layouts = cache.layouts, remaps = cache.remaps;
+            cache.ensure(cloths[c]);
+            m_stats.streamLayouts += std::uint32_t(cache.layouts - layouts);
+            m_stats.streamRemaps += std::uint32_t(cache.remaps - remaps);
             const std::string problem = detail::checkSpringStability(cloths[c], m_in->caches[c], ctx);
             if (!problem.empty()) {
                 m_status.blownUp = true;

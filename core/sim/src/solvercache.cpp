@@ -1,54 +1,153 @@
-// Topology-derived solver data: greedy constraint colouring and particle adjacency.
+// Topology-derived solver data: the constraint colouring, its streams and particle adjacency.
 #include "solvercache.h"
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 
 namespace drape::detail {
 
-void ClothSolverCache::ensure(const Cloth &cloth)
+namespace {
+
+// The colouring: constraints of one colour share no particle, so the XPBD and Verlet passes
+// solve a colour's constraints side by side. A constraint keeps the colour stored in its
+// record (DistanceConstraint::colour) unless an earlier one (in constraint order) took that
+// colour at one of its particles; every other one then takes, in constraint order, the lowest
+// colour not yet used at either of its particles (greedy). A fresh cloth (nothing stored) is
+// coloured greedily, and a tear, a cut or a vertex split (removals, an end moved to a new
+// particle: conflicts only go away) leaves every survivor its colour: no cascade of changes
+// through the constraints after a removed one, so the streams need not be laid out again
+// (remapXpbdBatches), and a copy of the cloth, coloured again from its records, gets the same
+// colours, which is what makes its results the same bits. A 2D grid with structural, shear
+// and bend constraints needs about 12-16 colours; colour 63 is a catch-all that is solved
+// serially if a particle ever has more than 63 constraints (still correct Gauss-Seidel, just
+// not a conflict-free batch). The same pass over the records finds what else the cache
+// takes from them.
+struct RecordScan {
+    bool recoloured = false; ///< some constraint's colour differs from its record's
+    /// The constraints that did not keep a colour (new ones, or ones whose colour another
+    /// took), ascending, when there are at most kMaxAdded of them; `fits` says whether so.
+    std::vector<std::uint32_t> added;
+    bool fits = true;
+    bool tearable = false; ///< some constraint has a finite tear strain or force
+    float minRestLength = 0.f; ///< m, shortest positive structural/shear rest length, 0 if none
+};
+
+// More constraints than this added at once (a cut undone, a cloth rebuilt) are laid out from
+// scratch rather than placed one by one in the streams (each placement scans its colour).
+constexpr std::size_t kMaxAdded = 64;
+
+RecordScan colourConstraints(const Cloth &cloth, std::vector<std::uint8_t> &colour, std::uint32_t (&count)[64])
 {
+    RecordScan scan;
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    float minRest = inf;
     const std::size_t n = cloth.particles.size();
     const std::size_t m = cloth.constraints.size();
-    if (revision == cloth.topologyRevision && particleCount == n && constraintCount == m) {
-        ensureBending(cloth);
-        return;
-    }
-    revision = cloth.topologyRevision;
-    particleCount = n;
-    constraintCount = m;
-
-    // Greedy colouring in constraint order: each constraint takes the lowest colour not yet
-    // used at either of its particles. A 2D grid with structural, shear and bend constraints
-    // needs about 12-16 colours; colour 63 is a catch-all that is solved serially if a
-    // particle ever has more than 63 constraints (still correct Gauss-Seidel, just not a
-    // conflict-free batch).
     std::vector<std::uint64_t> used(n, 0);
-    std::vector<std::uint8_t> colour(m, 0);
-    std::uint32_t colourCount[64] = {};
+    colour.resize(m);
+    std::fill(std::begin(count), std::end(count), 0u);
+    constexpr std::uint8_t none = DistanceConstraint::kUncoloured;
+    std::size_t pending = 0;
     for (std::size_t c = 0; c < m; ++c) {
+        const DistanceConstraint &k = cloth.constraints[c];
+        scan.tearable |= k.tearStrain < kNeverTear || k.tearForce < kNeverTear;
+        if ((k.kind == ConstraintKind::Structural || k.kind == ConstraintKind::Shear) && k.restLength > 0.f)
+            minRest = std::min(minRest, k.restLength);
+        const std::uint8_t col = k.colour;
+        if (col < 63) {
+            const std::uint64_t bit = std::uint64_t(1) << col;
+            if (((used[k.a] | used[k.b]) & bit) == 0) {
+                used[k.a] |= bit;
+                used[k.b] |= bit;
+                colour[c] = col;
+                ++count[col];
+                continue;
+            }
+        } else if (col == 63) {
+            colour[c] = col; // the catch-all has room for anyone
+            ++count[col];
+            continue;
+        }
+        colour[c] = none;
+        if (++pending <= kMaxAdded)
+            scan.added.push_back(std::uint32_t(c));
+    }
+    scan.fits = pending <= kMaxAdded;
+    scan.minRestLength = minRest < inf ? minRest : 0.f;
+    scan.recoloured = pending > 0;
+    if (pending == 0)
+        return scan;
+    for (std::size_t c = 0; c < m; ++c) {
+        if (colour[c] != none)
+            continue;
         const DistanceConstraint &k = cloth.constraints[c];
         const std::uint64_t busy = used[k.a] | used[k.b] | (std::uint64_t(1) << 63);
         const int col = std::min(std::countr_one(busy), 63);
         colour[c] = std::uint8_t(col);
         used[k.a] |= std::uint64_t(1) << col;
         used[k.b] |= std::uint64_t(1) << col;
-        ++colourCount[col];
+        ++count[col];
     }
-    int colours = 0;
-    for (int c = 0; c < 64; ++c)
-        if (colourCount[c])
-            colours = c + 1;
+    return scan;
+}
+
+} // namespace
+
+void ClothSolverCache::ensure(Cloth &cloth)
+{
+    std::vector<std::uint8_t> colour;
+    if (!layOut(cloth, colour))
+        return;
+    for (std::size_t c = 0; c < colour.size(); ++c)
+        cloth.constraints[c].colour = colour[c];
+}
+
+void ClothSolverCache::ensure(const Cloth &cloth)
+{
+    std::vector<std::uint8_t> colour;
+    layOut(cloth, colour);
+}
+
+bool ClothSolverCache::layOut(const Cloth &cloth, std::vector<std::uint8_t> &colour)
+{
+    const std::size_t n = cloth.particles.size();
+    const std::size_t m = cloth.constraints.size();
+    if (revision == cloth.topologyRevision && particleCount == n && constraintCount == m) {
+        ensureBending(cloth);
+        return false;
+    }
+    const bool laidOut = particleCount != ~std::size_t(0) && particleCount <= n;
+    const std::size_t freshFrom = particleCount;
+    const std::size_t oldConstraints = constraintCount;
+    revision = cloth.topologyRevision;
+    particleCount = n;
+    constraintCount = m;
+
+    std::uint32_t colourCount[64];
+    const RecordScan scan = colourConstraints(cloth, colour, colourCount);
+    if (laidOut && scan.fits
+        && remapXpbdBatches(cloth, colour, colourCount, scan.added, oldConstraints, freshFrom, xpbd)) {
+        ++remaps;
+    } else {
+        int colours = 0;
+        for (int c = 0; c < 64; ++c)
+            if (colourCount[c])
+                colours = c + 1;
+        std::vector<std::uint32_t> batchStart(std::size_t(colours) + 1, 0);
+        for (int c = 0; c < colours; ++c)
+            batchStart[std::size_t(c) + 1] = batchStart[std::size_t(c)] + colourCount[c];
+        std::vector<std::uint32_t> cursor(batchStart.begin(), batchStart.end());
+        std::vector<std::uint32_t> order(m, 0);
+        for (std::size_t c = 0; c < m; ++c)
+            order[cursor[colour[c]]++] = std::uint32_t(c);
+        buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
+        ++layouts;
+    }
+    if (!scan.recoloured)
+        colour.clear(); // every record holds its colour already
     adjacencyStart.clear(); // stale: ensureAdjacency rebuilds it when asked
     adjacencyRevision = ~std::uint64_t(0);
-    std::vector<std::uint32_t> batchStart(std::size_t(colours) + 1, 0);
-    for (int c = 0; c < colours; ++c)
-        batchStart[std::size_t(c) + 1] = batchStart[std::size_t(c)] + colourCount[c];
-    std::vector<std::uint32_t> cursor(batchStart.begin(), batchStart.end());
-    std::vector<std::uint32_t> order(m, 0);
-    for (std::size_t c = 0; c < m; ++c)
-        order[cursor[colour[c]]++] = std::uint32_t(c);
-    buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
     springStiffness.clear(); // recomputed by the springs solver for the new topology
     // The bending model of the old topology may refer to removed triangles: dropped, and
     // built again from the current ones if the cloth bends.
@@ -57,19 +156,8 @@ void ClothSolverCache::ensure(const Cloth &cloth)
     bendingRevision = ~std::uint64_t(0);
     ensureBending(cloth);
 
-    minRestLength = 0.f;
-    tearable = false;
-    bool first = true;
-    for (const DistanceConstraint &k : cloth.constraints) {
-        if (k.tearStrain < kNeverTear || k.tearForce < kNeverTear)
-            tearable = true;
-        if (k.kind == ConstraintKind::Structural || k.kind == ConstraintKind::Shear) {
-            if (k.restLength > 0.f && (first || k.restLength < minRestLength)) {
-                minRestLength = k.restLength;
-                first = false;
-            }
-        }
-    }
+    minRestLength = scan.minRestLength;
+    tearable = scan.tearable;
 
     preVelocity.resize(n);
     // Sized again by projectColliders when there are colliders; the hints restart.
@@ -78,6 +166,7 @@ void ClothSolverCache::ensure(const Cloth &cloth)
     meshHint.clear();
     if (endPosition.size() != n)
         endValid = false;
+    return true;
 }
 
 void ClothSolverCache::ensureBending(const Cloth &cloth)

@@ -52,12 +52,17 @@ struct ClothSolverCache {
     std::size_t particleCount = ~std::size_t(0);
     std::size_t constraintCount = ~std::size_t(0);
 
-    /// The greedy edge colouring (ensure()), kept only as padded structure-of-arrays streams
-    /// for the XPBD solver: constraints of one colour share no particle, colour by colour,
+    /// The constraint colouring (ensure(); each constraint's colour is also kept in its record,
+    /// DistanceConstraint::colour), kept as padded structure-of-arrays streams for the XPBD
+    /// and Verlet solvers: constraints of one colour share no particle, colour by colour,
     /// each colour grouped into blocks for the kernel (the catch-all colour in ascending
     /// constraint index); XpbdBatches::source is the solve order (padding aside).
     /// The multipliers λ live there too, one per slot.
     XpbdBatches xpbd;
+    /// How often ensure() laid the streams out from scratch, and how often it fitted the
+    /// previous layout to a new topology instead (remapXpbdBatches: after tears and cuts).
+    std::uint64_t layouts = 0;
+    std::uint64_t remaps = 0;
     XpbdWorkerSlot xpbdWorker; ///< second thread for large cloths, started on first use
 
     /// Bending hinges and patches from the triangles (sim/bending.h) and the patches' XPBD
@@ -133,8 +138,14 @@ struct ClothSolverCache {
     // Splits made during the current frame (rollback of created particles).
     std::vector<ParticleSplit> splitsThisFrame;
 
-    /// Rebuilds the colouring when the topology changed; resizes scratch. Builds the bending
-    /// model when the cloth bends and it is missing (a rigidity raised between frames).
+    /// Colours the constraints and lays out their streams when the topology changed (fitting
+    /// the previous layout when every constraint kept its colour); resizes scratch. Stores the
+    /// colours in the records (DistanceConstraint::colour), so that a copy of the cloth is
+    /// coloured the same. Builds the bending model when the cloth bends and it is missing (a
+    /// rigidity raised between frames).
+    void ensure(Cloth &cloth);
+    /// The same for a cloth this cache does not step (a one-off check): the colours are
+    /// used, not stored.
     void ensure(const Cloth &cloth);
     /// Builds the bending model for the current topology if the cloth bends and it is not.
     void ensureBending(const Cloth &cloth);
@@ -148,6 +159,14 @@ struct ClothSolverCache {
         started = false;
     }
     bool adjacent(std::uint32_t a, std::uint32_t b) const;
+
+private:
+    /// ensure() but for storing the colours: false when the topology is the one laid out;
+    /// else `colour` holds every constraint's colour where one differs from its record's,
+    /// and is empty when none does.
+    bool layOut(const Cloth &cloth, std::vector<std::uint8_t> &colour);
+
+public:
     /// Bytes held by this cache (every array's capacity), for the memory figures of bench/.
     std::size_t bytes() const;
 };

@@ -4,8 +4,9 @@
 // Design note. Removal is an erase, not a mask: Cloth::constraints is the one list the
 // renderer, the saver and the editing tools read, so a torn constraint must be gone from it.
 // Erasing keeps the survivors' relative order (stable compaction, one pass) so the result is
-// deterministic; the solvers rebuild their colouring when the topology revision changes,
-// which happens only on the frames where something tore. A triangle that has a torn
+// deterministic; the solvers update their colouring when the topology revision changes,
+// which happens only on the frames where something tore (the survivors keep their colours,
+// and the solver fits them into the streams it laid out before: docs/solvers.md). A triangle that has a torn
 // constraint as an edge is removed as well, so nothing is rendered across the tear. Bend
 // constraints are not triangle edges: they tear by their own strain like any other.
 // Particles are never removed or renumbered, so indices held elsewhere (pins, selections)

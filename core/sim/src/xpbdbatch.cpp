@@ -45,6 +45,77 @@ void setWindows(XpbdBatches &out, std::size_t block, std::uint32_t base0, std::u
 
 constexpr std::uint32_t kNone = ~std::uint32_t(0);
 
+// remapXpbdBatches() lays the streams out again once the padding it added passes
+// 1/kMaxAddedPaddingDivisor of the slots.
+constexpr std::size_t kMaxAddedPaddingDivisor = 16;
+
+// The two-thread pass's work items from the colours' slot ranges (XpbdBatches::chunkBegin).
+void setChunks(XpbdBatches &out)
+{
+    const std::size_t colours = out.start.size() - 1;
+    out.chunkBegin.clear();
+    out.chunkColour.clear();
+    out.colourFirstChunk.assign(colours + 1, 0);
+    for (std::size_t c = 0; c < colours; ++c) {
+        out.colourFirstChunk[c] = std::uint32_t(out.chunkColour.size());
+        const std::uint32_t step
+            = out.conflictFree[c] ? XpbdBatches::kChunkSlots : out.start[c + 1] - out.start[c];
+        for (std::uint32_t k = out.start[c]; k < out.start[c + 1]; k += step) {
+            out.chunkBegin.push_back(k);
+            out.chunkColour.push_back(std::uint32_t(c));
+        }
+    }
+    out.colourFirstChunk[colours] = std::uint32_t(out.chunkColour.size());
+    out.chunkBegin.push_back(out.start[colours]);
+}
+
+// Sizes every per-slot and per-block stream for `slots` slots; slots added are padding (NaN
+// span: the kernels' length test fails whatever particles they carry, so they move nothing;
+// no constraint) in gathered blocks, those already there keep their values.
+void resizeStreams(XpbdBatches &out, std::size_t slots)
+{
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    out.a.resize(slots, 0);
+    out.b.resize(slots, 0);
+    out.source.resize(slots, kNone);
+    out.restLength.resize(slots, 0.f);
+    out.alphaTilde.resize(slots, 0.f);
+    out.gamma.resize(slots, 0.f);
+    out.lambda.resize(slots, 0.f);
+    out.spanX.resize(slots, nan);
+    out.spanY.resize(slots, nan);
+    out.spanZ.resize(slots, nan);
+    out.spanStretch.resize(slots, 0.f);
+    const std::size_t blocks = slots / XpbdBatches::kLanes;
+    out.blockFetch.resize(blocks, XpbdBatches::Gather);
+    out.blockDamped.resize(blocks, 1);
+    out.windowBase.resize(2 * blocks, 0);
+    out.windowLanes.resize(blocks, 0);
+    out.windowSlots.resize(blocks, 0);
+}
+
+// Appends colours after the laid-out ones, colour c with room for extra[c - the old colour
+// count] constraints in gathered blocks of padding, which placeAdded() then fills, and room
+// for `growLast` more in the last laid-out colour. Nothing laid out moves: the new slots
+// follow the old ones.
+void appendColours(XpbdBatches &out, const std::vector<std::uint32_t> &extra, std::uint32_t growLast = 0)
+{
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
+    const std::size_t old = out.start.size() - 1;
+    const std::uint32_t oldSlots = out.start.back();
+    out.start.back() += (growLast + L - 1) / L * L; // the last colour may grow in place
+    for (std::uint32_t count : extra)
+        out.start.push_back(out.start.back() + (count + L - 1) / L * L);
+    out.conflictFree.resize(old + extra.size(), 1);
+    const std::size_t slots = out.start.back();
+    resizeStreams(out, slots);
+    std::uint32_t members = growLast;
+    for (std::uint32_t count : extra)
+        members += count;
+    out.builtPadding += std::uint32_t(slots - oldSlots) - members; // rounding up to whole blocks
+    setChunks(out);
+}
+
 // A constraint's ends, listed in colour order (position k of the colouring's `order`).
 struct Link {
     std::uint32_t a, b;
@@ -305,41 +376,12 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
         out.start[c + 1] = std::uint32_t(blocks.size() * L);
     }
     const std::size_t slots = out.start[colours];
-    out.chunkBegin.clear();
-    out.chunkColour.clear();
-    out.colourFirstChunk.assign(colours + 1, 0);
-    for (std::size_t c = 0; c < colours; ++c) {
-        out.colourFirstChunk[c] = std::uint32_t(out.chunkColour.size());
-        const std::uint32_t step
-            = out.conflictFree[c] ? XpbdBatches::kChunkSlots : out.start[c + 1] - out.start[c];
-        for (std::uint32_t k = out.start[c]; k < out.start[c + 1]; k += step) {
-            out.chunkBegin.push_back(k);
-            out.chunkColour.push_back(std::uint32_t(c));
-        }
-    }
-    out.colourFirstChunk[colours] = std::uint32_t(out.chunkColour.size());
-    out.chunkBegin.push_back(std::uint32_t(slots));
-    out.a.assign(slots, 0);
-    out.b.assign(slots, 0);
-    out.source.assign(slots, kNone);
-    out.restLength.assign(slots, 0.f);
-    out.alphaTilde.assign(slots, 0.f);
-    out.gamma.assign(slots, 0.f);
-    out.lambda.assign(slots, 0.f);
-    // Padding lanes have a NaN span: their |d| fails the kernels' length test whatever
-    // particles they carry, so they move nothing.
-    const float nan = std::numeric_limits<float>::quiet_NaN();
-    out.spanX.assign(slots, nan);
-    out.spanY.assign(slots, nan);
-    out.spanZ.assign(slots, nan);
-    out.spanStretch.assign(slots, 0.f);
+    setChunks(out);
+    resizeStreams(out, 0);
+    resizeStreams(out, slots);
     out.needsRefresh = true;
+    out.builtPadding = std::uint32_t(slots - m);
     const std::size_t blockCount = blocks.size();
-    out.blockFetch.assign(blockCount, XpbdBatches::Gather);
-    out.blockDamped.assign(blockCount, 1);
-    out.windowBase.assign(2 * blockCount, 0);
-    out.windowLanes.assign(blockCount, 0);
-    out.windowSlots.assign(blockCount, 0);
     for (std::size_t k = 0; k < blockCount; ++k) {
         const Block &block = blocks[k];
         for (std::uint32_t l = 0; l < L; ++l) {
@@ -359,6 +401,166 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
         if (block.fetch != XpbdBatches::Gather)
             setWindows(out, k, block.base0, block.base1);
     }
+}
+
+namespace {
+
+// Places constraint i in a padding lane of its colour c, of a gathered block if there is one.
+// The colouring keeps every other constraint of c off its particles; a window of c holding
+// one of them (as an idle particle) would write it back as read over the new constraint's
+// correction, so such a block gathers from now on (its windows' particles are then its
+// lanes' own again). False when the colour has no padding lane left.
+bool placeAdded(const DistanceConstraint &dc, std::uint32_t i, std::uint32_t c, XpbdBatches &out)
+{
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
+    const std::uint32_t first = out.start[c], last = out.start[c + 1];
+    const auto inWindow = [](std::uint32_t q, std::uint32_t base) { return q >= base && q < base + L; };
+    for (std::uint32_t block = first / L; block < last / L; ++block) {
+        if (out.blockFetch[block] == XpbdBatches::Gather)
+            continue;
+        const std::uint32_t base0 = out.windowBase[2 * block], base1 = out.windowBase[2 * block + 1];
+        if (inWindow(dc.a, base0) || inWindow(dc.a, base1) || inWindow(dc.b, base0) || inWindow(dc.b, base1))
+            out.blockFetch[block] = XpbdBatches::Gather;
+    }
+    // A padding lane of a gathered block if there is one, else of a window block, which then
+    // gathers (its lanes then write only what they move).
+    std::uint32_t free = kNone;
+    for (std::uint32_t s = first; s < last; ++s) {
+        if (out.source[s] != kNone)
+            continue;
+        if (out.blockFetch[s / L] == XpbdBatches::Gather) {
+            free = s;
+            break;
+        }
+        if (free == kNone)
+            free = s;
+    }
+    if (free != kNone) {
+        const std::uint32_t s = free;
+        out.blockFetch[s / L] = XpbdBatches::Gather;
+        out.source[s] = i;
+        out.a[s] = dc.a;
+        out.b[s] = dc.b;
+        out.spanX[s] = out.spanY[s] = out.spanZ[s] = 0.f; // set from the origins with the parameters
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colour,
+    const std::uint32_t (&colourCount)[64], const std::vector<std::uint32_t> &added, std::size_t oldConstraints,
+    std::size_t freshFrom, XpbdBatches &out)
+{
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
+    if (out.start.empty() || colourCount[63] != 0)
+        return false;
+    const std::size_t colours = out.start.size() - 1;
+    for (std::size_t c = 0; c < colours; ++c)
+        if (!out.conflictFree[c])
+            return false;
+    const std::size_t m = cloth.constraints.size();
+    const std::size_t slots = out.slotCount();
+    // Padding added since the layout costs every pass its lanes; past a sixteenth of the
+    // slots a layout from scratch (a few frames' worth of that waste) compacts them.
+    if (m > slots || (slots - m) - std::min<std::size_t>(slots - m, out.builtPadding) > slots / kMaxAddedPaddingDivisor)
+        return false;
+
+    // Every constraint of the earlier topology has one slot. A tear, a cut or a vertex split
+    // keeps the survivors in their order (stable compaction; a split moves an end in place),
+    // so the old and the new lists are walked together: the old constraint at the front is
+    // either the new one at the front (same colour, so in that colour's slots; same ends, or
+    // an end moved to a new particle) or was removed, and its slot becomes padding. Within a
+    // colour no two constraints share a particle, so one shared end and the colour name the
+    // constraint: no other old constraint can be taken for it.
+    // The old constraints' slots and ends in old index order, so that the walk below reads
+    // everything it compares sequentially; only its stores go to scattered slots.
+    struct Old {
+        std::uint32_t slot = kNone, a = 0, b = 0;
+    };
+    std::vector<Old> old(oldConstraints);
+    std::size_t held = 0;
+    for (std::uint32_t s = 0; s < slots; ++s) {
+        const std::uint32_t j = out.source[s];
+        if (j == kNone)
+            continue;
+        if (j >= oldConstraints)
+            return false;
+        old[j] = { s, out.a[s], out.b[s] };
+        ++held;
+    }
+    if (held != oldConstraints)
+        return false; // not one slot per constraint: not the layout of that topology
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const auto pad = [&](std::uint32_t s) { // moves nothing (NaN span), keeps its particles
+        out.source[s] = kNone;
+        out.spanX[s] = out.spanY[s] = out.spanZ[s] = nan;
+        out.spanStretch[s] = 0.f;
+        out.restLength[s] = out.alphaTilde[s] = out.gamma[s] = out.lambda[s] = 0.f;
+    };
+    std::uint32_t *source = out.source.data();
+    std::size_t j = 0;
+    auto nextAdded = added.begin();
+    for (std::size_t i = 0; i < m; ++i) {
+        if (nextAdded != added.end() && *nextAdded == i) {
+            ++nextAdded; // placed below, once the survivors hold their slots
+            continue;
+        }
+        const DistanceConstraint &dc = cloth.constraints[i];
+        const std::uint8_t c = colour[i];
+        if (c >= colours)
+            return false;
+        const std::uint32_t lo = out.start[c], hi = out.start[c + 1];
+        for (; j < oldConstraints; ++j) {
+            const Old &o = old[j];
+            // An end may move only to a particle created since, which lies in no window:
+            // gathering its block keeps every window's particles that block's own.
+            const bool sameA = dc.a == o.a, sameB = dc.b == o.b;
+            if (o.slot >= lo && o.slot < hi && (sameA || sameB) && (sameA || dc.a >= freshFrom)
+                && (sameB || dc.b >= freshFrom))
+                break;
+            pad(o.slot);
+        }
+        if (j == oldConstraints)
+            return false; // a constraint the earlier topology did not have
+        const Old &o = old[j++];
+        source[o.slot] = std::uint32_t(i);
+        if (o.a != dc.a || o.b != dc.b) {
+            out.a[o.slot] = dc.a;
+            out.b[o.slot] = dc.b;
+            out.blockFetch[o.slot / L] = XpbdBatches::Gather;
+        }
+    }
+    for (; j < oldConstraints; ++j)
+        pad(old[j].slot);
+    // Added constraints in colours beyond the laid-out ones (on a grid every interior
+    // particle uses all 12 colours, so joining two of them takes a 13th) get colours of their
+    // own, appended after the others; the last colour, at the end of the streams, takes new
+    // blocks in place when its padding does not hold its added constraints.
+    std::vector<std::uint32_t> extra;
+    std::uint32_t toLast = 0;
+    for (std::uint32_t i : added) {
+        toLast += colour[i] + 1u == colours;
+        if (colour[i] < colours)
+            continue;
+        extra.resize(std::max<std::size_t>(extra.size(), colour[i] - colours + 1), 0);
+        ++extra[colour[i] - colours];
+    }
+    if (colours > 0 && toLast > 0) {
+        std::uint32_t free = 0;
+        for (std::uint32_t s = out.start[colours - 1]; s < out.start[colours]; ++s)
+            free += out.source[s] == kNone;
+        toLast = free >= toLast ? 0 : toLast - free;
+    }
+    if (!extra.empty() || toLast > 0)
+        appendColours(out, extra, toLast);
+    for (std::uint32_t i : added) {
+        if (!placeAdded(cloth.constraints[i], i, colour[i], out))
+            return false;
+    }
+    out.needsRefresh = true; // new ends take their spans, and the parameters their records'
+    return true;
 }
 
 namespace {

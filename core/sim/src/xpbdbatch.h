@@ -88,6 +88,11 @@ struct XpbdBatches {
     /// 1; a nibble is the end (bit 3 set: b) and the lane (bits 0-2).
     std::vector<std::uint64_t> windowSlots;
 
+    /// Padding slots when buildXpbdBatches laid the streams out, plus the rounding of colours
+    /// remapXpbdBatches appended since: padding beyond it is what removals left, and past a
+    /// sixteenth of the slots remapXpbdBatches asks for a layout from scratch.
+    std::uint32_t builtPadding = 0;
+
     /// Set by buildXpbdBatches: α̃, γ are not filled in until refreshXpbdBatches runs.
     bool needsRefresh = true;
     /// What the last refresh filled the parameters for: the substep (s) and the solver (the
@@ -172,6 +177,29 @@ inline void prefetchConstraint(
 /// present) may contain constraints that share particles and is solved serially.
 void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &order,
     const std::vector<std::uint32_t> &batchStart, int catchAllColour, XpbdBatches &out);
+
+/// Fits the streams laid out for an earlier topology of `cloth` (of `oldConstraints`
+/// constraints) to its current one without laying them out again: after a tear or a cut
+/// (constraints removed, the survivors in their order), a vertex split (an end moved, in
+/// place, to a particle created since: index >= `freshFrom`; an edge duplicated) or a few
+/// constraints sewn. `colour` holds every constraint's colour and colourCount the count per
+/// colour (ClothSolverCache::ensure); `added` lists, ascending, the constraints that did not
+/// keep a colour they had (new ones). The results of a conflict-free colour depend only on
+/// which constraints it holds, not on their slots (they share no particle), so the survivors
+/// stay in their slots with source set to their new index; a slot whose constraint is gone
+/// becomes padding in place (NaN span, its particles kept, so a window block still writes its
+/// idle particles back as read); a constraint whose end moved takes the new particle, which
+/// lies in no window, and its block gathers; an added constraint takes a padding lane of its
+/// colour (of a gathered block if there is one), whose block gathers, and a window of that
+/// colour holding one of its particles gathers from then on. The chunk tables stay (the
+/// slots do). Returns false, leaving `out` unfit until buildXpbdBatches lays it out again,
+/// when it cannot: a survivor with no slot of its colour, an added constraint with no
+/// padding lane left in its colour, the catch-all colour in use
+/// (its order is the constraint order), a colour beyond the laid-out ones, or more padding
+/// added since the layout than a sixteenth of the slots (a layout from scratch compacts them).
+bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colour,
+    const std::uint32_t (&colourCount)[64], const std::vector<std::uint32_t> &added, std::size_t oldConstraints,
+    std::size_t freshFrom, XpbdBatches &out);
 
 /// Copies rest length, α̃ = α/dt² and γ = α c/dt from the cloth's constraints (which the
 /// user may retune between frames without a topology change). Checks each constraint on the
