@@ -289,7 +289,7 @@ void TestSolverThreads::automaticChoiceFollowsSizeAndCores()
 
 void TestSolverThreads::stalledWorkerBacksOffToOneThread()
 {
-    // The worker sleeps 5 ms in every run it takes (as if descheduled on a loaded machine):
+    // The worker sleeps 50 ms in every run it takes (as if descheduled on a loaded machine):
     // the caller waits for it most of the pass, so the next frames keep to one thread, and
     // after kBackOffFrames frames the cloth tries two again; a try that stalls again backs
     // off twice as long.
@@ -311,7 +311,7 @@ void TestSolverThreads::stalledWorkerBacksOffToOneThread()
                 if (std::this_thread::get_id() == caller)
                     return;
                 workerRan = true;
-                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
             });
         }
         return workerRan.load();
