@@ -52,12 +52,24 @@ inline void configureSolver(SolverSettings &s, SolverKind kind)
 }
 
 /// What the sheet has been through before it is stepped: nothing (a clean grid), 10 % of its
-/// constraints removed at random, or 500 vertex splits.
-enum class Sheet { Grid, Holes, Split };
+/// constraints removed at random, 500 vertex splits, or the same 10 % removed after a first
+/// frame (Torn: as a cloth torn or cut while it runs, whose surviving constraints keep the
+/// colours they were solved with; the same topology as Holes, so Bullet's peer is the same).
+enum class Sheet { Grid, Holes, Split, Torn };
 
 inline const char *sheetName(Sheet s)
 {
-    return s == Sheet::Grid ? "" : (s == Sheet::Holes ? "_holes10" : "_split500");
+    switch (s) {
+    case Sheet::Grid:
+        break;
+    case Sheet::Holes:
+        return "_holes10";
+    case Sheet::Split:
+        return "_split500";
+    case Sheet::Torn:
+        return "_torn10";
+    }
+    return "";
 }
 
 /// Removes each constraint with probability 1/10 (a fixed 32-bit LCG, so every run and
@@ -111,6 +123,10 @@ inline Simulation benchSimulation(SolverKind kind, int n, Sheet sheet = Sheet::G
     else if (sheet == Sheet::Split)
         splitVertices(cloth, 500);
     sim.cloths.push_back(std::move(cloth));
+    if (sheet == Sheet::Torn) {
+        sim.step(); // the constraints take their colours
+        removeTenthOfConstraints(sim.cloths[0]);
+    }
     return sim;
 }
 

@@ -103,7 +103,7 @@ const bool registered = [] {
     registerSolver("xpbd_2threads", SolverKind::Xpbd, Threads::Two, small);
     registerSolver("xpbd_auto", SolverKind::Xpbd, Threads::Automatic, small);
     // Cloth that is no longer a clean grid, and self-collision on (compare with xpbd/N).
-    for (bench::Sheet sheet : { bench::Sheet::Holes, bench::Sheet::Split })
+    for (bench::Sheet sheet : { bench::Sheet::Holes, bench::Sheet::Split, bench::Sheet::Torn })
         for (int n : { 128, 256 })
             benchmark::RegisterBenchmark(
                 ("xpbd" + std::string(bench::sheetName(sheet)) + "/" + std::to_string(n)).c_str(),
