@@ -116,7 +116,9 @@ struct Particles {
     bool empty() const { return position.empty(); }
 
     /// Appends a particle at rest at `p`; returns its index.
-    std::uint32_t add(const Vec3 &p, float massKg, ParticleKind k = ParticleKind::Dynamic);
+    /// `p` is taken by value, so it may be one of this cloth's own positions (a particle added
+    /// where another one is): the arrays it fills may move when they grow.
+    std::uint32_t add(Vec3 p, float massKg, ParticleKind k = ParticleKind::Dynamic);
     void resize(std::size_t n);
     /// Sets the kind and keeps invMass consistent with it.
     void setKind(std::uint32_t i, ParticleKind k);

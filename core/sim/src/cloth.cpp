@@ -47,7 +47,7 @@ bool allFinite(const std::vector<Vec3> &v)
 
 } // namespace
 
-std::uint32_t Particles::add(const Vec3 &p, float massKg, ParticleKind k)
+std::uint32_t Particles::add(Vec3 p, float massKg, ParticleKind k)
 {
     const auto index = std::uint32_t(position.size());
     position.push_back(p);
