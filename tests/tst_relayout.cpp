@@ -3,7 +3,7 @@
 // records) and the XPBD streams laid out before are fitted to the new constraint list. The
 // layout is the solver's business only: a copy of the cloth given to a new simulation, whose
 // streams are laid out from scratch, must step on bit for bit like the simulation that ran
-// through the events. A fresh cloth is still coloured greedily, exactly as before.
+// through the events. A fresh cloth is coloured by families, then greedily (freshColours).
 #include "edit/clothedit.h"
 #include "edit/cut.h"
 #include "sim/builders.h"
@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <map>
+#include <numeric>
 #include <random>
 
 using namespace drape;
@@ -49,6 +51,62 @@ std::vector<std::uint8_t> greedyColours(const Cloth &cloth)
         out.push_back(std::uint8_t(c));
     }
     return out;
+}
+
+// The colouring of a cloth none of whose constraints has a colour yet, written out on its
+// own: when more than 64 constraints are to be coloured, the members of the (at most 8)
+// largest families of at least max(64, m / 16) constraints (one kind, one index step d),
+// numbered f = 0, 1, ... largest first (equal sizes by kind, then step), take colour
+// 2 f + floor(lo / d) mod 2 in constraint order where it is free at both ends; the rest are
+// coloured greedily after them.
+std::vector<std::uint8_t> freshColours(const Cloth &cloth)
+{
+    const std::size_t m = cloth.constraints.size();
+    if (m <= 64)
+        return greedyColours(cloth);
+    const auto familyOf = [](const DistanceConstraint &k) {
+        const std::uint32_t lo = std::min(k.a, k.b);
+        return std::pair<int, std::uint32_t>(int(k.kind), std::max(k.a, k.b) - lo);
+    };
+    std::map<std::pair<int, std::uint32_t>, std::size_t> sizes;
+    for (const DistanceConstraint &k : cloth.constraints)
+        if (k.a != k.b)
+            ++sizes[familyOf(k)];
+    std::vector<std::pair<std::size_t, std::pair<int, std::uint32_t>>> bySize;
+    for (const auto &[family, size] : sizes)
+        if (size >= std::max<std::size_t>(64, m / 16))
+            bySize.push_back({ size, family });
+    std::stable_sort(bySize.begin(), bySize.end(), [](const auto &x, const auto &y) { return x.first > y.first; });
+    std::map<std::pair<int, std::uint32_t>, int> number;
+    for (std::size_t i = 0; i < bySize.size() && i < 8; ++i)
+        number[bySize[i].second] = int(i);
+    std::vector<std::uint64_t> used(cloth.particles.size(), 0);
+    std::vector<int> out(m, -1);
+    for (std::size_t c = 0; c < m; ++c) {
+        const DistanceConstraint &k = cloth.constraints[c];
+        const auto it = k.a != k.b ? number.find(familyOf(k)) : number.end();
+        if (it == number.end())
+            continue;
+        const std::uint32_t lo = std::min(k.a, k.b);
+        const int colour = 2 * it->second + int(lo / it->first.second % 2);
+        if (((used[k.a] | used[k.b]) >> colour & 1u) == 0) {
+            used[k.a] |= std::uint64_t(1) << colour;
+            used[k.b] |= std::uint64_t(1) << colour;
+            out[c] = colour;
+        }
+    }
+    for (std::size_t c = 0; c < m; ++c) {
+        if (out[c] >= 0)
+            continue;
+        const DistanceConstraint &k = cloth.constraints[c];
+        int colour = 0;
+        while (colour < 63 && ((used[k.a] | used[k.b]) >> colour & 1u))
+            ++colour;
+        used[k.a] |= std::uint64_t(1) << colour;
+        used[k.b] |= std::uint64_t(1) << colour;
+        out[c] = colour;
+    }
+    return std::vector<std::uint8_t>(out.begin(), out.end());
 }
 
 std::vector<std::uint8_t> storedColours(const Cloth &cloth)
@@ -250,12 +308,55 @@ class TestRelayout : public QObject {
     Q_OBJECT
 
 private slots:
-    void freshClothIsColouredGreedily()
+    void freshClothIsColouredByFamilies()
     {
         Cloth cloth = grid(17, 11);
         ClothSolverCache cache;
         cache.ensure(cloth);
-        QCOMPARE(storedColours(cloth), greedyColours(cloth));
+        QCOMPARE(storedColours(cloth), freshColours(cloth));
+        // Six families (horizontal, vertical, two diagonals, two bend spans): twelve colours.
+        const std::vector<std::uint8_t> colours = storedColours(cloth);
+        QCOMPARE(*std::max_element(colours.begin(), colours.end()), std::uint8_t(11));
+        // Holes made before the solver saw the cloth leave the survivors grouped as on the
+        // whole sheet: the same colours, up to names (holes may swap the numbers of two
+        // families of nearly equal size), where greedy colouring scatters them.
+        for (std::uint32_t seed : { 1u, 2u, 3u }) {
+            Cloth holes = grid(17, 11);
+            std::mt19937 rng(seed);
+            std::erase_if(holes.constraints, [&rng](const DistanceConstraint &) { return rng() % 10 == 0; });
+            ClothSolverCache holesCache;
+            holesCache.ensure(holes);
+            QCOMPARE(storedColours(holes), freshColours(holes));
+            QVERIFY(storedColours(holes) != greedyColours(holes));
+            int renamed[64], named[64];
+            std::fill(std::begin(renamed), std::end(renamed), -1);
+            std::fill(std::begin(named), std::end(named), -1);
+            for (const DistanceConstraint &k : holes.constraints) {
+                const auto whole = std::find(cloth.constraints.begin(), cloth.constraints.end(), k);
+                QVERIFY(whole != cloth.constraints.end());
+                if (renamed[whole->colour] < 0 && named[k.colour] < 0) {
+                    renamed[whole->colour] = k.colour;
+                    named[k.colour] = whole->colour;
+                }
+                QCOMPARE(renamed[whole->colour], int(k.colour));
+                QCOMPARE(named[k.colour], int(whole->colour));
+            }
+            checkStreams(holes, holesCache.xpbd);
+        }
+        // An irregular cloth (no family holds a sixteenth of the constraints) is greedy.
+        Cloth scattered = grid(17, 11);
+        std::vector<std::uint32_t> renumber(scattered.particles.size());
+        std::iota(renumber.begin(), renumber.end(), 0u);
+        std::shuffle(renumber.begin(), renumber.end(), std::mt19937(9));
+        for (DistanceConstraint &k : scattered.constraints) {
+            k.a = renumber[k.a];
+            k.b = renumber[k.b];
+        }
+        ClothSolverCache scatteredCache;
+        scatteredCache.ensure(scattered);
+        QCOMPARE(storedColours(scattered), greedyColours(scattered));
+        QCOMPARE(storedColours(scattered), freshColours(scattered));
+        checkStreams(scattered, scatteredCache.xpbd);
         QCOMPARE(cache.layouts, std::uint64_t(1));
         checkStreams(cloth, cache.xpbd);
         // A particle with more than 63 constraints puts the rest in the catch-all colour 63.
@@ -293,12 +394,11 @@ private slots:
         QCOMPARE(cache.layouts, std::uint64_t(1));
         QCOMPARE(cache.xpbd.slotCount(), slotsBefore);
         checkStreams(cloth, cache.xpbd);
-        // The survivors kept their colours (greedy from scratch would move some).
+        // The survivors kept their colours.
         const std::vector<std::uint32_t> map = constraintIndexMap(cut.edit, before.size());
         for (std::size_t i = 0; i < map.size(); ++i)
             if (map[i] != kRemovedIndex)
                 QCOMPARE(cloth.constraints[map[i]].colour, before[i]);
-        QVERIFY(storedColours(cloth) != greedyColours(cloth));
 
         // A constraint added (sewing) is coloured after the rest, which keep theirs, and takes
         // a padding lane of its colour.
@@ -480,8 +580,9 @@ private slots:
         const std::size_t oneThread = xpbdTwoThreadConstraints();
         Simulation sim = sheet(TearMode(mode), SolverKind(solver));
         std::vector<Simulation> copies;
-        Simulation forgetful; // a copy that lost its colours, coloured greedily again
-        bool recoloured = false; // whether the greedy colouring of that copy differs
+        Simulation forgetful; // a copy that lost its colours, coloured afresh
+        bool recoloured = false; // whether the fresh colouring of that copy differs
+        std::uint32_t splitBeforeForgetting = 0; // particles split before that copy was made
         std::uint32_t layouts = 0, remaps = 0, torn = 0, split = 0;
         const std::size_t constraintsBefore = sim.cloths[0].constraints.size();
         for (int f = 0; f < kFrames; ++f) {
@@ -511,7 +612,8 @@ private slots:
             if (f % 10 == 7)
                 copies.push_back(freshCopy(sim));
             if (f == kFrames / 3) {
-                recoloured = greedyColours(sim.cloths[0]) != storedColours(sim.cloths[0]);
+                recoloured = freshColours(sim.cloths[0]) != storedColours(sim.cloths[0]);
+                splitBeforeForgetting = split;
                 forgetful = freshCopy(sim, true);
             }
         }
@@ -523,12 +625,15 @@ private slots:
         QVERIFY(copies.size() >= 4);
         for (std::size_t i = 0; i < copies.size(); ++i)
             QVERIFY2(sameState(sim, copies[i]), qPrintable(QString("copy %1").arg(i)));
-        // The kept colours are what make the copies agree: coloured greedily again after the
-        // events, the same cloth steps to other bits.
-        if (cuts)
+        // The kept colours are what make the copies agree: coloured afresh after the events,
+        // the same cloth steps to other bits wherever its colours change (vertex splits move
+        // constraints out of their families; a grid's holes alone keep the family colours).
+        if (splitBeforeForgetting > 0)
             QVERIFY(recoloured);
         if (recoloured)
             QVERIFY(!sameState(sim, forgetful));
+        else
+            QVERIFY(sameState(sim, forgetful));
         // Removals were fitted into the streams laid out before (vertex splits that duplicate
         // an edge add a constraint, which is laid out afresh).
         QVERIFY(layouts >= 1);

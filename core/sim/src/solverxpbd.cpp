@@ -29,7 +29,7 @@
 // Gauss-Seidel pass over the per-triangle patches, C = the triangle's shape operator from its
 // hinges' dihedral angles, compliance 1/(B A_T) per component (bendingsolve.h).
 //
-// Order and layout: constraints are visited in the greedy colouring order kept in the
+// Order and layout: constraints are visited in the colouring order kept in the
 // solver cache (colour by colour, each grouped into blocks by buildXpbdBatches). The order is fixed by
 // the topology alone, so runs are bit-identical. Constraints of one colour share no particle,
 // so each colour is solved from padded structure-of-arrays streams 8 lanes at a time
