@@ -5,13 +5,18 @@
 // per second of CPU time: how many constraint projections / spring evaluations the solver
 // gets through), state_bytes_per_particle (the cloth's arrays, not the solver's scratch) and
 // total_bytes_per_particle (Simulation::stateBytes: the cloth's arrays, the solver's streams
-// and caches and the rollback snapshot).
+// and caches and the rollback snapshot). The XPBD and Verlet rows also give how the kernel
+// fetches the blocks of the sheet's constraint streams (xpbdbatch.h, BlockFetch):
+// gathered_blocks_pct, gathered particle by particle, and run_blocks_pct, two runs of
+// consecutive particles with no permutes (the rest are window blocks).
 #include "benchcloth.h"
 
+#include "solvercache.h"
 #include "xpbdworker.h"
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 
@@ -74,6 +79,18 @@ void solverFrame(benchmark::State &state, SolverKind kind, int n, FrameOptions o
         = benchmark::Counter(perFrame * double(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["state_bytes_per_particle"] = double(stateBytes(cloth)) / double(cloth.particles.size());
     state.counters["total_bytes_per_particle"] = double(sim.stateBytes(0)) / double(cloth.particles.size());
+    if (kind != SolverKind::Springs) {
+        // The layout a copy of the cloth gets (its colours are the ones the run keeps).
+        detail::ClothSolverCache cache;
+        cache.ensure(cloth);
+        const std::vector<std::uint8_t> &fetch = cache.xpbd.blockFetch;
+        const auto share = [&fetch](std::uint8_t how) {
+            const auto blocks = std::count(fetch.begin(), fetch.end(), how);
+            return fetch.empty() ? 0.0 : 100.0 * double(blocks) / double(fetch.size());
+        };
+        state.counters["gathered_blocks_pct"] = share(detail::XpbdBatches::Gather);
+        state.counters["run_blocks_pct"] = share(detail::XpbdBatches::Runs);
+    }
 }
 
 void registerSolver(
