@@ -16,14 +16,13 @@ namespace {
 // colour not yet used at either of its particles (greedy). A fresh cloth (nothing stored) is
 // coloured by families first (FamilyColours), and a tear, a cut or a vertex split (removals,
 // an end moved to a new particle: conflicts only go away) leaves every survivor its colour:
-// no cascade of changes
-// through the constraints after a removed one, so the streams need not be laid out again
-// (remapXpbdBatches), and a copy of the cloth, coloured again from its records, gets the same
-// colours, which is what makes its results the same bits. A 2D grid with structural, shear
-// and bend constraints needs about 12-16 colours; colour 63 is a catch-all that is solved
-// serially if a particle ever has more than 63 constraints (still correct Gauss-Seidel, just
-// not a conflict-free batch). The same pass over the records finds what else the cache
-// takes from them.
+// no cascade of changes through the constraints after a removed one, so the streams need
+// not be laid out again (remapXpbdBatches), and a copy of the cloth, coloured again from its
+// records, gets the same colours, which is what makes its results the same bits. A 2D grid
+// with structural, shear and bend constraints takes 12 colours, two per family; colour 63 is
+// a catch-all that is solved serially if a particle ever has more than 63 constraints (still
+// correct Gauss-Seidel, just not a conflict-free batch). The same pass over the records
+// finds what else the cache takes from them.
 struct RecordScan {
     bool recoloured = false; ///< some constraint's colour differs from its record's
     /// The constraints that did not keep a colour (new ones, or ones whose colour another
@@ -74,10 +73,10 @@ public:
         }
         const std::size_t least
             = std::max<std::size_t>(kMaxAdded, cloth.constraints.size() / kMinFamilyShare);
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> large; // (members, key)
+        std::vector<std::pair<std::uint32_t, std::size_t>> large; // (members, key)
         for (std::size_t key = 0; key < members.size(); ++key)
             if (members[key] >= least)
-                large.emplace_back(members[key], std::uint32_t(key));
+                large.emplace_back(members[key], key);
         // The largest kMaxFamilies, numbered largest first (equal sizes by kind, then step).
         // The numbering is the order the colours are solved in. Largest first (on a grid the
         // longer direction's structural links, then its bend links) measured best where it
