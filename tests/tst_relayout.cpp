@@ -36,20 +36,26 @@ constexpr int kSide = 24;
 constexpr int kFrames = 60;
 #endif
 
+// The greedy step: constraint k takes the lowest colour used at neither of its particles
+// (`used`, a bit per colour and particle), 63 when 0-62 are all taken.
+int takeLowestFree(std::vector<std::uint64_t> &used, const DistanceConstraint &k)
+{
+    int c = 0;
+    while (c < 63 && ((used[k.a] | used[k.b]) >> c & 1u))
+        ++c;
+    used[k.a] |= std::uint64_t(1) << c;
+    used[k.b] |= std::uint64_t(1) << c;
+    return c;
+}
+
 // The greedy colouring, written out on its own: in constraint order each constraint takes
-// the lowest colour used at neither of its particles, 63 when 0-62 are all taken.
+// the lowest colour used at neither of its particles.
 std::vector<std::uint8_t> greedyColours(const Cloth &cloth)
 {
     std::vector<std::uint64_t> used(cloth.particles.size(), 0);
     std::vector<std::uint8_t> out;
-    for (const DistanceConstraint &k : cloth.constraints) {
-        int c = 0;
-        while (c < 63 && ((used[k.a] | used[k.b]) >> c & 1u))
-            ++c;
-        used[k.a] |= std::uint64_t(1) << c;
-        used[k.b] |= std::uint64_t(1) << c;
-        out.push_back(std::uint8_t(c));
-    }
+    for (const DistanceConstraint &k : cloth.constraints)
+        out.push_back(std::uint8_t(takeLowestFree(used, k)));
     return out;
 }
 
@@ -95,17 +101,9 @@ std::vector<std::uint8_t> freshColours(const Cloth &cloth)
             out[c] = colour;
         }
     }
-    for (std::size_t c = 0; c < m; ++c) {
-        if (out[c] >= 0)
-            continue;
-        const DistanceConstraint &k = cloth.constraints[c];
-        int colour = 0;
-        while (colour < 63 && ((used[k.a] | used[k.b]) >> colour & 1u))
-            ++colour;
-        used[k.a] |= std::uint64_t(1) << colour;
-        used[k.b] |= std::uint64_t(1) << colour;
-        out[c] = colour;
-    }
+    for (std::size_t c = 0; c < m; ++c)
+        if (out[c] < 0)
+            out[c] = takeLowestFree(used, cloth.constraints[c]);
     return std::vector<std::uint8_t>(out.begin(), out.end());
 }
 
