@@ -26,6 +26,7 @@ struct VerletArith {
         __m256 f[U];
         BlockGeometry<U> geo;
         blockGeometry<U>(s, k0, in, geo, out);
+        #pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
             const __m256 at = _mm256_loadu_ps(s.alphaTilde.data() + k0[u]);
             const __m256 den = _mm256_blendv_ps(oneF, _mm256_add_ps(geo.wSum[u], at), out[u].okF);
@@ -34,6 +35,7 @@ struct VerletArith {
             _mm256_storeu_ps(
                 tension, _mm256_add_ps(_mm256_loadu_ps(tension), _mm256_mul_ps(f[u], _mm256_set1_ps(invDt2))));
         }
+        #pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
             const BlockIn &b = in[u];
             const Lanes &n = geo.n[u];
@@ -61,7 +63,7 @@ DRAPE_AVX512_KERNEL void relaxConflictFreeAvx512(
 {
     VerletArith arith;
     arith.invDt2 = invDt2;
-    avx2::solveColourRange<4>(s, begin, end, x, nullptr, w, arith);
+    avx512::solveColourRange<4>(s, begin, end, x, nullptr, w, arith);
 }
 
 } // namespace drape::detail

@@ -72,6 +72,7 @@ struct XpbdArith {
         __m256 dLambda[U];
         BlockGeometry<U> geo;
         blockGeometry<U>(s, k0, in, geo, out);
+        #pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
             const BlockIn &b = in[u];
             const Lanes &n = geo.n[u];
@@ -96,6 +97,7 @@ struct XpbdArith {
             dLambda[u] = _mm256_and_ps(_mm256_div_ps(num, den), out[u].okF);
             _mm256_storeu_ps(lambdaPtr, _mm256_add_ps(lambda, dLambda[u]));
         }
+        #pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
             const BlockIn &b = in[u];
             const Lanes &n = geo.n[u];
@@ -120,7 +122,7 @@ __attribute__((target("avx2"))) void solveConflictFreeAvx2(
 DRAPE_AVX512_KERNEL void solveConflictFreeAvx512(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
-    avx2::solveColourRange<4>(s, begin, end, x, xPrev, w, XpbdArith {});
+    avx512::solveColourRange<4>(s, begin, end, x, xPrev, w, XpbdArith {});
 }
 
 } // namespace drape::detail

@@ -2,8 +2,10 @@
 // verletkernelavx2.cpp): 8 constraints ("a block", XpbdBatches::kLanes slots) at a time,
 // their particles fetched by gathers or, for blocks whose ends fill two runs of 8 particles,
 // by plain loads of those two windows (XpbdBatches::blockFetch), and written back the same
-// way. Every function is compiled for AVX2 alone and inlined into its caller, which is too.
-// Internal to the core; include only from sources whose functions are target("avx2").
+// way. The arithmetic and the gathers are compiled for AVX2 alone and inlined into their
+// callers; the block loop (xpbdblocks.inc) comes twice, in namespace avx2 with AVX2's data
+// moves and in namespace avx512 with AVX-512VL's two-source permutes (Moves). Internal to the
+// core; include only from sources whose functions are target("avx2").
 #pragma once
 
 #include "xpbdbatch.h"
@@ -56,6 +58,7 @@ DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (
     const __m256 minLen = _mm256_set1_ps(1e-9f);
     const __m256 zeroF = _mm256_setzero_ps();
     const __m256 oneF = _mm256_set1_ps(1.f);
+    #pragma GCC unroll 4
     for (int u = 0; u < U; ++u) {
         const BlockIn &b = in[u];
         const __m256 sx = _mm256_loadu_ps(s.spanX.data() + k0[u]);
@@ -144,6 +147,14 @@ DRAPE_AVX2_INLINE Lanes pick(const Lanes &from0, const Lanes &from1, __m256i nib
     return { pick(from0.x, from1.x, nib), pick(from0.y, from1.y, nib), pick(from0.z, from1.z, nib) };
 }
 
+// dst = src one register at a time (see loadWindows in xpbdblocks.inc).
+DRAPE_AVX2_INLINE void assign(Lanes &dst, const Lanes &src)
+{
+    dst.x = src.x;
+    dst.y = src.y;
+    dst.z = src.z;
+}
+
 DRAPE_AVX2_INLINE Lanes sub(const Lanes &p, const Lanes &q)
 {
     return { _mm256_sub_ps(p.x, q.x), _mm256_sub_ps(p.y, q.y), _mm256_sub_ps(p.z, q.z) };
@@ -208,119 +219,109 @@ DRAPE_AVX2_INLINE void scatterBlock(const XpbdBatches &s, std::uint32_t k0, Vec3
     }
 }
 
-// A block whose particles fill two windows (XpbdBatches::blockFetch): plain loads, the
-// lanes' ends picked by permutes (none for Runs). Motion: also the relative motion in.v.
-template <bool Motion>
-DRAPE_AVX2_INLINE void loadWindows(const XpbdBatches &s, std::uint32_t k0, bool runs, const Vec3 *x,
-    const Vec3 *xPrev, const float *w, BlockIn &in)
-{
-    const float *xf = &x[0].x;
-    const std::size_t block = k0 / XpbdBatches::kLanes;
-    const std::uint32_t base0 = s.windowBase[2 * block];
-    const std::uint32_t base1 = s.windowBase[2 * block + 1];
-    const Lanes x0 = loadWindow(xf, base0), x1 = loadWindow(xf, base1);
-    const __m256 w0 = _mm256_loadu_ps(w + base0), w1 = _mm256_loadu_ps(w + base1);
-    Lanes d0 {}, d1 {};
-    if constexpr (Motion) {
-        // x - x_prev per particle: the same subtraction the gather path does per lane end.
-        const float *pf = &xPrev[0].x;
-        d0 = sub(x0, loadWindow(pf, base0));
-        d1 = sub(x1, loadWindow(pf, base1));
+// The data moves of the block loop in AVX2 (the functions above).
+struct Moves {
+    static DRAPE_AVX2_INLINE Lanes loadWindow(const float *f, std::uint32_t base)
+    {
+        return avx2::loadWindow(f, base);
     }
-    if (runs) {
-        in.xa = x0;
-        in.xb = x1;
-        if constexpr (Motion)
-            in.v = sub(d0, d1);
-        in.wa = w0;
-        in.wb = w1;
-        return;
+    static DRAPE_AVX2_INLINE void storeWindow(float *f, std::uint32_t base, const Lanes &w)
+    {
+        avx2::storeWindow(f, base, w);
     }
-    const std::uint64_t lanes = s.windowLanes[block];
-    const __m256i na = nibbles(std::uint32_t(lanes)), nb = nibbles(std::uint32_t(lanes >> 32));
-    in.xa = pick(x0, x1, na);
-    in.xb = pick(x0, x1, nb);
-    if constexpr (Motion)
-        in.v = sub(pick(d0, d1, na), pick(d0, d1, nb));
-    in.wa = pick(w0, w1, na);
-    in.wb = pick(w0, w1, nb);
-}
-
-// Writes the two windows back whole, lanes that move nothing with the values they were read
-// with (every particle of a window belongs to the block).
-DRAPE_AVX2_INLINE void storeWindows(
-    const XpbdBatches &s, std::uint32_t k0, bool runs, Vec3 *x, const BlockIn &in, const BlockOut &out)
-{
-    float *xf = &x[0].x;
-    const std::size_t block = k0 / XpbdBatches::kLanes;
-    const std::uint32_t base0 = s.windowBase[2 * block];
-    const std::uint32_t base1 = s.windowBase[2 * block + 1];
-    const Lanes ya = select(in.xa, out.xa, out.okF), yb = select(in.xb, out.xb, out.okF);
-    if (runs) {
-        storeWindow(xf, base0, ya);
-        storeWindow(xf, base1, yb);
-        return;
+    static DRAPE_AVX2_INLINE __m256i nibbles(std::uint32_t packed) { return avx2::nibbles(packed); }
+    static DRAPE_AVX2_INLINE __m256 pick(__m256 from0, __m256 from1, __m256i nib)
+    {
+        return avx2::pick(from0, from1, nib);
     }
-    const std::uint64_t slots = s.windowSlots[block];
-    storeWindow(xf, base0, pick(ya, yb, nibbles(std::uint32_t(slots))));
-    storeWindow(xf, base1, pick(ya, yb, nibbles(std::uint32_t(slots >> 32))));
-}
-
-// U consecutive blocks from `first`: fetch, solve interleaved, store in block order (blocks of
-// one colour share no particle, so the order of their stores does not matter). Arith is the
-// constraint's arithmetic: Arith::kMotion says whether it needs in.v, and
-// arith.template solve<U>(s, k0, in, out) computes the corrected positions.
-template <int U, class Arith>
-DRAPE_AVX2_INLINE void solveRange(
-    XpbdBatches &s, std::uint32_t first, Vec3 *x, const Vec3 *xPrev, const float *w, const Arith &arith)
-{
-    std::uint32_t k0[U];
-    std::uint8_t fetch[U];
-    BlockIn in[U];
-    BlockOut out[U];
-    for (int u = 0; u < U; ++u) {
-        k0[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
-        const std::size_t block = k0[u] / XpbdBatches::kLanes;
-        fetch[u] = s.blockFetch[block];
-        // The relative motion only where the arithmetic uses it: a block without damping
-        // (every γ zero) skips the previous positions, and its damping term is γ · 0 = 0.
-        if (Arith::kMotion && s.blockDamped[block]) {
-            if (fetch[u] == XpbdBatches::Gather)
-                gatherBlock<true>(s, k0[u], x, xPrev, w, in[u]);
-            else
-                loadWindows<true>(s, k0[u], fetch[u] == XpbdBatches::Runs, x, xPrev, w, in[u]);
-        } else {
-            if (fetch[u] == XpbdBatches::Gather)
-                gatherBlock<false>(s, k0[u], x, xPrev, w, in[u]);
-            else
-                loadWindows<false>(s, k0[u], fetch[u] == XpbdBatches::Runs, x, xPrev, w, in[u]);
-            in[u].v = { _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps() };
-        }
+    static DRAPE_AVX2_INLINE Lanes pick(const Lanes &from0, const Lanes &from1, __m256i nib)
+    {
+        return avx2::pick(from0, from1, nib);
     }
-    arith.template solve<U>(s, k0, in, out);
-    for (int u = 0; u < U; ++u) {
-        if (fetch[u] == XpbdBatches::Gather)
-            scatterBlock(s, k0[u], x, out[u]);
-        else
-            storeWindows(s, k0[u], fetch[u] == XpbdBatches::Runs, x, in[u], out[u]);
-    }
-}
-
-// Every block of slots [begin, end) of a conflict-free colour, U at a time (U = 2 or 4; the
-// rest one by one). A block's chain of dependent operations (fetch, square root, two
-// divisions, store) is long next to its work, so the core runs out of independent work
-// unless several blocks are in flight.
-template <int U, class Arith>
-DRAPE_AVX2_INLINE void solveColourRange(XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x,
-    const Vec3 *xPrev, const float *w, const Arith &arith)
-{
-    static_assert(U == 2 || U == 4);
-    constexpr std::uint32_t L = XpbdBatches::kLanes;
-    std::uint32_t k0 = begin;
-    for (; k0 + U * L <= end; k0 += U * L)
-        solveRange<U>(s, k0, x, xPrev, w, arith);
-    for (; k0 < end; k0 += L)
-        solveRange<1>(s, k0, x, xPrev, w, arith);
-}
+};
 
 } // namespace drape::detail::avx2
+
+namespace drape::detail::avx512 {
+
+#define DRAPE_AVX512_INLINE                                                                               \
+    __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inline
+
+using avx2::Lanes;
+
+// The same data moves with AVX-512VL's two-source permutes (vpermt2ps), which pick any lane
+// of two registers in one instruction: a window's 24 floats are one 16-float and one 8-float
+// load, and each component one permute of the two (three blends and a permute in AVX2); a
+// lane's end is one permute of the two windows (two permutes and a blend). Only data moves:
+// the lanes hold the same bits as avx2::Moves gives them.
+struct Moves {
+    // The low 8 lanes (a register rename, as _mm512_castps512_ps256, which GCC 12 spells with
+    // an extract of an undefined value and warns about).
+    static DRAPE_AVX512_INLINE __m256 low(__m512 v)
+    {
+        return __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7);
+    }
+
+    // Float 3p + c of the window is lane 3p + c of (v0 = floats 0..15, v1 = floats 16..23),
+    // exactly the index vpermt2ps gives it.
+    static DRAPE_AVX512_INLINE Lanes loadWindow(const float *f, std::uint32_t base)
+    {
+        const float *p = f + 3 * std::size_t(base);
+        const __m512 v0 = _mm512_loadu_ps(p);
+        const __m512 v1 = _mm512_castps256_ps512(_mm256_loadu_ps(p + 16));
+        const __m512i ix = _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 0, 0, 0, 0, 0, 0, 0, 0);
+        const __m512i one = _mm512_set1_epi32(1);
+        const __m512i iy = _mm512_add_epi32(ix, one), iz = _mm512_add_epi32(iy, one);
+        return { low(_mm512_permutex2var_ps(v0, ix, v1)),
+            low(_mm512_permutex2var_ps(v0, iy, v1)),
+            low(_mm512_permutex2var_ps(v0, iz, v1)) };
+    }
+
+    // Position j = 3p + c of the window takes lane p of component c, from (x | y, z) with
+    // x in lanes 0..7, y in 8..15 and z in 16..23 of the permute's index space.
+    static DRAPE_AVX512_INLINE void storeWindow(float *f, std::uint32_t base, const Lanes &w)
+    {
+        const __m512 xy
+            = __builtin_shufflevector(w.x, w.y, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        const __m512 z = _mm512_castps256_ps512(w.z);
+        const __m512i lo = _mm512_setr_epi32(0, 8, 16, 1, 9, 17, 2, 10, 18, 3, 11, 19, 4, 12, 20, 5);
+        const __m512i hi = _mm512_setr_epi32(13, 21, 6, 14, 22, 7, 15, 23, 0, 0, 0, 0, 0, 0, 0, 0);
+        float *p = f + 3 * std::size_t(base);
+        _mm512_storeu_ps(p, _mm512_permutex2var_ps(xy, lo, z));
+        _mm256_storeu_ps(p + 16, low(_mm512_permutex2var_ps(xy, hi, z)));
+    }
+
+    // Eight 4-bit fields of `packed`, each in the low bits of its lane: the permutes below
+    // read only those four bits, so the rest of the lane need not be cleared.
+    static DRAPE_AVX512_INLINE __m256i nibbles(std::uint32_t packed)
+    {
+        const __m256i shifts = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+        return _mm256_srlv_epi32(_mm256_set1_epi32(int(packed)), shifts);
+    }
+
+    // Lane l takes position nib[l] & 7 of `from1` when bit 3 of nib[l] is set, else of `from0`.
+    static DRAPE_AVX512_INLINE __m256 pick(__m256 from0, __m256 from1, __m256i nib)
+    {
+        return _mm256_permutex2var_ps(from0, nib, from1);
+    }
+
+    static DRAPE_AVX512_INLINE Lanes pick(const Lanes &from0, const Lanes &from1, __m256i nib)
+    {
+        return { pick(from0.x, from1.x, nib), pick(from0.y, from1.y, nib), pick(from0.z, from1.z, nib) };
+    }
+};
+
+} // namespace drape::detail::avx512
+
+// The block loop, once with each set of moves.
+#define DRAPE_LANES_NS avx2
+#define DRAPE_LANES_INLINE DRAPE_AVX2_INLINE
+#include "xpbdblocks.inc"
+#undef DRAPE_LANES_INLINE
+#undef DRAPE_LANES_NS
+
+#define DRAPE_LANES_NS avx512
+#define DRAPE_LANES_INLINE DRAPE_AVX512_INLINE
+#include "xpbdblocks.inc"
+#undef DRAPE_LANES_INLINE
+#undef DRAPE_LANES_NS
