@@ -5,6 +5,7 @@
 // relaxOne: the same IEEE operations in the same order, no FMA (compiled with -ffp-contract=off).
 #include "xpbdkernel.h"
 #include "xpbdlanes.h"
+#include "xpbdpairs.h"
 
 namespace drape::detail {
 
@@ -46,6 +47,35 @@ struct VerletArith {
                 _mm256_add_ps(b.xb.z, _mm256_mul_ps(cz, b.wb)) };
         }
     }
+
+    // solve on P pairs of blocks, 16 lanes at a time (xpbdpairs.h).
+    template <int P>
+    DRAPE_AVX512_INLINE void solve16(XpbdBatches &s, const std::uint32_t (&k0)[P], const avx512::PairIn (&in)[P],
+        avx512::PairOut (&out)[P]) const
+    {
+        __m512 f[P];
+        avx512::PairGeometry<P> geo;
+        avx512::pairGeometry<P>(s, k0, in, geo, out);
+#pragma GCC unroll 4
+        for (int p = 0; p < P; ++p) {
+            const __m512 at = _mm512_loadu_ps(s.alphaTilde.data() + k0[p]);
+            // Lanes that cannot move get +0, as the 8-lane kernel's mask gives them.
+            f[p] = _mm512_maskz_div_ps(out[p].ok, geo.C[p], _mm512_add_ps(geo.wSum[p], at));
+            float *tension = s.lambda.data() + k0[p];
+            _mm512_storeu_ps(
+                tension, _mm512_add_ps(_mm512_loadu_ps(tension), _mm512_mul_ps(f[p], _mm512_set1_ps(invDt2))));
+        }
+#pragma GCC unroll 4
+        for (int p = 0; p < P; ++p) {
+            const avx512::PairIn &b = in[p];
+            const avx512::Lanes16 &n = geo.n[p];
+            const __m512 cx = _mm512_mul_ps(n.x, f[p]), cy = _mm512_mul_ps(n.y, f[p]), cz = _mm512_mul_ps(n.z, f[p]);
+            out[p].xa = { _mm512_sub_ps(b.xa.x, _mm512_mul_ps(cx, b.wa)), _mm512_sub_ps(b.xa.y, _mm512_mul_ps(cy, b.wa)),
+                _mm512_sub_ps(b.xa.z, _mm512_mul_ps(cz, b.wa)) };
+            out[p].xb = { _mm512_add_ps(b.xb.x, _mm512_mul_ps(cx, b.wb)), _mm512_add_ps(b.xb.y, _mm512_mul_ps(cy, b.wb)),
+                _mm512_add_ps(b.xb.z, _mm512_mul_ps(cz, b.wb)) };
+        }
+    }
 };
 
 } // namespace
@@ -63,7 +93,7 @@ DRAPE_AVX512_KERNEL void relaxConflictFreeAvx512(
 {
     VerletArith arith;
     arith.invDt2 = invDt2;
-    avx512::solveColourRange<4>(s, begin, end, x, nullptr, w, arith);
+    avx512::solveColourRangeInPairs(s, begin, end, x, nullptr, w, arith);
 }
 
 } // namespace drape::detail

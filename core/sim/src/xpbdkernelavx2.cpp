@@ -18,6 +18,7 @@
 // whichever path the CPU takes.
 #include "xpbdkernel.h"
 #include "xpbdlanes.h"
+#include "xpbdpairs.h"
 
 #include <algorithm>
 #include <atomic>
@@ -109,6 +110,54 @@ struct XpbdArith {
                 _mm256_sub_ps(b.xb.z, _mm256_mul_ps(n.z, cb)) };
         }
     }
+
+    // solve on P pairs of blocks, 16 lanes at a time (xpbdpairs.h). A pair with one damped
+    // block takes the damping term in all its lanes: the undamped block's lanes have γ = 0,
+    // which picks the undamped numerator, and (1 + 0) w + α̃ = w + α̃ exactly.
+    template <int P>
+    DRAPE_AVX512_INLINE void solve16(XpbdBatches &s, const std::uint32_t (&k0)[P], const avx512::PairIn (&in)[P],
+        avx512::PairOut (&out)[P]) const
+    {
+        const __m512 oneF = _mm512_set1_ps(1.f);
+        const __m512 signF = _mm512_set1_ps(-0.f);
+        __m512 dLambda[P];
+        avx512::PairGeometry<P> geo;
+        avx512::pairGeometry<P>(s, k0, in, geo, out);
+#pragma GCC unroll 4
+        for (int p = 0; p < P; ++p) {
+            const avx512::PairIn &b = in[p];
+            const avx512::Lanes16 &n = geo.n[p];
+            const __m512 at = _mm512_loadu_ps(s.alphaTilde.data() + k0[p]);
+            float *lambdaPtr = s.lambda.data() + k0[p];
+            const __m512 lambda = s.lambdaZero ? _mm512_setzero_ps() : _mm512_loadu_ps(lambdaPtr);
+            const __m512 undamped = _mm512_sub_ps(_mm512_xor_ps(geo.C[p], signF), _mm512_mul_ps(at, lambda));
+            __m512 num = undamped;
+            __m512 den = _mm512_add_ps(geo.wSum[p], at);
+            const std::size_t block = k0[p] / XpbdBatches::kLanes;
+            if (s.blockDamped[block] || s.blockDamped[block + 1]) {
+                const __m512 g = _mm512_loadu_ps(s.gamma.data() + k0[p]);
+                const __m512 gradDotDx = _mm512_add_ps(
+                    _mm512_add_ps(_mm512_mul_ps(n.x, b.v.x), _mm512_mul_ps(n.y, b.v.y)), _mm512_mul_ps(n.z, b.v.z));
+                num = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(g, _mm512_setzero_ps(), _CMP_EQ_OQ),
+                    _mm512_sub_ps(undamped, _mm512_mul_ps(g, gradDotDx)), undamped);
+                den = _mm512_add_ps(_mm512_mul_ps(_mm512_add_ps(oneF, g), geo.wSum[p]), at);
+            }
+            // Lanes that cannot move get +0, as the 8-lane kernel's mask gives them.
+            dLambda[p] = _mm512_maskz_div_ps(out[p].ok, num, den);
+            _mm512_storeu_ps(lambdaPtr, _mm512_add_ps(lambda, dLambda[p]));
+        }
+#pragma GCC unroll 4
+        for (int p = 0; p < P; ++p) {
+            const avx512::PairIn &b = in[p];
+            const avx512::Lanes16 &n = geo.n[p];
+            const __m512 ca = _mm512_mul_ps(b.wa, dLambda[p]);
+            const __m512 cb = _mm512_mul_ps(b.wb, dLambda[p]);
+            out[p].xa = { _mm512_add_ps(b.xa.x, _mm512_mul_ps(n.x, ca)), _mm512_add_ps(b.xa.y, _mm512_mul_ps(n.y, ca)),
+                _mm512_add_ps(b.xa.z, _mm512_mul_ps(n.z, ca)) };
+            out[p].xb = { _mm512_sub_ps(b.xb.x, _mm512_mul_ps(n.x, cb)), _mm512_sub_ps(b.xb.y, _mm512_mul_ps(n.y, cb)),
+                _mm512_sub_ps(b.xb.z, _mm512_mul_ps(n.z, cb)) };
+        }
+    }
 };
 
 } // namespace
@@ -122,7 +171,7 @@ __attribute__((target("avx2"))) void solveConflictFreeAvx2(
 DRAPE_AVX512_KERNEL void solveConflictFreeAvx512(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
-    avx512::solveColourRange<4>(s, begin, end, x, xPrev, w, XpbdArith {});
+    avx512::solveColourRangeInPairs(s, begin, end, x, xPrev, w, XpbdArith {});
 }
 
 } // namespace drape::detail
