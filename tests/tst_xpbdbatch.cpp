@@ -589,6 +589,23 @@ private slots:
                 const QString where = QString("trial %1 verlet %2").arg(trial).arg(verlet);
                 QVERIFY2(ok[0] == ok[1], qPrintable(where));
                 QVERIFY2(ok[0] == cloth.validate().empty(), qPrintable(where));
+                // The per-frame record scan of checkFrame, on each path: the same verdict, and a
+                // hash that changes with any one record's rest length, compliance or damping.
+                for (int isa = 0; isa <= int(xpbdKernelIsaOfCpu()); ++isa) {
+                    setXpbdKernelLimit(KernelIsa(isa));
+                    std::uint64_t hash = 0, retuned = 0;
+                    int made = -1, madeAgain = -1;
+                    QVERIFY2(scanConstraintRecords(cloth, hash, made) == ok[0], qPrintable(where));
+                    Cloth other = cloth;
+                    DistanceConstraint &k = other.constraints[std::size_t(trial * 13) % other.constraints.size()];
+                    float &field = trial % 3 == 0 ? k.restLength : trial % 3 == 1 ? k.compliance : k.damping;
+                    field = std::nextafter(field, 1.f);
+                    scanConstraintRecords(other, retuned, madeAgain);
+                    QVERIFY2(made == isa && madeAgain == isa && retuned != hash, qPrintable(where));
+                    scanConstraintRecords(cloth, retuned, madeAgain);
+                    QVERIFY2(retuned == hash, qPrintable(where));
+                }
+                setXpbdKernelLimit(KernelIsa::Avx512);
                 invalid += ok[0] ? 0 : 1;
                 const XpbdBatches &p = streams[0], &v = streams[1];
                 QVERIFY2(sameBits(p.restLength, v.restLength), qPrintable(where));

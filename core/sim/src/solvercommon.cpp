@@ -18,10 +18,24 @@ bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSetting
     const bool laidOut = cache.revision == cloth.topologyRevision
         && cache.particleCount == cloth.particles.size() && cache.constraintCount == cloth.constraints.size();
     const float dt = float(solver.substepDt());
-    if (laidOut && solver.kind == SolverKind::Xpbd)
-        return refreshXpbdBatches(cloth, dt, cache.xpbd, solverTeam(cache));
-    if (laidOut && solver.kind == SolverKind::Verlet)
-        return refreshVerletBatches(cloth, dt, cache.xpbd, solverTeam(cache));
+    const bool verlet = solver.kind == SolverKind::Verlet;
+    if (laidOut && (verlet || solver.kind == SolverKind::Xpbd)) {
+        // Every record is checked every frame, in record order; the refresh (which reads the
+        // records in slot order, with gathers) runs only when the parameters it takes may
+        // have changed: records that hash differently, another substep or solver, a layout.
+        XpbdBatches &batches = cache.xpbd;
+        std::uint64_t hash = 0;
+        int isa = -1;
+        if (!scanConstraintRecords(cloth, hash, isa))
+            return false;
+        if (!batches.staleFor(dt, verlet) && batches.recordsHashIsa == isa && batches.recordsHash == hash)
+            return true;
+        const bool ok = verlet ? refreshVerletBatches(cloth, dt, batches, solverTeam(cache))
+                               : refreshXpbdBatches(cloth, dt, batches, solverTeam(cache));
+        batches.recordsHash = hash;
+        batches.recordsHashIsa = ok ? isa : -1;
+        return ok;
+    }
     // The springs solver reads the constraints themselves; a new topology is laid out (and
     // its streams refreshed) by the step.
     bool ok = true;

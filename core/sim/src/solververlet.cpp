@@ -80,8 +80,9 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
             predictSubstep(cloth, cache, predict, false);
         }
 
-        // Rest lengths and stiffness were refreshed by Simulation::step() (checkFrame), and a
-        // tear in the previous substep rebuilt the streams (and restarted the origins).
+        // Rest lengths and stiffness were refreshed by Simulation::step() (checkFrame, when the
+        // records changed), and a tear in the previous substep rebuilt the streams (and
+        // restarted the origins).
         const bool stale = cache.xpbd.staleFor(dt, true);
         if (stale)
             refreshVerletBatches(cloth, dt, cache.xpbd, solverTeam(cache));

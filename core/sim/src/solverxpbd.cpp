@@ -97,7 +97,7 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         }
 
         // Simulation::step() refreshed the compliance and damping the user may retune between
-        // frames (checkFrame); a tear in the previous substep rebuilt the streams and
+        // frames (checkFrame, when the records changed); a tear in the previous substep rebuilt the streams and
         // restarted the origins, so both are taken again.
         const bool stale = cache.xpbd.staleFor(dt, false);
         if (stale)

@@ -11,8 +11,10 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 namespace drape::detail {
 
@@ -146,6 +148,137 @@ __attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float 
         batches.blockDamped[s / L] = _mm256_movemask_ps(_mm256_cmp_ps(blockGamma, zeroF, _CMP_NEQ_UQ)) != 0;
     }
     return _mm256_movemask_epi8(ok) == -1;
+}
+
+__attribute__((target("avx2"))) bool scanConstraintRecordsAvx2(const Cloth &cloth, std::uint64_t &hash)
+{
+    const std::size_t m = cloth.constraints.size();
+    const std::size_t n = std::min<std::size_t>(cloth.particles.size(), 0xFFFFFFFFu);
+    const int *records = reinterpret_cast<const int *>(cloth.constraints.data());
+    // One record (8 dwords) per register, a record's dword d in lane d.
+    const __m256i ones = _mm256_set1_epi32(-1);
+    const __m256i indexLanes = _mm256_setr_epi32(-1, -1, 0, 0, 0, 0, 0, 0); // a, b < particles
+    const __m256i firstLane = _mm256_setr_epi32(-1, 0, 0, 0, 0, 0, 0, 0); // a != b
+    const __m256 finiteLanes = _mm256_castsi256_ps(_mm256_setr_epi32(0, 0, -1, -1, -1, 0, 0, 0));
+    const __m256 positiveLanes = _mm256_castsi256_ps(_mm256_setr_epi32(0, 0, 0, 0, 0, -1, 0, -1));
+    const __m256 zero = _mm256_setzero_ps(), inf = _mm256_set1_ps(std::numeric_limits<float>::infinity());
+    // An index is in range when min(index, n - 1) is itself, unsigned (no particles: none is).
+    const __m256i last = _mm256_set1_epi32(int(std::uint32_t(n) - 1));
+    __m256i badIndex = n == 0 && m > 0 ? ones : _mm256_setzero_si256();
+    __m256 badValue = zero;
+    __m256i acc[4];
+    for (int k = 0; k < 4; ++k)
+        acc[k] = _mm256_set1_epi32(int(m) + k);
+    for (std::size_t r = 0; r < m; ++r) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(records + 8 * r));
+        const __m256 f = _mm256_castsi256_ps(v);
+        const __m256i inRange = _mm256_cmpeq_epi32(_mm256_min_epu32(v, last), v);
+        const __m256i same = _mm256_cmpeq_epi32(v, _mm256_shuffle_epi32(v, 0xB1)); // a beside b
+        badIndex = _mm256_or_si256(badIndex,
+            _mm256_or_si256(_mm256_andnot_si256(inRange, indexLanes), _mm256_and_si256(same, firstLane)));
+        const __m256 finite = _mm256_and_ps(_mm256_cmp_ps(f, zero, _CMP_GE_OQ), _mm256_cmp_ps(f, inf, _CMP_LT_OQ));
+        badValue = _mm256_or_ps(badValue,
+            _mm256_or_ps(_mm256_andnot_ps(finite, finiteLanes),
+                _mm256_andnot_ps(_mm256_cmp_ps(f, zero, _CMP_GT_OQ), positiveLanes)));
+        // The hash: rest length, compliance, damping (lanes 2-4), records taking turns
+        // through four accumulators; each step a bijection of a lane's state, as in
+        // xpbdbatch.cpp's mixRecord, in 32 bits.
+        __m256i &a = acc[r % 4];
+        const __m256i t = _mm256_mullo_epi32(
+            _mm256_xor_si256(a, _mm256_and_si256(v, _mm256_castps_si256(finiteLanes))), _mm256_set1_epi32(-1640531535));
+        a = _mm256_xor_si256(t, _mm256_srli_epi32(t, 15));
+    }
+    alignas(32) std::uint32_t lanes[4][8];
+    for (int k = 0; k < 4; ++k)
+        _mm256_store_si256(reinterpret_cast<__m256i *>(lanes[k]), acc[k]);
+    std::uint64_t h = 0;
+    for (int k = 0; k < 4; ++k)
+        for (int l = 2; l < 5; ++l) {
+            const std::uint64_t x = (h ^ lanes[k][l]) * 0x9E3779B97F4A7C15ull;
+            h = x ^ (x >> 29);
+        }
+    hash = h;
+    return _mm256_testz_si256(badIndex, badIndex) && _mm256_testz_ps(badValue, badValue);
+}
+
+namespace {
+
+// Two records (16 dwords) per register: a record's dword d is lane d of its half.
+constexpr __mmask16 kIndexLanes = 0x0303; // a, b: below the particle count
+constexpr __mmask16 kFirstLanes = 0x0101; // a: differs from b
+constexpr __mmask16 kFiniteLanes = 0x1C1C; // rest length, compliance, damping: finite, >= 0
+constexpr __mmask16 kPositiveLanes = 0xA0A0; // tear strain, tear force: > 0
+constexpr __mmask16 kHashedLanes = 0x1C1C; // what a refresh reads
+
+#define DRAPE_AVX512_STREAMS                                                                              \
+    __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inline
+
+// constraintValid (cloth.h) of the records in the lanes of `live`, as failing lanes.
+DRAPE_AVX512_STREAMS __mmask16 failingLanes(__m512i r, __m512i particles, __mmask16 live)
+{
+    const __m512 f = _mm512_castsi512_ps(r);
+    const __m512 zero = _mm512_setzero_ps();
+    const __mmask16 inRange = _mm512_cmplt_epu32_mask(r, particles);
+    // b beside a: swap the dwords of each pair (a, b are dwords 0 and 1 of a record).
+    const __m512i swapped = _mm512_maskz_shuffle_epi32(0xFFFF, r, _MM_PERM_CDAB);
+    const __mmask16 distinct = _mm512_cmpneq_epi32_mask(r, swapped);
+    const __mmask16 finite = _mm512_cmp_ps_mask(f, zero, _CMP_GE_OQ)
+        & _mm512_cmp_ps_mask(f, _mm512_set1_ps(std::numeric_limits<float>::infinity()), _CMP_LT_OQ);
+    const __mmask16 positive = _mm512_cmp_ps_mask(f, zero, _CMP_GT_OQ);
+    const __mmask16 bad = (kIndexLanes & ~inRange) | (kFirstLanes & ~distinct) | (kFiniteLanes & ~finite)
+        | (kPositiveLanes & ~positive);
+    return __mmask16(bad & live);
+}
+
+// scanConstraintRecords' mixing step (xpbdbatch.cpp), on 8 lanes. (The maskz forms with
+// every lane set here and in failingLanes are the plain instructions; GCC 12 warns about the
+// plain intrinsics' undefined merge value.)
+DRAPE_AVX512_STREAMS __m512i mixRecords(__m512i acc, __m512i words)
+{
+    const __m512i t = _mm512_mullo_epi64(_mm512_xor_si512(acc, words), _mm512_set1_epi64(0x9E3779B97F4A7C15ll));
+    return _mm512_xor_si512(t, _mm512_maskz_srli_epi64(0xFF, t, 29));
+}
+
+} // namespace
+
+__attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) bool scanConstraintRecordsAvx512(
+    const Cloth &cloth, std::uint64_t &hash)
+{
+    const std::size_t m = cloth.constraints.size();
+    const int *records = reinterpret_cast<const int *>(cloth.constraints.data());
+    const std::size_t n = std::min<std::size_t>(cloth.particles.size(), 0xFFFFFFFFu);
+    const __m512i particles = _mm512_set1_epi32(int(std::uint32_t(n))); // compared unsigned
+    // Four accumulators (records 8j + 2k and 8j + 2k + 1 go through accumulator k), so that
+    // the multiply-fold chain of one pair does not hold up the next.
+    __m512i acc[4];
+    for (int k = 0; k < 4; ++k)
+        acc[k] = _mm512_set1_epi64(static_cast<long long>(m) + k);
+    __mmask16 bad = 0;
+    std::size_t r = 0;
+    for (; r + 8 <= m; r += 8) {
+        for (int k = 0; k < 4; ++k) {
+            const __m512i v = _mm512_loadu_si512(records + 8 * (r + 2 * k));
+            bad |= failingLanes(v, particles, 0xFFFF);
+            acc[k] = mixRecords(acc[k], _mm512_maskz_mov_epi32(kHashedLanes, v));
+        }
+    }
+    for (; r < m; r += 2) {
+        const __mmask16 live = r + 1 < m ? 0xFFFF : 0x00FF;
+        const __m512i v = _mm512_maskz_loadu_epi32(live, records + 8 * r);
+        bad |= failingLanes(v, particles, live);
+        acc[0] = mixRecords(acc[0], _mm512_maskz_mov_epi32(kHashedLanes, v));
+    }
+    alignas(64) std::uint64_t lanes[4][8];
+    for (int k = 0; k < 4; ++k)
+        _mm512_store_si512(lanes[k], acc[k]);
+    std::uint64_t h = 0;
+    for (int k = 0; k < 4; ++k)
+        for (int l = 0; l < 8; ++l) {
+            const std::uint64_t t = (h ^ lanes[k][l]) * 0x9E3779B97F4A7C15ull;
+            h = t ^ (t >> 29);
+        }
+    hash = h;
+    return bad == 0;
 }
 
 __attribute__((target("avx2"))) void setSpansAvx2(

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 
@@ -612,6 +613,7 @@ constexpr std::uint32_t kSlotGrain = 16;
 
 bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdBatches &batches, XpbdWorker *team)
 {
+    batches.recordsHashIsa = -1; // checkFrame sets it again when it asked for this refresh
     std::atomic<bool> ok { true };
     forRanges(team, batches.slotCount(), kSlotGrain, [&](std::uint32_t begin, std::uint32_t end) {
         if (!refreshSlots(cloth, dt, invDt2, verlet, batches, begin, end))
@@ -656,6 +658,48 @@ bool refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches, Xpbd
 bool refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches, XpbdWorker *team)
 {
     return refreshBatches(cloth, dt, 1.f / (dt * dt), true, batches, team);
+}
+
+namespace {
+
+// One step of the records hash: xor, multiply by an odd constant (2^64 / golden ratio), fold
+// the high bits down, so that every input bit reaches every output bit within a few steps.
+std::uint64_t mixRecord(std::uint64_t acc, std::uint64_t word)
+{
+    const std::uint64_t t = (acc ^ word) * 0x9E3779B97F4A7C15ull;
+    return t ^ (t >> 29);
+}
+
+std::uint32_t bitsOf(float v)
+{
+    std::uint32_t u;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+} // namespace
+
+bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa)
+{
+    if (xpbdKernelIsa() >= KernelIsa::Avx512) {
+        isa = int(KernelIsa::Avx512);
+        return scanConstraintRecordsAvx512(cloth, hash);
+    }
+    if (xpbdKernelIsa() >= KernelIsa::Avx2) {
+        isa = int(KernelIsa::Avx2);
+        return scanConstraintRecordsAvx2(cloth, hash);
+    }
+    isa = int(KernelIsa::Portable);
+    const std::size_t particles = cloth.particles.size();
+    std::uint64_t acc = mixRecord(0, cloth.constraints.size());
+    bool ok = true;
+    for (const DistanceConstraint &c : cloth.constraints) {
+        ok &= constraintValid(c, particles);
+        acc = mixRecord(acc, std::uint64_t(bitsOf(c.compliance)) << 32 | bitsOf(c.restLength));
+        acc = mixRecord(acc, bitsOf(c.damping));
+    }
+    hash = acc;
+    return ok;
 }
 
 void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin, XpbdWorker *team)

@@ -46,8 +46,8 @@ struct XpbdBatches {
     std::vector<std::uint32_t> b; ///< particle index
     std::vector<std::uint32_t> source; ///< index into Cloth::constraints, ~0 for padding
     std::vector<float> restLength; ///< m
-    std::vector<float> alphaTilde; ///< α / dt², m/N/s² (refreshed every frame)
-    std::vector<float> gamma; ///< α c / dt, dimensionless (refreshed every frame)
+    std::vector<float> alphaTilde; ///< α / dt², m/N/s² (refreshed when the records change)
+    std::vector<float> gamma; ///< α c / dt, dimensionless (refreshed when the records change)
     std::vector<float> lambda; ///< N·s², XPBD multiplier, reset every substep
     /// While true, every slot's λ counts as 0 whatever the stream holds, and a pass stores
     /// 0 + Δλ: the first pass of a substep starts the multipliers this way instead of
@@ -95,6 +95,12 @@ struct XpbdBatches {
 
     /// Set by buildXpbdBatches: α̃, γ are not filled in until refreshXpbdBatches runs.
     bool needsRefresh = true;
+    /// The scanConstraintRecords hash of the records the last refresh of checkFrame (and
+    /// not a later one) was made from, and the kernels that took it (each spells the hash
+    /// its own way): while a frame's records hash the same, the refresh would write what
+    /// the streams hold, and checkFrame skips it.
+    std::uint64_t recordsHash = 0;
+    int recordsHashIsa = -1; ///< KernelIsa of recordsHash, -1: none
     /// What the last refresh filled the parameters for: the substep (s) and the solver (the
     /// Verlet refresh rounds α/dt² its own way and has no γ).
     float refreshedDt = 0.f;
@@ -206,6 +212,13 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
 /// way (constraintValid) and returns false if one fails; the streams are then not fit to
 /// step with. With `team` the slots are shared with its worker thread (xpbdworker.h).
 bool refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches, XpbdWorker *team = nullptr);
+
+/// Checks every constraint record of `cloth` (constraintValid) in one pass in record order,
+/// and hashes the fields a refresh reads its parameters from (rest length, compliance,
+/// damping) into `hash`, seeded by the record count; `isa` tells which kernels made it.
+/// Returns false if a record fails. A fraction of a refresh's cost: no gathers, and the
+/// records read in order.
+bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa);
 
 /// Sets the spans from the frame origin (positions at the start of the frame), one pass over
 /// the slots holding a constraint (the catch-all colour's included), shared with `team` if
