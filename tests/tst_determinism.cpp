@@ -171,7 +171,9 @@ void TestDeterminism::plainFramesMatchTheGeneralPath_data()
 // the fused particle pass and writes positions once (solvercommon.cpp, plainFrame); a ground
 // plane far below the cloth, never touched, sends the same frames down the general path, one
 // pass per stage and positions every substep. Both must give the same bits, with a grabbed
-// particle, damping and several substeps and iterations.
+// particle, damping, several substeps and iterations, a mass of its own for every particle and
+// gravity along all three axes (so that a vector lane given another particle's mass or
+// component shows).
 void TestDeterminism::plainFramesMatchTheGeneralPath()
 {
     QFETCH(int, kind);
@@ -185,7 +187,11 @@ void TestDeterminism::plainFramesMatchTheGeneralPath()
         c.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
     const std::uint32_t grabbed = gridIndex(g, 8, g.down - 1);
     c.particles.setKind(grabbed, ParticleKind::Kinematic);
+    for (std::uint32_t i = 0; i < c.particles.size(); ++i)
+        if (c.particles.invMass[i] != 0.f)
+            c.particles.setMass(i, 0.001f * float(1 + (i * 7919u) % 13u));
     Simulation plain;
+    plain.world.gravity = { 1.3f, -9.81f, -0.7f };
     plain.solver.kind = SolverKind(kind);
     plain.solver.substeps = 7;
     plain.solver.iterations = 2;

@@ -116,6 +116,13 @@ struct Prediction {
 /// kinematic ones are left to moveKinematics().
 void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, bool keepVelocity);
 
+/// plainSubstep()'s update of dynamic particles from `first`, sixteen at a time
+/// (particlesavx512.cpp), with the bits of its other loops: stops before particle n or the
+/// first group holding a static or kinematic particle and returns how many it did. Only call
+/// when xpbdKernelIsa() >= KernelIsa::Avx512.
+std::size_t plainSubstepSixteensAvx512(
+    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first, std::size_t n);
+
 /// True when, in this frame, nothing but the constraint passes moves a particle or reads the
 /// particles' positions and velocities between substeps: no contacts of any kind, no
 /// tethers, no wind (gravity alone, so the forces stay what the first substep made them) and

@@ -4,6 +4,7 @@
 #include "sim/tearing.h"
 #include "sim/vertexsplit.h"
 #include "solver.h"
+#include "xpbdkernel.h"
 
 #include <algorithm>
 
@@ -246,8 +247,11 @@ void plainSubstepRange(Cloth &cloth, ClothSolverCache &cache, const Prediction &
     Vec3 *offset = cache.offset.data();
     Vec3 *offsetPrev = cache.offsetPrev.data();
     Vec3 *preVelocity = cache.preVelocity.data();
+    const bool sixteens = xpbdKernelIsa() >= KernelIsa::Avx512;
     while (i < n) {
-        // Runs of four dynamic particles in vectors, the rest one by one.
+        // Runs of sixteen (AVX-512) and four dynamic particles in vectors, the rest one by one.
+        if (sixteens)
+            i += plainSubstepSixteensAvx512(cloth, cache, predict, i, n);
         i += predict.verlet ? plainSubstepFours<true>(cloth, cache, predict, i, n)
                             : plainSubstepFours<false>(cloth, cache, predict, i, n);
         const std::size_t scalarEnd = std::min(n, i + 4);

@@ -1,0 +1,71 @@
+// plainSubstep()'s particle update (solvercommon.cpp) sixteen particles at a time in AVX-512:
+// the offsets, previous offsets, velocities and forces of 16 particles are 48 floats, three
+// 512-bit registers, and each particle's inverse mass is spread over its three lanes by one
+// permute per register. Every lane does the SSE2 and scalar loops' IEEE operations in the
+// same order (the file is compiled with -ffp-contract=off, core/CMakeLists.txt), so the bits
+// are theirs; the golden-state and plain-frame tests pin them.
+#include "solver.h"
+
+#include <immintrin.h>
+
+namespace drape::detail {
+
+namespace {
+
+template <bool Verlet>
+__attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inline std::size_t sixteens(
+    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first, std::size_t n)
+{
+    const float *invMass = cloth.particles.invMass.data();
+    const float *force = &cloth.particles.force.data()->x;
+    float *offset = &cache.offset.data()->x;
+    float *offsetPrev = &cache.offsetPrev.data()->x;
+    float *preVelocity = &cache.preVelocity.data()->x;
+    const __m512 dt = _mm512_set1_ps(predict.dt);
+    const __m512 invDt = _mm512_set1_ps(1.f / predict.dt);
+    const __m512 decay = _mm512_set1_ps(predict.decay);
+    const __m512 startDt = _mm512_set1_ps(predict.startFactor * predict.dt);
+    // Lane j of register c holds float 16 c + j of the group, a component of particle
+    // (16 c + j) / 3.
+    const __m512i spreadIndex[3] = {
+        _mm512_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5),
+        _mm512_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 10, 10),
+        _mm512_setr_epi32(10, 11, 11, 11, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15),
+    };
+    std::size_t i = first;
+    for (; i + 16 <= n; i += 16) {
+        const __m512 w = _mm512_loadu_ps(invMass + i);
+        if (_mm512_cmp_ps_mask(w, _mm512_setzero_ps(), _CMP_EQ_OQ) != 0)
+            break; // a static or kinematic particle: the narrower loops take over from here
+        // XPBD scales the force by w dt, Verlet by w and then by (startFactor dt).
+        const __m512 f = Verlet ? w : _mm512_mul_ps(w, dt);
+        for (std::size_t c = 0; c < 3; ++c) {
+            const std::size_t k = 3 * i + 16 * c;
+            // (maskz with every lane: GCC 12 warns about the plain form's undefined merge value)
+            const __m512 spread = _mm512_maskz_permutexvar_ps(0xFFFF, spreadIndex[c], f);
+            const __m512 o = _mm512_loadu_ps(offset + k);
+            const __m512 pv = _mm512_loadu_ps(preVelocity + k);
+            const __m512 predicted = _mm512_add_ps(_mm512_loadu_ps(offsetPrev + k), _mm512_mul_ps(pv, dt));
+            const __m512 v = _mm512_add_ps(pv, _mm512_mul_ps(_mm512_sub_ps(o, predicted), invDt));
+            __m512 push = _mm512_mul_ps(_mm512_loadu_ps(force + k), spread);
+            if (Verlet)
+                push = _mm512_mul_ps(push, startDt);
+            const __m512 u = _mm512_add_ps(_mm512_mul_ps(v, decay), push);
+            _mm512_storeu_ps(preVelocity + k, u);
+            _mm512_storeu_ps(offsetPrev + k, o);
+            _mm512_storeu_ps(offset + k, _mm512_add_ps(o, _mm512_mul_ps(u, dt)));
+        }
+    }
+    return i - first;
+}
+
+} // namespace
+
+__attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) std::size_t plainSubstepSixteensAvx512(
+    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first, std::size_t n)
+{
+    return predict.verlet ? sixteens<true>(cloth, cache, predict, first, n)
+                          : sixteens<false>(cloth, cache, predict, first, n);
+}
+
+} // namespace drape::detail
