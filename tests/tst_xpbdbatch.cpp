@@ -595,14 +595,15 @@ private slots:
                     setXpbdKernelLimit(KernelIsa(isa));
                     std::uint64_t hash = 0, retuned = 0;
                     int made = -1, madeAgain = -1;
-                    QVERIFY2(scanConstraintRecords(cloth, hash, made) == ok[0], qPrintable(where));
+                    std::vector<std::uint64_t> chunks;
+                    QVERIFY2(scanConstraintRecords(cloth, hash, made, nullptr, chunks) == ok[0], qPrintable(where));
                     Cloth other = cloth;
                     DistanceConstraint &k = other.constraints[std::size_t(trial * 13) % other.constraints.size()];
                     float &field = trial % 3 == 0 ? k.restLength : trial % 3 == 1 ? k.compliance : k.damping;
                     field = std::nextafter(field, 1.f);
-                    scanConstraintRecords(other, retuned, madeAgain);
+                    scanConstraintRecords(other, retuned, madeAgain, nullptr, chunks);
                     QVERIFY2(made == isa && madeAgain == isa && retuned != hash, qPrintable(where));
-                    scanConstraintRecords(cloth, retuned, madeAgain);
+                    scanConstraintRecords(cloth, retuned, madeAgain, nullptr, chunks);
                     QVERIFY2(retuned == hash, qPrintable(where));
                 }
                 setXpbdKernelLimit(KernelIsa::Avx512);
@@ -621,6 +622,34 @@ private slots:
         }
         QCOMPARE(invalid, 2 * 20); // every broken record was reported, on both solvers
         QVERIFY(damped > 0);
+    }
+
+    // A cloth of more than one chunk of the record scan (16384 records): a broken record or
+    // a retuned one in a later chunk is seen, on every path.
+    void recordScanCoversEveryChunk()
+    {
+        GridSpec g;
+        g.across = 64;
+        g.down = 64;
+        const Cloth cloth = makeGrid(g);
+        QVERIFY(cloth.constraints.size() > 16384 + 4000);
+        const std::size_t late = cloth.constraints.size() - 3000;
+        std::vector<std::uint64_t> chunks;
+        for (int isa = 0; isa <= int(xpbdKernelIsaOfCpu()); ++isa) {
+            setXpbdKernelLimit(KernelIsa(isa));
+            std::uint64_t hash = 0, other = 0;
+            int made = -1;
+            QVERIFY(scanConstraintRecords(cloth, hash, made, nullptr, chunks));
+            QCOMPARE(chunks.size(), std::size_t(2));
+            Cloth retuned = cloth;
+            retuned.constraints[late].damping = std::nextafter(retuned.constraints[late].damping, 1.f);
+            QVERIFY(scanConstraintRecords(retuned, other, made, nullptr, chunks));
+            QVERIFY(other != hash);
+            Cloth broken = cloth;
+            broken.constraints[late].tearForce = -1.f;
+            QVERIFY(!scanConstraintRecords(broken, other, made, nullptr, chunks));
+        }
+        setXpbdKernelLimit(KernelIsa::Avx512);
     }
 
     void twoThreadPassEqualsSequentialPass()

@@ -27,7 +27,7 @@ bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSetting
         XpbdBatches &batches = cache.xpbd;
         std::uint64_t hash = 0;
         int isa = -1;
-        if (!scanConstraintRecords(cloth, hash, isa))
+        if (!scanConstraintRecords(cloth, hash, isa, solverTeam(cache), batches.recordChunkHashes))
             return false;
         if (!batches.staleFor(dt, verlet) && batches.recordsHashIsa == isa && batches.recordsHash == hash)
             return true;

@@ -150,11 +150,11 @@ __attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float 
     return _mm256_movemask_epi8(ok) == -1;
 }
 
-__attribute__((target("avx2"))) bool scanConstraintRecordsAvx2(const Cloth &cloth, std::uint64_t &hash)
+__attribute__((target("avx2"))) bool scanConstraintRecordsAvx2(
+    const DistanceConstraint *first, std::size_t m, std::size_t particles, std::uint64_t &hash)
 {
-    const std::size_t m = cloth.constraints.size();
-    const std::size_t n = std::min<std::size_t>(cloth.particles.size(), 0xFFFFFFFFu);
-    const int *records = reinterpret_cast<const int *>(cloth.constraints.data());
+    const std::size_t n = std::min<std::size_t>(particles, 0xFFFFFFFFu);
+    const int *records = reinterpret_cast<const int *>(first);
     // One record (8 dwords) per register, a record's dword d in lane d.
     const __m256i ones = _mm256_set1_epi32(-1);
     const __m256i indexLanes = _mm256_setr_epi32(-1, -1, 0, 0, 0, 0, 0, 0); // a, b < particles
@@ -242,11 +242,10 @@ DRAPE_AVX512_STREAMS __m512i mixRecords(__m512i acc, __m512i words)
 } // namespace
 
 __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) bool scanConstraintRecordsAvx512(
-    const Cloth &cloth, std::uint64_t &hash)
+    const DistanceConstraint *first, std::size_t m, std::size_t particleCount, std::uint64_t &hash)
 {
-    const std::size_t m = cloth.constraints.size();
-    const int *records = reinterpret_cast<const int *>(cloth.constraints.data());
-    const std::size_t n = std::min<std::size_t>(cloth.particles.size(), 0xFFFFFFFFu);
+    const int *records = reinterpret_cast<const int *>(first);
+    const std::size_t n = std::min<std::size_t>(particleCount, 0xFFFFFFFFu);
     const __m512i particles = _mm512_set1_epi32(int(std::uint32_t(n))); // compared unsigned
     // Four accumulators (records 8j + 2k and 8j + 2k + 1 go through accumulator k), so that
     // the multiply-fold chain of one pair does not hold up the next.

@@ -679,27 +679,54 @@ std::uint32_t bitsOf(float v)
 
 } // namespace
 
-bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa)
+namespace {
+
+// scanConstraintRecords for `count` records from `first`, with the kernels `isa`.
+bool scanRecords(
+    KernelIsa isa, const DistanceConstraint *first, std::size_t count, std::size_t particles, std::uint64_t &hash)
 {
-    if (xpbdKernelIsa() >= KernelIsa::Avx512) {
-        isa = int(KernelIsa::Avx512);
-        return scanConstraintRecordsAvx512(cloth, hash);
-    }
-    if (xpbdKernelIsa() >= KernelIsa::Avx2) {
-        isa = int(KernelIsa::Avx2);
-        return scanConstraintRecordsAvx2(cloth, hash);
-    }
-    isa = int(KernelIsa::Portable);
-    const std::size_t particles = cloth.particles.size();
-    std::uint64_t acc = mixRecord(0, cloth.constraints.size());
+    if (isa >= KernelIsa::Avx512)
+        return scanConstraintRecordsAvx512(first, count, particles, hash);
+    if (isa >= KernelIsa::Avx2)
+        return scanConstraintRecordsAvx2(first, count, particles, hash);
+    std::uint64_t acc = mixRecord(0, count);
     bool ok = true;
-    for (const DistanceConstraint &c : cloth.constraints) {
-        ok &= constraintValid(c, particles);
-        acc = mixRecord(acc, std::uint64_t(bitsOf(c.compliance)) << 32 | bitsOf(c.restLength));
-        acc = mixRecord(acc, bitsOf(c.damping));
+    for (const DistanceConstraint *c = first; c != first + count; ++c) {
+        ok &= constraintValid(*c, particles);
+        acc = mixRecord(acc, std::uint64_t(bitsOf(c->compliance)) << 32 | bitsOf(c->restLength));
+        acc = mixRecord(acc, bitsOf(c->damping));
     }
     hash = acc;
     return ok;
+}
+
+} // namespace
+
+bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa, XpbdWorker *team,
+    std::vector<std::uint64_t> &chunkHashes)
+{
+    const KernelIsa kernels = xpbdKernelIsa();
+    isa = int(kernels);
+    // Fixed chunks, each hashed on its own (by either thread), then the chunks' hashes in
+    // order: the same hash whichever thread took which chunk.
+    constexpr std::size_t kChunk = 16384;
+    const std::size_t m = cloth.constraints.size();
+    const std::size_t chunks = (m + kChunk - 1) / kChunk;
+    chunkHashes.resize(chunks);
+    std::atomic<bool> ok { true };
+    forRanges(team, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::size_t k = begin; k < end; ++k) {
+            const std::size_t from = k * kChunk;
+            if (!scanRecords(kernels, cloth.constraints.data() + from, std::min(kChunk, m - from),
+                    cloth.particles.size(), chunkHashes[k]))
+                ok.store(false, std::memory_order_relaxed);
+        }
+    });
+    std::uint64_t acc = mixRecord(0, m);
+    for (const std::uint64_t h : chunkHashes)
+        acc = mixRecord(acc, h);
+    hash = acc;
+    return ok.load(std::memory_order_relaxed);
 }
 
 void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin, XpbdWorker *team)

@@ -101,6 +101,7 @@ struct XpbdBatches {
     /// the streams hold, and checkFrame skips it.
     std::uint64_t recordsHash = 0;
     int recordsHashIsa = -1; ///< KernelIsa of recordsHash, -1: none
+    std::vector<std::uint64_t> recordChunkHashes; ///< scanConstraintRecords' scratch
     /// What the last refresh filled the parameters for: the substep (s) and the solver (the
     /// Verlet refresh rounds α/dt² its own way and has no γ).
     float refreshedDt = 0.f;
@@ -217,8 +218,10 @@ bool refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches, Xpbd
 /// and hashes the fields a refresh reads its parameters from (rest length, compliance,
 /// damping) into `hash`, seeded by the record count; `isa` tells which kernels made it.
 /// Returns false if a record fails. A fraction of a refresh's cost: no gathers, and the
-/// records read in order.
-bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa);
+/// records read in order. With `team`, chunks of the records go to both threads;
+/// `chunkHashes` is scratch, kept by the caller so that a frame allocates nothing.
+bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa, XpbdWorker *team,
+    std::vector<std::uint64_t> &chunkHashes);
 
 /// Sets the spans from the frame origin (positions at the start of the frame), one pass over
 /// the slots holding a constraint (the catch-all colour's included), shared with `team` if

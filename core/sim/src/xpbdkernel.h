@@ -47,10 +47,12 @@ void relaxConflictFreeAvx512(
 bool refreshSlotsAvx2(const Cloth &cloth, float invDt2, float invDt, bool verlet, XpbdBatches &batches,
     std::size_t begin, std::size_t end);
 void setSpansAvx2(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::size_t end);
-/// scanConstraintRecords of xpbdbatch.cpp one record at a time in AVX2, two at a time in
-/// AVX-512 (streamsavx2.cpp), each with a hash of its own. Only call when xpbdKernelIsa() is
-/// at least the instruction set named.
-bool scanConstraintRecordsAvx2(const Cloth &cloth, std::uint64_t &hash);
-bool scanConstraintRecordsAvx512(const Cloth &cloth, std::uint64_t &hash);
+/// scanConstraintRecords of xpbdbatch.cpp for the `count` records from `first`, one record at
+/// a time in AVX2, two at a time in AVX-512 (streamsavx2.cpp), each with a hash of its own.
+/// Only call when xpbdKernelIsa() is at least the instruction set named.
+bool scanConstraintRecordsAvx2(
+    const DistanceConstraint *first, std::size_t count, std::size_t particles, std::uint64_t &hash);
+bool scanConstraintRecordsAvx512(
+    const DistanceConstraint *first, std::size_t count, std::size_t particles, std::uint64_t &hash);
 
 } // namespace drape::detail
