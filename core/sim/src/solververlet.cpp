@@ -105,7 +105,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
         // frame; without it only the last substep's record survives, so only that one is made.
         if (record) {
             resetTension(cloth);
-            verletConstraintTensions(cache.xpbd, cloth.tension);
+            verletConstraintTensions(cache.xpbd, cloth.tension, solverTeam(cache));
         }
         if (plain)
             continue;

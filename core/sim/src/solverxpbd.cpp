@@ -115,7 +115,7 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         if (plain) {
             if (s + 1 == ctx.substeps) {
                 finishPlainFrame(cloth, cache, dt);
-                recordXpbdTension(cloth, cache.xpbd, dt);
+                recordXpbdTension(cloth, cache.xpbd, dt, solverTeam(cache));
             }
             continue;
         }
@@ -129,7 +129,7 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         // -λ/Δt² of this substep (tension.cpp). Only tearing reads it within a frame; without
         // it each substep's record would overwrite the last, so only the final one is made.
         if (cache.tearable || s + 1 == ctx.substeps)
-            recordXpbdTension(cloth, cache.xpbd, dt);
+            recordXpbdTension(cloth, cache.xpbd, dt, solverTeam(cache));
         applyTethers(cloth, cache); // on positions; finishPositionSubstep() takes their offsets back
 
         finishPositionSubstep(cloth, cache, ctx, s, dt, stats);

@@ -54,11 +54,11 @@ void resetTension(Cloth &cloth)
     cloth.tension.assign(cloth.constraints.size(), 0.f);
 }
 
-void recordXpbdTension(Cloth &cloth, const XpbdBatches &batches, float dt)
+void recordXpbdTension(Cloth &cloth, const XpbdBatches &batches, float dt, XpbdWorker *team)
 {
     // Every constraint has a slot, so every entry is written: only the size needs setting.
     cloth.tension.resize(cloth.constraints.size());
-    xpbdConstraintTensions(batches, dt, cloth.tension); // -λ/Δt² per constraint (xpbdbatch.h)
+    xpbdConstraintTensions(batches, dt, cloth.tension, team); // -λ/Δt² per constraint (xpbdbatch.h)
 }
 
 } // namespace detail

@@ -9,6 +9,6 @@ namespace drape::detail {
 /// Sizes Cloth::tension to the constraints and zeroes it (start of a substep's solve).
 void resetTension(Cloth &cloth);
 /// Tension of every constraint from the XPBD multipliers of the substep just solved: -λ/Δt².
-void recordXpbdTension(Cloth &cloth, const XpbdBatches &batches, float dt);
+void recordXpbdTension(Cloth &cloth, const XpbdBatches &batches, float dt, XpbdWorker *team = nullptr);
 
 } // namespace drape::detail

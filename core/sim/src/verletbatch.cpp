@@ -5,6 +5,7 @@
 #include "xpbdbatch.h"
 
 #include "xpbdkernel.h"
+#include "xpbdworker.h"
 
 #include <cmath>
 
@@ -51,13 +52,15 @@ void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t e
     }
 }
 
-void verletConstraintTensions(const XpbdBatches &batches, std::vector<float> &out)
+void verletConstraintTensions(const XpbdBatches &batches, std::vector<float> &out, XpbdWorker *team)
 {
-    for (std::size_t s = 0; s < batches.slotCount(); ++s) {
-        const std::uint32_t src = batches.source[s];
-        if (src < out.size())
-            out[src] = batches.lambda[s];
-    }
+    forRanges(team, batches.slotCount(), 16, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::size_t s = begin; s < end; ++s) {
+            const std::uint32_t src = batches.source[s];
+            if (src < out.size())
+                out[src] = batches.lambda[s];
+        }
+    });
 }
 
 } // namespace drape::detail

@@ -735,14 +735,16 @@ void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin, XpbdWorker *team)
         [&](std::uint32_t begin, std::uint32_t end) { setSpans(batches, origin, begin, end); });
 }
 
-void xpbdConstraintTensions(const XpbdBatches &batches, float dt, std::vector<float> &out)
+void xpbdConstraintTensions(const XpbdBatches &batches, float dt, std::vector<float> &out, XpbdWorker *team)
 {
     const float invDt2 = 1.f / (dt * dt);
-    for (std::size_t s = 0; s < batches.slotCount(); ++s) {
-        const std::uint32_t src = batches.source[s];
-        if (src < out.size())
-            out[src] = -batches.lambda[s] * invDt2;
-    }
+    forRanges(team, batches.slotCount(), kSlotGrain, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::size_t s = begin; s < end; ++s) {
+            const std::uint32_t src = batches.source[s];
+            if (src < out.size())
+                out[src] = -batches.lambda[s] * invDt2;
+        }
+    });
 }
 
 namespace {

@@ -229,8 +229,10 @@ bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa, Xp
 void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin, XpbdWorker *team = nullptr);
 
 /// out[source] = -λ / dt² (N, tension positive) for every slot holding a constraint; `out`
-/// is sized to the cloth's constraints by the caller.
-void xpbdConstraintTensions(const XpbdBatches &batches, float dt, std::vector<float> &out);
+/// is sized to the cloth's constraints by the caller. With `team`, ranges of slots go to
+/// both threads (each slot writes its own constraint's entry).
+void xpbdConstraintTensions(
+    const XpbdBatches &batches, float dt, std::vector<float> &out, XpbdWorker *team = nullptr);
 
 /// One Gauss-Seidel pass over slots [begin, end) of one colour (begin a multiple of kLanes).
 /// `conflictFree` false solves the slots one after the other. `x` and `xPrev` are the
@@ -253,7 +255,9 @@ bool refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches, Xp
 void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
     Vec3 *x, const float *invMass, float invDt2);
 
-/// out[source] = λ of the slot (the Verlet force sum) for every slot holding a constraint.
-void verletConstraintTensions(const XpbdBatches &batches, std::vector<float> &out);
+/// out[source] = λ of the slot (the Verlet force sum) for every slot holding a constraint,
+/// shared with `team` as xpbdConstraintTensions is.
+void verletConstraintTensions(
+    const XpbdBatches &batches, std::vector<float> &out, XpbdWorker *team = nullptr);
 
 } // namespace drape::detail
