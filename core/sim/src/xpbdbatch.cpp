@@ -677,10 +677,6 @@ std::uint32_t bitsOf(float v)
     return u;
 }
 
-} // namespace
-
-namespace {
-
 // scanConstraintRecords for `count` records from `first`, with the kernels `isa`.
 bool scanRecords(
     KernelIsa isa, const DistanceConstraint *first, std::size_t count, std::size_t particles, std::uint64_t &hash)
