@@ -7,6 +7,7 @@
 #include "solvercache.h"
 
 #include <QTest>
+#include <array>
 
 #include <cmath>
 #include <cstring>
@@ -78,6 +79,7 @@ private slots:
     void selfCollisionCatchesParticlesThatCloseInOverSubsteps();
     void selfPairsAreEveryCloseUnconnectedPairOnce();
     void selfPairsOutliveMotionOfTheWhole();
+    void selfPairsComeInSearchOrder();
     void selfCollisionAloneGivesTheFullSubstepsBits();
 };
 
@@ -446,6 +448,81 @@ void TestColliders::selfPairsAreEveryCloseUnconnectedPairOnce()
         QVERIFY2(found.insert(pair).second, "a pair listed twice");
     }
     QCOMPARE(found, expected);
+}
+
+void TestColliders::selfPairsComeInSearchOrder()
+{
+    // The solve pushes the pairs apart in the order they are listed, so that order is part
+    // of the result: the order of a search particle by particle. For particle i, in cells of
+    // the gather's radius: its own cell (partners of higher index), then the 13 neighbouring
+    // cells with (dz, dy, dx) lexicographically positive, in ascending (dz, dy, dx); each
+    // cell's particles by ascending index. Checked against that search done by brute force,
+    // on sheets crumpled into boxes of 4 to 60 cells across (sparse ones spread over most of
+    // the hash table, dense ones share few buckets), and on sheets torn into clusters of four
+    // particles strewn over a 100-cell box (close pairs in cells all over the table, some at
+    // its end, where a row's buckets wrap round to its start).
+    const std::pair<float, int> layouts[] = { { 0.08f, 1 }, { 0.12f, 1 }, { 0.4f, 1 }, { 1.2f, 1 }, { 2.f, 4 },
+        { 2.f, 4 }, { 2.f, 4 } };
+    std::uint32_t state = 777u;
+    const auto next = [&state] {
+        state = state * 1664525u + 1013904223u;
+        return float(state >> 8) / float(1u << 24);
+    };
+    for (const auto &[box, cluster] : layouts) {
+        GridSpec g;
+        g.across = 30;
+        g.down = 24;
+        Cloth cloth = makeGrid(g);
+        Vec3 centre;
+        for (std::size_t q = 0; q < cloth.particles.size(); ++q) {
+            if (q % std::size_t(cluster) == 0)
+                centre = Vec3 { next(), next(), next() } * box + Vec3 { -0.3f, 1.f, 0.2f };
+            const float spread = cluster > 1 ? 0.012f : 0.f;
+            cloth.particles.position[q] = centre + Vec3 { next(), next(), next() } * spread;
+        }
+        cloth.particles.setKind(5, ParticleKind::Static);
+        cloth.particles.setKind(6, ParticleKind::Static);
+        detail::ClothSolverCache cache;
+        cache.ensure(cloth);
+        const float minDistance = 0.01f;
+        const std::vector<Vec3> before = cloth.particles.position;
+        detail::solveSelfCollision(cloth, cache, minDistance);
+
+        const float radius = 2.f * minDistance; // the gather's reach and cell size
+        const float inv = 1.f / radius;
+        using Cell = std::array<std::int64_t, 3>;
+        const auto cellOf = [inv](const Vec3 &x) {
+            return Cell { std::int64_t(std::floor(double(x.x) * double(inv))),
+                std::int64_t(std::floor(double(x.y) * double(inv))), std::int64_t(std::floor(double(x.z) * double(inv))) };
+        };
+        std::vector<Cell> offsets; // (dx, dy, dz), in ascending (dz, dy, dx) from (0, 0, 0)
+        for (int dz = 0; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx)
+                    if (std::array { dz, dy, dx } >= std::array { 0, 0, 0 })
+                        offsets.push_back({ dx, dy, dz });
+        QCOMPARE(offsets.size(), std::size_t(14));
+        const Particles &p = cloth.particles;
+        std::vector<std::uint32_t> expected;
+        const auto n = std::uint32_t(before.size());
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const Cell ci = cellOf(before[i]);
+            for (std::size_t k = 0; k < offsets.size(); ++k) {
+                const Cell target { ci[0] + offsets[k][0], ci[1] + offsets[k][1], ci[2] + offsets[k][2] };
+                for (std::uint32_t j = 0; j < n; ++j) {
+                    if (cellOf(before[j]) != target || (k == 0 && j <= i))
+                        continue;
+                    if (p.invMass[i] + p.invMass[j] == 0.f || cache.adjacent(i, j)
+                        || !(lengthSquared(before[j] - before[i]) < radius * radius))
+                        continue;
+                    expected.push_back(std::min(i, j));
+                    expected.push_back(std::max(i, j));
+                }
+            }
+        }
+        QVERIFY2(expected.size() > 2 * 50 || (box > 1.f && cluster == 1), qPrintable(QString::number(expected.size())));
+        QVERIFY(cache.selfPairs == expected);
+    }
 }
 
 void TestColliders::selfPairsOutliveMotionOfTheWhole()

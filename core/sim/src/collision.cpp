@@ -19,6 +19,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
+
+#include <emmintrin.h>
 
 namespace drape::detail {
 
@@ -323,12 +327,18 @@ float selfCollisionDistance(const Cloth &cloth, const ClothSolverCache &cache)
 
 namespace {
 
-std::uint32_t cellHash(std::int32_t x, std::int32_t y, std::int32_t z, std::uint32_t tableSize)
+// Where the row of cells (y, z) starts in the self-collision hash: Teschner et al. 2003,
+// "Optimized Spatial Hashing for Collision Detection of Deformable Objects", for y and z. The
+// cells of a row then take consecutive buckets (cellBucket), so the three cells of a row
+// next to a cell are one run of memory.
+std::uint32_t rowHash(std::int32_t y, std::int32_t z)
 {
-    // Teschner et al. 2003, "Optimized Spatial Hashing for Collision Detection of Deformable Objects".
-    const std::uint32_t h
-        = (std::uint32_t(x) * 73856093u) ^ (std::uint32_t(y) * 19349663u) ^ (std::uint32_t(z) * 83492791u);
-    return h % tableSize;
+    return (std::uint32_t(y) * 19349663u) ^ (std::uint32_t(z) * 83492791u);
+}
+
+std::uint32_t cellBucket(std::uint32_t row, std::int32_t x, std::uint32_t mask)
+{
+    return (row + std::uint32_t(x)) & mask;
 }
 
 std::int32_t cellCoord(float v, float inv)
@@ -359,25 +369,66 @@ bool selfPairsCurrent(const Cloth &cloth, const ClothSolverCache &cache, float m
     if (!cache.selfPairsValid || cache.selfPairsRevision != cloth.topologyRevision
         || cache.selfPairsAnchor.size() != n || cache.selfPairsDistance != minDistance)
         return false;
-    Vec3 lo = n > 0 ? p.position[0] - cache.selfPairsAnchor[0] : Vec3 {};
-    Vec3 hi = lo;
-    bool finite = true;
-    for (std::size_t i = 0; i < n; ++i) {
+    if (n == 0)
+        return true;
+    // Four particles at a time as three SSE2 vectors of their coordinates (x0 y0 z0 x1 | y1
+    // z1 x2 y2 | z2 x3 y3 z3): lane l of vector v holds coordinate (4v + l) mod 3. Minima and
+    // maxima are exact, so the box is the scalar loop's; d · 0 is NaN exactly when d is not
+    // finite.
+    const float *x = &p.position[0].x;
+    const float *a = &cache.selfPairsAnchor[0].x;
+    const float inf = std::numeric_limits<float>::infinity();
+    __m128 lo[3], hi[3];
+    for (int v = 0; v < 3; ++v) {
+        lo[v] = _mm_set1_ps(inf);
+        hi[v] = _mm_set1_ps(-inf);
+    }
+    __m128 bad = _mm_setzero_ps();
+    const std::size_t fours = n / 4;
+    for (std::size_t q = 0; q < fours; ++q) {
+        for (int v = 0; v < 3; ++v) {
+            const __m128 d = _mm_sub_ps(_mm_loadu_ps(x + 12 * q + 4 * v), _mm_loadu_ps(a + 12 * q + 4 * v));
+            lo[v] = _mm_min_ps(lo[v], d);
+            hi[v] = _mm_max_ps(hi[v], d);
+            const __m128 z = _mm_mul_ps(d, _mm_setzero_ps());
+            bad = _mm_or_ps(bad, _mm_cmpunord_ps(z, z));
+        }
+    }
+    bool finite = _mm_movemask_ps(bad) == 0;
+    float low[3] = { inf, inf, inf }, high[3] = { -inf, -inf, -inf };
+    alignas(16) float l[12], h[12];
+    for (int v = 0; v < 3; ++v) {
+        _mm_store_ps(l + 4 * v, lo[v]);
+        _mm_store_ps(h + 4 * v, hi[v]);
+    }
+    for (int k = 0; k < 12; ++k) {
+        low[k % 3] = std::min(low[k % 3], l[k]);
+        high[k % 3] = std::max(high[k % 3], h[k]);
+    }
+    for (std::size_t i = 4 * fours; i < n; ++i) {
         const Vec3 d = p.position[i] - cache.selfPairsAnchor[i];
         finite &= std::isfinite(d.x) & std::isfinite(d.y) & std::isfinite(d.z);
-        lo = { std::min(lo.x, d.x), std::min(lo.y, d.y), std::min(lo.z, d.z) };
-        hi = { std::max(hi.x, d.x), std::max(hi.y, d.y), std::max(hi.z, d.z) };
+        low[0] = std::min(low[0], d.x);
+        low[1] = std::min(low[1], d.y);
+        low[2] = std::min(low[2], d.z);
+        high[0] = std::max(high[0], d.x);
+        high[1] = std::max(high[1], d.y);
+        high[2] = std::max(high[2], d.z);
     }
-    return finite && lengthSquared(hi - lo) <= cache.selfPairsSlack * cache.selfPairsSlack;
+    const Vec3 lo3 { low[0], low[1], low[2] }, hi3 { high[0], high[1], high[2] };
+    return finite && lengthSquared(hi3 - lo3) <= cache.selfPairsSlack * cache.selfPairsSlack;
 }
 
-// Gathers the unconnected pairs closer than minDistance + slack with the spatial hash
+// Gathers the unconnected pairs closer than minDistance + slack with a spatial hash
 // (Teschner et al. 2003, filled by counting sort, so the order is fixed by the positions).
 // Each pair is looked for once: from particle i, in i's own cell (partners of higher index)
 // and in the 13 neighbouring cells of one half-space (every partner there); a pair whose
 // cells lie the other way round is found from its other particle. A bucket may also hold
 // particles of cells that hash alike; they are skipped by their cell, so no pair is found
-// twice.
+// twice. The search runs cell by cell, in bucket order, listing a cell's neighbourhood once
+// for all of its particles; the cells of a row take consecutive buckets, so a neighbourhood
+// is five runs of memory, mostly the last cell's. The pairs are then put in the order of
+// the search particle by particle, which the solve follows.
 void gatherSelfPairs(const Cloth &cloth, ClothSolverCache &cache, float minDistance)
 {
     const Particles &p = cloth.particles;
@@ -385,51 +436,134 @@ void gatherSelfPairs(const Cloth &cloth, ClothSolverCache &cache, float minDista
     cache.ensureAdjacency(cloth); // neighbours through a constraint are not collision pairs
     const float slack = minDistance; // m of relative motion the pairs stay valid for
     const float radius = minDistance + slack;
-    const auto tableSize = std::uint32_t(2 * n + 1);
+    // At least two buckets per particle, a power of two so that a bucket is a mask away.
+    std::uint32_t tableSize = 1;
+    while (tableSize < 2 * n)
+        tableSize <<= 1;
+    const std::uint32_t mask = tableSize - 1;
     const float inv = 1.f / radius;
-    cache.cellStart.assign(tableSize + 1, 0);
+    // Counting sort: cellStart[h] counts bucket h, summed to where each bucket ends; the
+    // particles are then placed from the last one down, each at its bucket's end, so each
+    // bucket lists its particles by ascending index and cellStart[h] becomes where it begins
+    // (cellStart[tableSize] stays n).
+    cache.cellStart.assign(std::size_t(tableSize) + 1, 0);
     cache.cellOf.resize(n);
     cache.cellCoord.resize(n);
     cache.cellEntries.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Vec3 &x = p.position[i];
         const CellCoord c { cellCoord(x.x, inv), cellCoord(x.y, inv), cellCoord(x.z, inv) };
-        const std::uint32_t h = cellHash(c.x, c.y, c.z, tableSize);
+        const std::uint32_t h = cellBucket(rowHash(c.y, c.z), c.x, mask);
         cache.cellCoord[i] = c;
         cache.cellOf[i] = h;
-        ++cache.cellStart[h + 1];
+        ++cache.cellStart[h];
     }
     for (std::uint32_t c = 0; c < tableSize; ++c)
         cache.cellStart[c + 1] += cache.cellStart[c];
-    // Fill in ascending particle order, so each cell lists its particles by index (deterministic).
-    cache.cellCursor.assign(cache.cellStart.begin(), cache.cellStart.end() - 1);
-    for (std::size_t i = 0; i < n; ++i)
-        cache.cellEntries[cache.cellCursor[cache.cellOf[i]]++] = std::uint32_t(i);
-    // The cell itself, then the 13 neighbours with (dz, dy, dx) lexicographically positive.
-    static constexpr std::int32_t kHalf[14][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { -1, 1, 0 }, { 0, 1, 0 },
-        { 1, 1, 0 }, { -1, -1, 1 }, { 0, -1, 1 }, { 1, -1, 1 }, { -1, 0, 1 }, { 0, 0, 1 }, { 1, 0, 1 },
-        { -1, 1, 1 }, { 0, 1, 1 }, { 1, 1, 1 } };
+    for (std::size_t i = n; i-- > 0;) {
+        const std::uint32_t e = --cache.cellStart[cache.cellOf[i]];
+        cache.cellEntries[e] = CellEntry { p.position[i], p.invMass[i], cache.cellCoord[i], std::uint32_t(i) };
+    }
+    // Around a cell, the cell itself and the 13 neighbours with (dz, dy, dx) lexicographically
+    // positive, in that order: the cell and the next of its row, then three cells (dx = -1,
+    // 0, 1) in each of the rows (dy, dz) below.
+    static constexpr std::int32_t kRows[4][2] = { { 1, 0 }, { -1, 1 }, { 0, 1 }, { 1, 1 } };
     const float r2 = radius * radius;
-    cache.selfPairs.clear();
-    for (std::size_t ii = 0; ii < n; ++ii) {
-        const auto i = std::uint32_t(ii);
-        const Vec3 xi = p.position[i];
-        const float wi = p.invMass[i];
-        const CellCoord ci = cache.cellCoord[i];
-        for (int k = 0; k < 14; ++k) {
-            const CellCoord cell { ci.x + kHalf[k][0], ci.y + kHalf[k][1], ci.z + kHalf[k][2] };
-            const std::uint32_t h = cellHash(cell.x, cell.y, cell.z, tableSize);
-            for (std::uint32_t e = cache.cellStart[h]; e < cache.cellStart[h + 1]; ++e) {
-                const std::uint32_t j = cache.cellEntries[e];
-                if ((k == 0 && j <= i) || !(cache.cellCoord[j] == cell) || wi + p.invMass[j] == 0.f)
+    const std::uint32_t *start = cache.cellStart.data();
+    const CellEntry *entries = cache.cellEntries.data();
+    // Cell by cell: the particles of the 14 cells are listed once, in that order and each
+    // cell's by ascending index, then every particle of the cell is tested against the list.
+    // The candidates come out cell by cell, as (from, to); cellOf (no longer needed) counts
+    // each particle's.
+    std::vector<std::uint32_t> &owned = cache.cellOf;
+    std::fill(owned.begin(), owned.end(), 0u);
+    std::vector<SelfCandidate> &around = cache.selfCandidates;
+    std::vector<std::uint32_t> &found = cache.selfPairsFound;
+    std::size_t foundSize = 0;
+    // Lists the particles of cells (x0 .. x0 + count - 1, y, z), by cell then index; the
+    // buckets are one run unless the run wraps past the table's end. A bucket may hold other
+    // cells too: only the row's own are taken.
+    const auto listRun = [&](std::int32_t x0, int count, std::int32_t y, std::int32_t z, bool ownRow) {
+        const std::uint32_t row = rowHash(y, z);
+        const std::uint32_t first = cellBucket(row, x0, mask);
+        const auto take = [&](std::uint32_t from, std::uint32_t to) {
+            for (std::uint32_t f = from; f < to; ++f) {
+                const CellEntry &c = entries[f];
+                const auto dx = std::uint32_t(c.cell.x - x0);
+                if (c.cell.y == y && c.cell.z == z && dx < std::uint32_t(count))
+                    around.push_back({ c.position, c.invMass, c.particle, ownRow && c.cell.x == x0 });
+            }
+        };
+        if (first + std::uint32_t(count) <= tableSize) {
+            take(start[first], start[first + std::uint32_t(count)]);
+        } else {
+            for (int d = 0; d < count; ++d) {
+                const std::uint32_t b = cellBucket(row, x0 + d, mask);
+                take(start[b], start[b + 1]);
+            }
+        }
+    };
+    for (std::uint32_t h = 0; h < tableSize; ++h) {
+        const std::uint32_t bucketEnd = start[h + 1];
+        for (std::uint32_t e = start[h]; e < bucketEnd; ++e) {
+            const CellCoord cell = entries[e].cell;
+            bool searched = false; // a cell sharing the bucket, met earlier in it
+            for (std::uint32_t f = start[h]; f < e && !searched; ++f)
+                searched = entries[f].cell == cell;
+            if (searched)
+                continue;
+            around.clear();
+            listRun(cell.x, 2, cell.y, cell.z, true);
+            for (const auto &r : kRows)
+                listRun(cell.x - 1, 3, cell.y + r[0], cell.z + r[1], false);
+            const SelfCandidate *list = around.data();
+            const std::size_t candidates = around.size();
+            for (std::uint32_t f = e; f < bucketEnd; ++f) {
+                const CellEntry &own = entries[f];
+                if (!(own.cell == cell))
                     continue;
-                if (lengthSquared(p.position[j] - xi) >= r2 || cache.adjacent(i, j))
-                    continue;
-                cache.selfPairs.push_back(std::min(i, j));
-                cache.selfPairs.push_back(std::max(i, j));
+                const std::uint32_t i = own.particle;
+                if (found.size() < foundSize + 2 * candidates)
+                    found.resize(std::max(2 * found.size(), foundSize + 2 * candidates));
+                // Written without a branch per candidate (most are not kept), in the list's order.
+                std::uint32_t *out = found.data() + foundSize;
+                std::uint32_t count = 0;
+                for (std::size_t m = 0; m < candidates; ++m) {
+                    const SelfCandidate &c = list[m];
+                    const bool keep = (!c.ownCell | (c.particle > i)) & (own.invMass + c.invMass != 0.f)
+                        & (lengthSquared(c.position - own.position) < r2);
+                    out[2 * count] = i;
+                    out[2 * count + 1] = c.particle;
+                    count += keep ? 1u : 0u;
+                }
+                foundSize += 2 * count;
+                owned[i] += count;
             }
         }
     }
+    // In the order of a search particle by particle: by the particle each candidate was found
+    // from (a stable counting sort), then as found; then, in that order, without the pairs a
+    // constraint joins.
+    std::uint32_t offset = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        offset += std::exchange(owned[i], offset);
+    std::vector<std::uint32_t> &pairs = cache.selfPairs;
+    pairs.resize(foundSize);
+    for (std::size_t k = 0; k < foundSize; k += 2) {
+        const std::uint32_t at = 2 * owned[found[k]]++;
+        pairs[at] = found[k];
+        pairs[at + 1] = found[k + 1];
+    }
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < foundSize; k += 2) {
+        const std::uint32_t i = pairs[k], j = pairs[k + 1];
+        if (cache.adjacent(i, j))
+            continue;
+        pairs[kept] = std::min(i, j);
+        pairs[kept + 1] = std::max(i, j);
+        kept += 2;
+    }
+    pairs.resize(kept);
     cache.selfPairsAnchor.assign(p.position.begin(), p.position.end());
     cache.selfPairsSlack = slack;
     cache.selfPairsDistance = minDistance;
@@ -452,6 +586,7 @@ std::uint32_t solveSelfCollision(Cloth &cloth, ClothSolverCache &cache, float mi
         gatherSelfPairs(cloth, cache, minDistance);
     const float d2 = minDistance * minDistance;
     std::uint32_t pairs = 0;
+    cache.selfPushed.clear();
     const std::size_t count = cache.selfPairs.size();
     for (std::size_t k = 0; k < count; k += 2) {
         const std::uint32_t i = cache.selfPairs[k];
@@ -468,6 +603,8 @@ std::uint32_t solveSelfCollision(Cloth &cloth, ClothSolverCache &cache, float mi
         const float push = (minDistance - l) / (wi + wj);
         p.position[i] -= nrm * (push * wi);
         p.position[j] += nrm * (push * wj);
+        cache.selfPushed.push_back(i);
+        cache.selfPushed.push_back(j);
         ++pairs;
     }
     return pairs;

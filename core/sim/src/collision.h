@@ -43,8 +43,9 @@ void applyContactVelocities(
 /// Particle-particle self-collision: particles closer than `minDistance` that share no
 /// constraint are pushed apart, weighted by inverse mass. Candidate pairs within twice
 /// `minDistance` are gathered with a spatial hash built by counting sort (so the pair order,
-/// and the result, is deterministic) and reused over substeps until a particle has moved
-/// half a `minDistance`. Returns the number of pairs separated.
+/// and the result, is deterministic) and reused over substeps until two particles may have
+/// closed in by a `minDistance`. The particles moved are listed in
+/// ClothSolverCache::selfPushed. Returns the number of pairs separated.
 std::uint32_t solveSelfCollision(Cloth &cloth, ClothSolverCache &cache, float minDistance);
 
 /// The self-collision distance used for a cloth: 2 × thickness, capped below the shortest

@@ -132,14 +132,15 @@ bool plainFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameCo
 /// True when the frame would be plain (plainFrame()) but for self-collision: then between two
 /// substeps only the self-collision pass moves particles, on positions, and the substep
 /// boundary folds the same way around it (writePositions(), selfCollide(),
-/// takeContactOffsets(), then plainSubstep()); the last substep ends as any other.
+/// takeSelfContactOffsets(), then plainSubstep()); the last substep ends as any other.
 bool plainButSelfCollision(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx);
 /// position = origin + offset for the particles the solver moves (previous positions are
 /// left as they are: nothing reads them before the frame ends).
 void writePositions(Cloth &cloth, ClothSolverCache &cache);
-/// After contacts moved positions: a dynamic particle whose position is no longer
-/// origin + offset takes its offset from the position (finishPositionSubstep()'s first step).
-void takeContactOffsets(Cloth &cloth, ClothSolverCache &cache);
+/// After the self-collision pass alone moved positions since they were written: each
+/// dynamic particle it moved whose position is no longer origin + offset takes its offset
+/// from the position (as finishPositionSubstep() does for every particle after contacts).
+void takeSelfContactOffsets(Cloth &cloth, ClothSolverCache &cache);
 /// A plain frame's substep boundary in one pass: the velocity of the substep just solved
 /// (as finishPositionSubstep() computes it) straight into the next substep's prediction
 /// (as predictSubstep() does), without storing positions or velocities in between.

@@ -46,6 +46,23 @@ struct CellCoord {
     bool operator==(const CellCoord &) const = default;
 };
 
+/// A particle as the self-collision hash lists it, with what the pair test reads, so that
+/// a bucket is walked over contiguous memory.
+struct CellEntry {
+    Vec3 position; ///< m, when the hash was built
+    float invMass = 0.f;
+    CellCoord cell; ///< told apart from other cells in its bucket
+    std::uint32_t particle = 0;
+};
+
+/// A particle of the 14 cells the self-collision hash searches around one cell.
+struct SelfCandidate {
+    Vec3 position; ///< m, when the hash was built
+    float invMass = 0.f;
+    std::uint32_t particle = 0;
+    bool ownCell = false; ///< in the searched cell itself (paired with higher indices only)
+};
+
 struct ClothSolverCache {
     // Topology key: the cache is rebuilt when any of these differ from the cloth.
     std::uint64_t revision = ~std::uint64_t(0);
@@ -119,11 +136,13 @@ struct ClothSolverCache {
     bool started = false;
 
     // Self-collision spatial hash (counting sort into cells, deterministic).
-    std::vector<std::uint32_t> cellStart;
-    std::vector<std::uint32_t> cellEntries;
-    std::vector<std::uint32_t> cellOf;
-    std::vector<CellCoord> cellCoord; ///< per particle, its cell (told apart from others in its bucket)
-    std::vector<std::uint32_t> cellCursor;
+    std::vector<std::uint32_t> cellStart; ///< per bucket, where its entries begin (one more: the end)
+    std::vector<CellEntry> cellEntries; ///< bucket by bucket, each by ascending particle index
+    std::vector<std::uint32_t> cellOf; ///< per particle, its bucket, then how many pairs it was paired from
+    std::vector<SelfCandidate> selfCandidates; ///< the particles around the cell being searched
+    std::vector<std::uint32_t> selfPairsFound; ///< (from, to) as found, cell by cell
+    std::vector<std::uint32_t> selfPushed; ///< the particles the last self-collision pass moved
+    std::vector<CellCoord> cellCoord; ///< per particle, its cell
     // Candidate pairs (i, j flattened, in the hash's visiting order) within minDistance +
     // slack when gathered, reused while no particle has moved more than slack/2 since.
     std::vector<std::uint32_t> selfPairs;

@@ -103,7 +103,8 @@ void beginFrameOffsets(Cloth &cloth, ClothSolverCache &cache)
 
 namespace {
 
-// takeContactOffsets() for particles [begin, end).
+// After contacts moved positions, for particles [begin, end): a dynamic particle whose
+// position is no longer origin + offset takes its offset from the position.
 void takeContactOffsetsRange(Cloth &cloth, ClothSolverCache &cache, std::size_t begin, std::size_t end)
 {
     const Particles &p = cloth.particles;
@@ -179,12 +180,11 @@ void writePositions(Cloth &cloth, ClothSolverCache &cache)
     });
 }
 
-void takeContactOffsets(Cloth &cloth, ClothSolverCache &cache)
+void takeSelfContactOffsets(Cloth &cloth, ClothSolverCache &cache)
 {
-    Particles &p = cloth.particles;
-    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
-        takeContactOffsetsRange(cloth, cache, begin, end);
-    });
+    // A particle listed twice takes the same offset twice (from the same position).
+    for (const std::uint32_t i : cache.selfPushed)
+        takeContactOffsetsRange(cloth, cache, i, i + 1);
 }
 
 namespace {
@@ -359,10 +359,13 @@ void finishPositionSubstep(
     // (a contact is resolved to float precision, which is all it needs); the others keep the
     // offset the solve left, with the sub-spacing motion the position cannot hold. Without
     // tethers, self-collision, other cloths and colliders nothing moved a position since
-    // writePositionsFromOffsets() set it to origin + offset, and the pass is skipped.
+    // writePositionsFromOffsets() set it to origin + offset, and the pass is skipped; with
+    // self-collision alone, only the particles it moved are looked at.
     const Vec3 *offset = cache.offset.data();
-    const bool contacts = cloth.tetherStretch > 0.f || ctx.solver.selfCollision || ctx.surfaces != nullptr
-        || ctx.colliderCount != 0;
+    const bool otherContacts = cloth.tetherStretch > 0.f || ctx.surfaces != nullptr || ctx.colliderCount != 0;
+    if (ctx.solver.selfCollision && !otherContacts)
+        takeSelfContactOffsets(cloth, cache); // only those particles moved
+    const bool contacts = otherContacts;
     const float invDt = 1.f / dt;
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         if (contacts)

@@ -122,7 +122,7 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         if (selfOnly && s + 1 < ctx.substeps) {
             writePositions(cloth, cache);
             selfCollide(cloth, cache, ctx);
-            takeContactOffsets(cloth, cache);
+            takeSelfContactOffsets(cloth, cache);
             continue;
         }
         writePositionsFromOffsets(cloth, cache);
