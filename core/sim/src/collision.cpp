@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <utility>
 
 #include <emmintrin.h>
 
@@ -448,13 +447,13 @@ void gatherSelfPairs(const Cloth &cloth, ClothSolverCache &cache, float minDista
     // (cellStart[tableSize] stays n).
     cache.cellStart.assign(std::size_t(tableSize) + 1, 0);
     cache.cellOf.resize(n);
-    cache.cellCoord.resize(n);
     cache.cellEntries.resize(n);
+    const auto cellOf = [inv](const Vec3 &x) {
+        return CellCoord { cellCoord(x.x, inv), cellCoord(x.y, inv), cellCoord(x.z, inv) };
+    };
     for (std::size_t i = 0; i < n; ++i) {
-        const Vec3 &x = p.position[i];
-        const CellCoord c { cellCoord(x.x, inv), cellCoord(x.y, inv), cellCoord(x.z, inv) };
+        const CellCoord c = cellOf(p.position[i]);
         const std::uint32_t h = cellBucket(rowHash(c.y, c.z), c.x, mask);
-        cache.cellCoord[i] = c;
         cache.cellOf[i] = h;
         ++cache.cellStart[h];
     }
@@ -462,7 +461,7 @@ void gatherSelfPairs(const Cloth &cloth, ClothSolverCache &cache, float minDista
         cache.cellStart[c + 1] += cache.cellStart[c];
     for (std::size_t i = n; i-- > 0;) {
         const std::uint32_t e = --cache.cellStart[cache.cellOf[i]];
-        cache.cellEntries[e] = CellEntry { p.position[i], p.invMass[i], cache.cellCoord[i], std::uint32_t(i) };
+        cache.cellEntries[e] = CellEntry { p.position[i], p.invMass[i], cellOf(p.position[i]), std::uint32_t(i) };
     }
     // Around a cell, the cell itself and the 13 neighbours with (dz, dy, dx) lexicographically
     // positive, in that order: the cell and the next of its row, then three cells (dx = -1,
@@ -473,10 +472,11 @@ void gatherSelfPairs(const Cloth &cloth, ClothSolverCache &cache, float minDista
     const CellEntry *entries = cache.cellEntries.data();
     // Cell by cell: the particles of the 14 cells are listed once, in that order and each
     // cell's by ascending index, then every particle of the cell is tested against the list.
-    // The candidates come out cell by cell, as (from, to); cellOf (no longer needed) counts
-    // each particle's.
+    // The candidates come out cell by cell, each particle's in one run of `found`: where it
+    // starts in selfFoundStart, how long it is in cellOf (no longer needed).
     std::vector<std::uint32_t> &owned = cache.cellOf;
     std::fill(owned.begin(), owned.end(), 0u);
+    cache.selfFoundStart.resize(n);
     std::vector<SelfCandidate> &around = cache.selfCandidates;
     std::vector<std::uint32_t> &found = cache.selfPairsFound;
     std::size_t foundSize = 0;
@@ -523,8 +523,8 @@ void gatherSelfPairs(const Cloth &cloth, ClothSolverCache &cache, float minDista
                 if (!(own.cell == cell))
                     continue;
                 const std::uint32_t i = own.particle;
-                if (found.size() < foundSize + 2 * candidates)
-                    found.resize(std::max(2 * found.size(), foundSize + 2 * candidates));
+                if (found.size() < foundSize + candidates)
+                    found.resize(std::max(2 * found.size(), foundSize + candidates));
                 // Written without a branch per candidate (most are not kept), in the list's order.
                 std::uint32_t *out = found.data() + foundSize;
                 std::uint32_t count = 0;
@@ -532,38 +532,29 @@ void gatherSelfPairs(const Cloth &cloth, ClothSolverCache &cache, float minDista
                     const SelfCandidate &c = list[m];
                     const bool keep = (!c.ownCell | (c.particle > i)) & (own.invMass + c.invMass != 0.f)
                         & (lengthSquared(c.position - own.position) < r2);
-                    out[2 * count] = i;
-                    out[2 * count + 1] = c.particle;
+                    out[count] = c.particle;
                     count += keep ? 1u : 0u;
                 }
-                foundSize += 2 * count;
-                owned[i] += count;
+                cache.selfFoundStart[i] = std::uint32_t(foundSize);
+                owned[i] = count;
+                foundSize += count;
             }
         }
     }
-    // In the order of a search particle by particle: by the particle each candidate was found
-    // from (a stable counting sort), then as found; then, in that order, without the pairs a
-    // constraint joins.
-    std::uint32_t offset = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        offset += std::exchange(owned[i], offset);
+    // In the order of a search particle by particle: each particle's run in turn, without
+    // the pairs a constraint joins.
     std::vector<std::uint32_t> &pairs = cache.selfPairs;
-    pairs.resize(foundSize);
-    for (std::size_t k = 0; k < foundSize; k += 2) {
-        const std::uint32_t at = 2 * owned[found[k]]++;
-        pairs[at] = found[k];
-        pairs[at + 1] = found[k + 1];
+    pairs.clear();
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::uint32_t *run = found.data() + cache.selfFoundStart[i];
+        for (std::uint32_t m = 0; m < owned[i]; ++m) {
+            const std::uint32_t j = run[m];
+            if (cache.adjacent(i, j))
+                continue;
+            pairs.push_back(std::min(i, j));
+            pairs.push_back(std::max(i, j));
+        }
     }
-    std::size_t kept = 0;
-    for (std::size_t k = 0; k < foundSize; k += 2) {
-        const std::uint32_t i = pairs[k], j = pairs[k + 1];
-        if (cache.adjacent(i, j))
-            continue;
-        pairs[kept] = std::min(i, j);
-        pairs[kept + 1] = std::max(i, j);
-        kept += 2;
-    }
-    pairs.resize(kept);
     cache.selfPairsAnchor.assign(p.position.begin(), p.position.end());
     cache.selfPairsSlack = slack;
     cache.selfPairsDistance = minDistance;

@@ -138,11 +138,11 @@ struct ClothSolverCache {
     // Self-collision spatial hash (counting sort into cells, deterministic).
     std::vector<std::uint32_t> cellStart; ///< per bucket, where its entries begin (one more: the end)
     std::vector<CellEntry> cellEntries; ///< bucket by bucket, each by ascending particle index
-    std::vector<std::uint32_t> cellOf; ///< per particle, its bucket, then how many pairs it was paired from
+    std::vector<std::uint32_t> cellOf; ///< per particle, its bucket, then how many candidates it found
     std::vector<SelfCandidate> selfCandidates; ///< the particles around the cell being searched
-    std::vector<std::uint32_t> selfPairsFound; ///< (from, to) as found, cell by cell
+    std::vector<std::uint32_t> selfPairsFound; ///< candidate partners as found, cell by cell
+    std::vector<std::uint32_t> selfFoundStart; ///< per particle, where its candidates start
     std::vector<std::uint32_t> selfPushed; ///< the particles the last self-collision pass moved
-    std::vector<CellCoord> cellCoord; ///< per particle, its cell
     // Candidate pairs (i, j flattened, in the hash's visiting order) within minDistance +
     // slack when gathered, reused while no particle has moved more than slack/2 since.
     std::vector<std::uint32_t> selfPairs;
