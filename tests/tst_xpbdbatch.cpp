@@ -574,10 +574,12 @@ private slots:
             for (Vec3 &p : origin)
                 p = p + Vec3 { 1000.f, -250.f, 31.f } + Vec3 { u(rng), u(rng), u(rng) } * 1e-3f;
             for (int verlet = 0; verlet < 2; ++verlet) {
-                XpbdBatches streams[2];
-                bool ok[2] = {};
-                for (int path = 0; path < 2; ++path) {
-                    setXpbdKernelLimit(path == 0 ? KernelIsa::Portable : KernelIsa::Avx512);
+                // Each path the CPU runs (portable, AVX2, AVX-512), against the portable one.
+                XpbdBatches streams[3];
+                bool ok[3] = {};
+                const int paths = int(xpbdKernelIsaOfCpu()) + 1;
+                for (int path = 0; path < paths; ++path) {
+                    setXpbdKernelLimit(KernelIsa(path));
                     streams[path] = cache.xpbd;
                     XpbdBatches &s = streams[path];
                     ok[path] = verlet ? refreshVerletBatches(cloth, dt, s) : refreshXpbdBatches(cloth, dt, s);
@@ -587,7 +589,8 @@ private slots:
                 }
                 setXpbdKernelLimit(KernelIsa::Avx512);
                 const QString where = QString("trial %1 verlet %2").arg(trial).arg(verlet);
-                QVERIFY2(ok[0] == ok[1], qPrintable(where));
+                for (int path = 1; path < paths; ++path)
+                    QVERIFY2(ok[0] == ok[path], qPrintable(where));
                 QVERIFY2(ok[0] == cloth.validate().empty(), qPrintable(where));
                 // The per-frame record scan of checkFrame, on each path: the same verdict, and a
                 // hash that changes with any one record's rest length, compliance or damping.
@@ -608,14 +611,18 @@ private slots:
                 }
                 setXpbdKernelLimit(KernelIsa::Avx512);
                 invalid += ok[0] ? 0 : 1;
-                const XpbdBatches &p = streams[0], &v = streams[1];
-                QVERIFY2(sameBits(p.restLength, v.restLength), qPrintable(where));
-                QVERIFY2(sameBits(p.alphaTilde, v.alphaTilde), qPrintable(where));
-                QVERIFY2(sameBits(p.gamma, v.gamma), qPrintable(where));
-                QVERIFY2(sameBits(p.spanX, v.spanX) && sameBits(p.spanY, v.spanY) && sameBits(p.spanZ, v.spanZ),
-                    qPrintable(where));
-                QVERIFY2(sameBits(p.spanStretch, v.spanStretch), qPrintable(where));
-                QVERIFY2(p.blockDamped == v.blockDamped, qPrintable(where));
+                const XpbdBatches &p = streams[0];
+                for (int path = 1; path < paths; ++path) {
+                    const XpbdBatches &v = streams[path];
+                    const QString which = where + QString(" path %1").arg(path);
+                    QVERIFY2(sameBits(p.restLength, v.restLength), qPrintable(which));
+                    QVERIFY2(sameBits(p.alphaTilde, v.alphaTilde), qPrintable(which));
+                    QVERIFY2(sameBits(p.gamma, v.gamma), qPrintable(which));
+                    QVERIFY2(sameBits(p.spanX, v.spanX) && sameBits(p.spanY, v.spanY) && sameBits(p.spanZ, v.spanZ),
+                        qPrintable(which));
+                    QVERIFY2(sameBits(p.spanStretch, v.spanStretch), qPrintable(which));
+                    QVERIFY2(p.blockDamped == v.blockDamped, qPrintable(which));
+                }
                 damped += int(std::count(p.blockDamped.begin(), p.blockDamped.end(), std::uint8_t(1)));
                 QVERIFY(std::any_of(p.spanX.begin(), p.spanX.end(), [](float x) { return x != 0.f && std::isfinite(x); }));
             }

@@ -280,52 +280,136 @@ __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) bool scanCons
     return bad == 0;
 }
 
+namespace {
+
+// What setSpans reads and writes, as pointers taken once (the stores through float pointers
+// would otherwise make the compiler load every vector's data pointer again for each block).
+struct SpanStreams {
+    explicit SpanStreams(XpbdBatches &b)
+        : source(b.source.data())
+        , a(b.a.data())
+        , b(b.b.data())
+        , fetch(b.blockFetch.data())
+        , windowBase(b.windowBase.data())
+        , windowLanes(b.windowLanes.data())
+        , restLength(b.restLength.data())
+        , spanX(b.spanX.data())
+        , spanY(b.spanY.data())
+        , spanZ(b.spanZ.data())
+        , spanStretch(b.spanStretch.data())
+    {
+    }
+    const std::uint32_t *source, *a, *b;
+    const std::uint8_t *fetch;
+    const std::uint32_t *windowBase;
+    const std::uint64_t *windowLanes;
+    const float *restLength;
+    float *spanX, *spanY, *spanZ, *spanStretch;
+};
+
+// A block's ends (slots s .. s + 8) as the kernels fetch them: two windows of the origin array
+// for window blocks (xpbdlanes.h), gathers for the others.
+DRAPE_STREAMS_INLINE void blockEnds(
+    const SpanStreams &st, const float *of, std::size_t s, __m256i real, avx2::Lanes &xa, avx2::Lanes &xb)
+{
+    constexpr std::size_t L = XpbdBatches::kLanes;
+    const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
+    const std::size_t block = s / L;
+    if (st.fetch[block] == XpbdBatches::Gather) {
+        const __m256i ia = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(st.a + s)), real);
+        const __m256i ib = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(st.b + s)), real);
+        const __m256i ax = _mm256_mullo_epi32(ia, three), bx = _mm256_mullo_epi32(ib, three);
+        const __m256i ay = _mm256_add_epi32(ax, one), by = _mm256_add_epi32(bx, one);
+        const __m256i az = _mm256_add_epi32(ay, one), bz = _mm256_add_epi32(by, one);
+        xa = { _mm256_i32gather_ps(of, ax, 4), _mm256_i32gather_ps(of, ay, 4), _mm256_i32gather_ps(of, az, 4) };
+        xb = { _mm256_i32gather_ps(of, bx, 4), _mm256_i32gather_ps(of, by, 4), _mm256_i32gather_ps(of, bz, 4) };
+        return;
+    }
+    const avx2::Lanes x0 = avx2::loadWindow(of, st.windowBase[2 * block]);
+    const avx2::Lanes x1 = avx2::loadWindow(of, st.windowBase[2 * block + 1]);
+    if (st.fetch[block] == XpbdBatches::Runs) {
+        xa = x0;
+        xb = x1;
+    } else {
+        const std::uint64_t lanes = st.windowLanes[block];
+        xa = avx2::pick(x0, x1, avx2::nibbles(std::uint32_t(lanes)));
+        xb = avx2::pick(x0, x1, avx2::nibbles(std::uint32_t(lanes >> 32)));
+    }
+}
+
+#define DRAPE_STREAMS512_INLINE                                                                            \
+    __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inline
+
+// differenceHalfRounded() and stretch() with the eight lanes' doubles in one register (the
+// conversions in their zero-masking forms with every lane live, which GCC 12 does not take
+// for a read of an undefined register).
+DRAPE_STREAMS512_INLINE __m512d widen(__m256 v)
+{
+    return _mm512_maskz_cvtps_pd(0xFF, v);
+}
+
+DRAPE_STREAMS512_INLINE __m256 narrow(__m512d v)
+{
+    return _mm512_maskz_cvtpd_ps(0xFF, v);
+}
+
+DRAPE_STREAMS512_INLINE __m256 differenceRounded512(__m256 a, __m256 b)
+{
+    return narrow(_mm512_sub_pd(widen(a), widen(b)));
+}
+
+DRAPE_STREAMS512_INLINE __m256 stretch512(__m256 sx, __m256 sy, __m256 sz, __m256 rest)
+{
+    const __m512d x = widen(sx), y = widen(sy), z = widen(sz), l = widen(rest);
+    const __m512d sum = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(x, x), _mm512_mul_pd(y, y)), _mm512_mul_pd(z, z));
+    return narrow(_mm512_sub_pd(sum, _mm512_mul_pd(l, l)));
+}
+
+} // namespace
+
 __attribute__((target("avx2"))) void setSpansAvx2(
     XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::size_t end)
 {
-    constexpr std::size_t L = XpbdBatches::kLanes;
+    const SpanStreams st(batches);
     const float *of = &origin[0].x;
-    const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
-    for (std::size_t s = begin; s < end; s += L) {
-        const __m256i src = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(batches.source.data() + s));
+    for (std::size_t s = begin; s < end; s += XpbdBatches::kLanes) {
+        const __m256i src = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(st.source + s));
         const __m256i real = realLanes(src);
         if (_mm256_testz_si256(real, real))
             continue; // padding keeps its NaN span
         const __m256 realF = _mm256_castsi256_ps(real);
-        // The block's ends as the kernels fetch them: two windows of the origin array for
-        // window blocks (xpbdlanes.h), gathers for the others.
         avx2::Lanes xa, xb;
-        const std::size_t block = s / L;
-        if (batches.blockFetch[block] == XpbdBatches::Gather) {
-            const __m256i ia = _mm256_and_si256(
-                _mm256_loadu_si256(reinterpret_cast<const __m256i *>(batches.a.data() + s)), real);
-            const __m256i ib = _mm256_and_si256(
-                _mm256_loadu_si256(reinterpret_cast<const __m256i *>(batches.b.data() + s)), real);
-            const __m256i ax = _mm256_mullo_epi32(ia, three), bx = _mm256_mullo_epi32(ib, three);
-            const __m256i ay = _mm256_add_epi32(ax, one), by = _mm256_add_epi32(bx, one);
-            const __m256i az = _mm256_add_epi32(ay, one), bz = _mm256_add_epi32(by, one);
-            xa = { _mm256_i32gather_ps(of, ax, 4), _mm256_i32gather_ps(of, ay, 4), _mm256_i32gather_ps(of, az, 4) };
-            xb = { _mm256_i32gather_ps(of, bx, 4), _mm256_i32gather_ps(of, by, 4), _mm256_i32gather_ps(of, bz, 4) };
-        } else {
-            const avx2::Lanes x0 = avx2::loadWindow(of, batches.windowBase[2 * block]);
-            const avx2::Lanes x1 = avx2::loadWindow(of, batches.windowBase[2 * block + 1]);
-            if (batches.blockFetch[block] == XpbdBatches::Runs) {
-                xa = x0;
-                xb = x1;
-            } else {
-                const std::uint64_t lanes = batches.windowLanes[block];
-                xa = avx2::pick(x0, x1, avx2::nibbles(std::uint32_t(lanes)));
-                xb = avx2::pick(x0, x1, avx2::nibbles(std::uint32_t(lanes >> 32)));
-            }
-        }
+        blockEnds(st, of, s, real, xa, xb);
         const __m256 sx = differenceHalfRounded(xa.x, xb.x);
         const __m256 sy = differenceHalfRounded(xa.y, xb.y);
         const __m256 sz = differenceHalfRounded(xa.z, xb.z);
-        storeReal(batches.spanX.data() + s, sx, realF);
-        storeReal(batches.spanY.data() + s, sy, realF);
-        storeReal(batches.spanZ.data() + s, sz, realF);
-        const __m256 rest = _mm256_loadu_ps(batches.restLength.data() + s);
-        storeReal(batches.spanStretch.data() + s, stretch(sx, sy, sz, rest), realF);
+        storeReal(st.spanX + s, sx, realF);
+        storeReal(st.spanY + s, sy, realF);
+        storeReal(st.spanZ + s, sz, realF);
+        storeReal(st.spanStretch + s, stretch(sx, sy, sz, _mm256_loadu_ps(st.restLength + s)), realF);
+    }
+}
+
+__attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) void setSpansAvx512(
+    XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::size_t end)
+{
+    const SpanStreams st(batches);
+    const float *of = &origin[0].x;
+    for (std::size_t s = begin; s < end; s += XpbdBatches::kLanes) {
+        const __m256i src = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(st.source + s));
+        const __m256i real = realLanes(src);
+        if (_mm256_testz_si256(real, real))
+            continue; // padding keeps its NaN span
+        const __mmask8 live = __mmask8(_mm256_movemask_ps(_mm256_castsi256_ps(real)));
+        avx2::Lanes xa, xb;
+        blockEnds(st, of, s, real, xa, xb);
+        const __m256 sx = differenceRounded512(xa.x, xb.x);
+        const __m256 sy = differenceRounded512(xa.y, xb.y);
+        const __m256 sz = differenceRounded512(xa.z, xb.z);
+        _mm256_mask_storeu_ps(st.spanX + s, live, sx);
+        _mm256_mask_storeu_ps(st.spanY + s, live, sy);
+        _mm256_mask_storeu_ps(st.spanZ + s, live, sz);
+        _mm256_mask_storeu_ps(st.spanStretch + s, live, stretch512(sx, sy, sz, _mm256_loadu_ps(st.restLength + s)));
     }
 }
 

@@ -628,6 +628,10 @@ bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, Xpb
 // setXpbdSpans() for slots [begin, end).
 void setSpans(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::size_t end)
 {
+    if (xpbdKernelIsa() == KernelIsa::Avx512) {
+        setSpansAvx512(batches, origin, begin, end);
+        return;
+    }
     if (xpbdKernelIsa() >= KernelIsa::Avx2) {
         setSpansAvx2(batches, origin, begin, end);
         return;

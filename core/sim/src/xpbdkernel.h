@@ -47,6 +47,9 @@ void relaxConflictFreeAvx512(
 bool refreshSlotsAvx2(const Cloth &cloth, float invDt2, float invDt, bool verlet, XpbdBatches &batches,
     std::size_t begin, std::size_t end);
 void setSpansAvx2(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::size_t end);
+/// setSpansAvx2 with each block's doubles in one AVX-512 register (the same bits). Only call
+/// when xpbdKernelIsa() is Avx512.
+void setSpansAvx512(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::size_t end);
 /// scanConstraintRecords of xpbdbatch.cpp for the `count` records from `first`, one record at
 /// a time in AVX2, two at a time in AVX-512 (streamsavx2.cpp), each with a hash of its own.
 /// Only call when xpbdKernelIsa() is at least the instruction set named.
