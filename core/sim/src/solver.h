@@ -116,6 +116,13 @@ struct Prediction {
 /// kinematic ones are left to moveKinematics().
 void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, bool keepVelocity);
 
+/// predictSubstep()'s update of dynamic particles from `first`, sixteen at a time
+/// (particlesavx512.cpp), with the bits of its scalar loop: stops before particle n or the
+/// first group holding a static or kinematic particle and returns how many it did. Only call
+/// when xpbdKernelIsa() >= KernelIsa::Avx512.
+std::size_t predictSixteensAvx512(
+    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, bool keepVelocity, std::size_t first, std::size_t n);
+
 /// plainSubstep()'s update of dynamic particles from `first`, sixteen at a time
 /// (particlesavx512.cpp), with the bits of its other loops: stops before particle n or the
 /// first group holding a static or kinematic particle and returns how many it did. Only call

@@ -134,8 +134,15 @@ void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache)
 void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, bool keepVelocity)
 {
     Particles &p = cloth.particles;
+    const bool sixteens = xpbdKernelIsa() >= KernelIsa::Avx512;
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         for (std::size_t i = begin; i < end; ++i) {
+            // Runs of sixteen dynamic particles in AVX-512 (the same bits), the rest one by one.
+            if (sixteens) {
+                i += predictSixteensAvx512(cloth, cache, predict, keepVelocity, i, end);
+                if (i == end)
+                    break;
+            }
             if (p.kind[i] == ParticleKind::Kinematic)
                 continue; // placed by moveKinematics
             if (p.invMass[i] == 0.f) {
