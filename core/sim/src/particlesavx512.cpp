@@ -111,7 +111,60 @@ DRAPE_PARTICLES_INLINE std::size_t predictSixteens(Cloth &cloth, ClothSolverCach
     return i - first;
 }
 
+// The lanes of register c of a group's coordinates whose particle has w != 0 (NaN included,
+// as the scalar loops' `invMass == 0` test leaves it).
+DRAPE_PARTICLES_INLINE __mmask16 movingLanes(__m512 w, std::size_t c)
+{
+    return _mm512_cmp_ps_mask(spreadOverLanes(w, c), _mm512_setzero_ps(), _CMP_NEQ_UQ);
+}
+
 } // namespace
+
+__attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) std::size_t writePositionsSixteensAvx512(
+    Cloth &cloth, const ClothSolverCache &cache, std::size_t first, std::size_t n)
+{
+    const float *invMass = cloth.particles.invMass.data();
+    float *position = &cloth.particles.position.data()->x;
+    float *previous = &cloth.particles.previous.data()->x;
+    const float *origin = &cache.origin.data()->x;
+    const float *offset = &cache.offset.data()->x;
+    const float *offsetPrev = &cache.offsetPrev.data()->x;
+    std::size_t i = first;
+    for (; i + 16 <= n; i += 16) {
+        const __m512 w = _mm512_loadu_ps(invMass + i);
+        for (std::size_t c = 0; c < 3; ++c) {
+            const std::size_t k = 3 * i + 16 * c;
+            const __mmask16 moving = movingLanes(w, c);
+            const __m512 o = _mm512_loadu_ps(origin + k);
+            _mm512_mask_storeu_ps(position + k, moving, _mm512_add_ps(o, _mm512_loadu_ps(offset + k)));
+            _mm512_mask_storeu_ps(previous + k, moving, _mm512_add_ps(o, _mm512_loadu_ps(offsetPrev + k)));
+        }
+    }
+    return i - first;
+}
+
+__attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) std::size_t substepVelocitiesSixteensAvx512(
+    Cloth &cloth, const ClothSolverCache &cache, float dt, float invDt, std::size_t first, std::size_t n)
+{
+    const float *invMass = cloth.particles.invMass.data();
+    float *velocity = &cloth.particles.velocity.data()->x;
+    const float *offset = &cache.offset.data()->x;
+    const float *offsetPrev = &cache.offsetPrev.data()->x;
+    const float *preVelocity = &cache.preVelocity.data()->x;
+    const __m512 dtv = _mm512_set1_ps(dt), invDtv = _mm512_set1_ps(invDt);
+    std::size_t i = first;
+    for (; i + 16 <= n; i += 16) {
+        const __m512 w = _mm512_loadu_ps(invMass + i);
+        for (std::size_t c = 0; c < 3; ++c) {
+            const std::size_t k = 3 * i + 16 * c;
+            const __m512 pv = _mm512_loadu_ps(preVelocity + k);
+            const __m512 predicted = _mm512_add_ps(_mm512_loadu_ps(offsetPrev + k), _mm512_mul_ps(pv, dtv));
+            const __m512 v = _mm512_add_ps(pv, _mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(offset + k), predicted), invDtv));
+            _mm512_mask_storeu_ps(velocity + k, movingLanes(w, c), v);
+        }
+    }
+    return i - first;
+}
 
 __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) std::size_t predictSixteensAvx512(
     Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, bool keepVelocity, std::size_t first, std::size_t n)

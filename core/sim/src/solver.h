@@ -116,6 +116,15 @@ struct Prediction {
 /// kinematic ones are left to moveKinematics().
 void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, bool keepVelocity);
 
+/// writePositionsFromOffsets() and finishPositionSubstep()'s velocity update for the
+/// particles from `first`, sixteen at a time (particlesavx512.cpp; static and kinematic
+/// lanes are left alone), with the bits of their scalar loops. Each stops before the last
+/// group that would pass n and returns how many it did. Only call when xpbdKernelIsa() >=
+/// KernelIsa::Avx512.
+std::size_t writePositionsSixteensAvx512(Cloth &cloth, const ClothSolverCache &cache, std::size_t first, std::size_t n);
+std::size_t substepVelocitiesSixteensAvx512(
+    Cloth &cloth, const ClothSolverCache &cache, float dt, float invDt, std::size_t first, std::size_t n);
+
 /// predictSubstep()'s update of dynamic particles from `first`, sixteen at a time
 /// (particlesavx512.cpp), with the bits of its scalar loop: stops before particle n or the
 /// first group holding a static or kinematic particle and returns how many it did. Only call

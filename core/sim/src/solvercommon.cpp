@@ -121,8 +121,10 @@ void takeContactOffsetsRange(Cloth &cloth, ClothSolverCache &cache, std::size_t 
 void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache)
 {
     Particles &p = cloth.particles;
+    const bool sixteens = xpbdKernelIsa() >= KernelIsa::Avx512;
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
+        const std::size_t vectors = sixteens ? writePositionsSixteensAvx512(cloth, cache, begin, end) : 0;
+        for (std::size_t i = begin + vectors; i < end; ++i) {
             if (p.invMass[i] == 0.f)
                 continue;
             p.position[i] = cache.origin[i] + cache.offset[i];
@@ -374,13 +376,16 @@ void finishPositionSubstep(
         takeSelfContactOffsets(cloth, cache); // only those particles moved
     const bool contacts = otherContacts;
     const float invDt = 1.f / dt;
+    const bool sixteens = xpbdKernelIsa() >= KernelIsa::Avx512;
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         if (contacts)
             takeContactOffsetsRange(cloth, cache, begin, end);
         // v = (x - x_prev)/dt on offsets, written as the predicted velocity plus the
         // correction the solve made: offsetPrev + v_pred dt repeats the prediction's float
         // operations exactly, so a particle nothing acted on keeps v_pred bit for bit.
-        for (std::size_t i = begin; i < end; ++i) {
+        // Sixteen at a time in AVX-512 (the same bits), the rest one by one.
+        const std::size_t vectors = sixteens ? substepVelocitiesSixteensAvx512(cloth, cache, dt, invDt, begin, end) : 0;
+        for (std::size_t i = begin + vectors; i < end; ++i) {
             if (p.invMass[i] == 0.f)
                 continue;
             const Vec3 predicted = cache.offsetPrev[i] + cache.preVelocity[i] * dt;
