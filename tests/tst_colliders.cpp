@@ -7,6 +7,7 @@
 #include "solvercache.h"
 
 #include <QTest>
+#include <algorithm>
 #include <array>
 
 #include <cmath>
@@ -93,6 +94,7 @@ private slots:
     void selfPairsComeInSearchOrder();
     void selfCollisionAloneGivesTheFullSubstepsBits();
     void particlePinnedWhileMovingStopsDead();
+    void selfPushedListsThisPassOnly();
 };
 
 void TestColliders::clothOnSphereNeverPenetrates_data()
@@ -577,6 +579,34 @@ void TestColliders::selfPairsOutliveMotionOfTheWhole()
     const std::vector<Vec3> moved = cloth.particles.position;
     detail::solveSelfCollision(cloth, cache, minDistance);
     QVERIFY(cache.selfPairsAnchor == moved);
+}
+
+void TestColliders::selfPushedListsThisPassOnly()
+{
+    // The particles a self-collision pass moved are the ones whose offsets are taken back
+    // after it, so the list holds this pass's only: after a pass that pushed particles of a
+    // large cloth, a pass that does nothing (no distance to keep, or a single particle)
+    // leaves it empty, and no index of the earlier cloth is left to reach past a smaller one.
+    ExplicitSpec spec;
+    for (int i = 0; i < 40; ++i) {
+        spec.positions.push_back({ 0.004f * float(i), 1.f, 0.f });
+        spec.masses.push_back(0.01f);
+    }
+    Cloth large = makeExplicit(spec);
+    detail::ClothSolverCache cache;
+    cache.ensure(large);
+    QVERIFY(detail::solveSelfCollision(large, cache, 0.01f) > 0);
+    QVERIFY(!cache.selfPushed.empty());
+    QVERIFY(*std::max_element(cache.selfPushed.begin(), cache.selfPushed.end()) >= 2);
+    QCOMPARE(detail::solveSelfCollision(large, cache, 0.f), 0u);
+    QVERIFY(cache.selfPushed.empty());
+    QVERIFY(detail::solveSelfCollision(large, cache, 0.01f) > 0);
+    ExplicitSpec one;
+    one.positions.push_back({ 0.f, 1.f, 0.f });
+    one.masses.push_back(0.01f);
+    Cloth single = makeExplicit(one);
+    QCOMPARE(detail::solveSelfCollision(single, cache, 0.01f), 0u);
+    QVERIFY(cache.selfPushed.empty());
 }
 
 void TestColliders::particlePinnedWhileMovingStopsDead()

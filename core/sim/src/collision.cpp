@@ -568,16 +568,16 @@ std::uint32_t solveSelfCollision(Cloth &cloth, ClothSolverCache &cache, float mi
 {
     Particles &p = cloth.particles;
     const std::size_t n = p.size();
+    cache.selfPushed.clear(); // this pass's only, even when it does nothing
     if (n < 2 || !(minDistance > 0.f))
         return 0;
     // The hash is built for a group of substeps, not for each: the pairs are gathered with a
-    // slack and reused until some particle has moved half of it (a resting or slowly moving
-    // cloth rebuilds rarely, a fast one every substep, as before).
+    // slack and reused until two particles may have closed in by it (a resting, falling or
+    // slowly deforming cloth rebuilds rarely, a fast one every substep).
     if (!selfPairsCurrent(cloth, cache, minDistance))
         gatherSelfPairs(cloth, cache, minDistance);
     const float d2 = minDistance * minDistance;
     std::uint32_t pairs = 0;
-    cache.selfPushed.clear();
     const std::size_t count = cache.selfPairs.size();
     for (std::size_t k = 0; k < count; k += 2) {
         const std::uint32_t i = cache.selfPairs[k];
