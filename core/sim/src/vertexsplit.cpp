@@ -14,10 +14,12 @@
 //    tearStrain (dimensionless, a material property copied into every constraint). Strain,
 //    not force, so one threshold means the same thing at every resolution and stiffness.
 //  * Which particle. Only dynamic particles split (pins and grabbed particles never do).
-//    When both ends are dynamic, one on a boundary (a crack tip, a free edge) goes first so a
-//    running tear continues instead of a parallel one cutting a sliver loose; then the one
-//    with more triangles. If its triangles all lie on one side of the plane, the other end
-//    is tried.
+//    When both ends are dynamic, the one with more boundary edges goes first (two at a crack
+//    tip or on a free edge, four where a crack meets the edge), so a running tear continues
+//    instead of a parallel one cutting a sliver loose; then the lower index. Triangle counts
+//    are not compared: on a grid they alternate along a seam and sent the crack down two
+//    columns by turns, leaving quads that bridged the tear. If its triangles all lie on one
+//    side of the plane, the other end is tried.
 //  * Partition. The plane passes through the particle p with its normal n along the tension
 //    (towards the constraint's other end). Triangles of p whose centroid is on the positive
 //    side, dot(c - x_p, n) > 0, move to a new particle p'. If either side is empty nothing
@@ -104,7 +106,7 @@ private:
     void duplicate(std::uint32_t ci, std::uint32_t from, std::uint32_t to);
     bool crossesSlit(std::uint32_t v, std::uint32_t w, const Vec3 &xp, const Vec3 &n) const;
     void removeCrossing(const Vec3 &xp, const Vec3 &n);
-    bool onBoundary(std::uint32_t v) const;
+    std::size_t boundaryEdges(std::uint32_t v) const;
     bool withinTwoHops(std::uint32_t v, std::uint32_t w) const;
     void removeUnjoined(std::uint32_t v);
     void remove(std::uint32_t ci);
@@ -160,17 +162,16 @@ void Splitter::run(std::vector<Candidate> &candidates, int maxSplits, SplitRepor
             report.capped = true;
             break;
         }
-        // Dynamic ends in order of preference: one on a boundary first (a crack tip or a free
-        // edge, so an existing tear runs on instead of a parallel one starting a row over and
-        // cutting a sliver loose), then the one with more triangles, then the lower index.
+        // Dynamic ends in order of preference: the one with more boundary edges first (a crack
+        // tip or a free edge, more where a crack meets the edge, so an existing tear runs on
+        // instead of a parallel one starting a row over and cutting a sliver loose), then the
+        // lower index.
         std::uint32_t ends[2] = { c.a, c.b };
         if (pa.kind[c.a] != ParticleKind::Dynamic) {
             std::swap(ends[0], ends[1]);
         } else if (pa.kind[c.b] == ParticleKind::Dynamic) {
-            const bool boundaryA = onBoundary(c.a), boundaryB = onBoundary(c.b);
-            const std::size_t trianglesA = m_trianglesOf[c.a].size(), trianglesB = m_trianglesOf[c.b].size();
-            if (boundaryA != boundaryB ? boundaryB
-                                       : (trianglesA != trianglesB ? trianglesB > trianglesA : c.b < c.a))
+            const std::size_t boundaryA = boundaryEdges(c.a), boundaryB = boundaryEdges(c.b);
+            if (boundaryA != boundaryB ? boundaryB > boundaryA : c.b < c.a)
                 std::swap(ends[0], ends[1]);
         }
         for (int e = 0; e < 2; ++e) {
@@ -320,21 +321,22 @@ void Splitter::removeCrossing(const Vec3 &xp, const Vec3 &n)
     }
 }
 
-// True when some edge at v belongs to only one triangle: v lies on the cloth's border, or on a
-// tear. A particle without triangles counts as inside.
-bool Splitter::onBoundary(std::uint32_t v) const
+// How many edges at v belong to only one triangle: none inside the cloth, two on its border or
+// at the tip of a tear, four where a tear has reached the border. A particle without
+// triangles counts as inside.
+std::size_t Splitter::boundaryEdges(std::uint32_t v) const
 {
     const std::vector<std::uint32_t> &tris = m_trianglesOf[v];
+    std::size_t count = 0;
     for (std::uint32_t t : tris)
         for (std::uint32_t m : m_cloth.triangles[t].v) {
             if (m == v)
                 continue;
             const auto uses = std::count_if(tris.begin(), tris.end(),
                 [&](std::uint32_t u) { return hasCorner(m_cloth.triangles[u], m); });
-            if (uses == 1)
-                return true;
+            count += uses == 1 ? 1 : 0;
         }
-    return false;
+    return count;
 }
 
 // True when v and w share a triangle or both share one with a common neighbour.
