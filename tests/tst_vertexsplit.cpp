@@ -155,6 +155,7 @@ private slots:
     void pulledApartTearsIntoTwoPieces_data();
     void pulledApartTearsIntoTwoPieces();
     void weakSeamPartsCleanlyAtEveryStripSize();
+    void foldedStarSplitsAsTheMaterialLies();
     void sameSceneTearsIdentically();
     void violentTearStaysFinite();
     void bannerPresetTearsAndReloadsIdentically();
@@ -605,6 +606,58 @@ void TestVertexSplit::weakSeamPartsCleanlyAtEveryStripSize()
                 failed << name + QStringLiteral(": parted away from the seam");
         }
     QVERIFY2(failed.isEmpty(), qPrintable(failed.join(QStringLiteral("; "))));
+}
+
+// A corner torn and folded back over the particle it hangs from: in the current positions
+// every triangle around that particle lies on the far side of the plane along the pull, so
+// the plane test alone would find nothing to split and the tear would stop while the pull
+// went on. The rest configuration has no fold: the split happens there, as the material lies.
+void TestVertexSplit::foldedStarSplitsAsTheMaterialLies()
+{
+    // 3 × 2 particles, 0 1 2 on top, 3 4 5 below; the link 1-2 is stretched past its limit
+    // with 2 (and 5 below it) folded over to the left of 1.
+    Cloth c = sheet(3, 2, 0.1f);
+    const GridSpec g = sheetSpec(3, 2, 0.1f);
+    const float l = 0.5f; // the sheet's spacing
+    std::vector<Vec3> &x = c.particles.position;
+    x[gridIndex(g, 0, 0)] = { 0.f, 0.f, 0.f };
+    x[gridIndex(g, 1, 0)] = { l, 0.f, 0.f };
+    x[gridIndex(g, 0, 1)] = { 0.f, -l, 0.f };
+    x[gridIndex(g, 1, 1)] = { l, -l, 0.f };
+    x[gridIndex(g, 2, 0)] = { -1.f * l, 0.1f * l, 0.f };
+    x[gridIndex(g, 2, 1)] = { -1.f * l, -0.9f * l, 0.f };
+    c.particles.previous = x;
+    const std::uint32_t p = gridIndex(g, 1, 0), o = gridIndex(g, 2, 0);
+    const int link = findConstraint(c, p, o, ConstraintKind::Structural);
+    QVERIFY(link >= 0);
+    QVERIFY(isOverstretched(c, c.constraints[std::size_t(link)]));
+    // In the current positions every triangle at p lies on the far side of its plane.
+    const Vec3 n = normalized(x[o] - x[p]);
+    for (const Triangle &t : c.triangles)
+        if (t.v[0] == p || t.v[1] == p || t.v[2] == p)
+            QVERIFY(dot((x[t.v[0]] + x[t.v[1]] + x[t.v[2]]) / 3.f - x[p], n) > 0.f);
+    const double mass = c.totalMass();
+    const std::vector<Vec3> rest = c.particles.rest;
+
+    const SplitReport r = splitOverstretched(c, 1);
+    QCOMPARE(r.splits.size(), std::size_t(1));
+    QCOMPARE(r.splits[0].original, p);
+    const std::uint32_t q = r.splits[0].created;
+    // The triangles of the left quad stay with p, those of the right quad (towards 2 at rest)
+    // went to q, and q starts where p is.
+    for (const Triangle &t : c.triangles) {
+        const bool atP = t.v[0] == p || t.v[1] == p || t.v[2] == p;
+        const bool atQ = t.v[0] == q || t.v[1] == q || t.v[2] == q;
+        if (!atP && !atQ)
+            continue;
+        const Vec3 centroid = (rest[t.v[0] == q ? p : t.v[0]] + rest[t.v[1] == q ? p : t.v[1]]
+                                  + rest[t.v[2] == q ? p : t.v[2]])
+            / 3.f;
+        QCOMPARE(atQ, centroid.x > rest[p].x);
+    }
+    QCOMPARE(c.particles.position[q], c.particles.position[p]);
+    QCOMPARE(topologyProblem(c), QString());
+    QVERIFY(std::abs(c.totalMass() - mass) < 1e-6 * mass);
 }
 
 void TestVertexSplit::sameSceneTearsIdentically()

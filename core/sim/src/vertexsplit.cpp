@@ -22,9 +22,12 @@
 //    side of the plane, the other end is tried.
 //  * Partition. The plane passes through the particle p with its normal n along the tension
 //    (towards the constraint's other end). Triangles of p whose centroid is on the positive
-//    side, dot(c - x_p, n) > 0, move to a new particle p'. If either side is empty nothing
-//    happens. A particle without triangles (a rope) partitions its constraints instead, by
-//    the plane test of their other ends.
+//    side, dot(c - x_p, n) > 0, move to a new particle p'. If either side is empty the test
+//    is made again on the rest positions, along the constraint's rest direction (a lip folded
+//    back over p puts all of p's star on one side of the plane in the current configuration;
+//    the rest configuration has no folds); if a side is still empty nothing happens. A
+//    particle without triangles (a rope) partitions its constraints instead, by the plane
+//    test of their other ends.
 //  * Constraints at p, other end o: an edge used only by moved triangles moves to p'; an edge
 //    used by both sides is duplicated so each side keeps it; an edge of kept triangles stays.
 //    A constraint that is no triangle edge (bend, shear, user) follows the side its other end
@@ -99,6 +102,7 @@ public:
 private:
     void buildAdjacency();
     bool trySplit(std::uint32_t p, std::uint32_t o, SplitReport &report);
+    std::size_t classify(std::uint32_t p, const Vec3 &xp, const Vec3 &n, float &keptArea, float &movedArea);
     std::uint8_t ringFlags(std::uint32_t v) const;
     std::uint8_t sideOfUnjoined(std::uint32_t o, const Vec3 &xp, const Vec3 &n) const;
     std::uint32_t appendParticle(std::uint32_t p, float movedFraction);
@@ -123,6 +127,9 @@ private:
     std::vector<std::uint8_t> m_side; // per triangle (or constraint) of p
     std::vector<std::pair<std::uint32_t, std::uint8_t>> m_ring; // neighbour -> kKept | kMoved
     std::vector<std::uint32_t> m_work;
+    /// The configuration the split in progress partitions p's star in: the current positions,
+    /// or the rest positions when the current ones leave every element on one side.
+    const std::vector<Vec3> *m_space = nullptr;
 };
 
 void Splitter::buildAdjacency()
@@ -171,6 +178,7 @@ void Splitter::run(std::vector<Candidate> &candidates, int maxSplits, SplitRepor
             std::swap(ends[0], ends[1]);
         } else if (pa.kind[c.b] == ParticleKind::Dynamic) {
             const std::size_t boundaryA = boundaryEdges(c.a), boundaryB = boundaryEdges(c.b);
+
             if (boundaryA != boundaryB ? boundaryB > boundaryA : c.b < c.a)
                 std::swap(ends[0], ends[1]);
         }
@@ -209,7 +217,7 @@ std::uint8_t Splitter::sideOfUnjoined(std::uint32_t o, const Vec3 &xp, const Vec
         }
     if (votes == kKept || votes == kMoved)
         return votes;
-    return dot(m_cloth.particles.position[o] - xp, n) > 0.f ? kMoved : kKept;
+    return dot((*m_space)[o] - xp, n) > 0.f ? kMoved : kKept;
 }
 
 std::uint32_t Splitter::appendParticle(std::uint32_t p, float movedFraction)
@@ -273,7 +281,7 @@ void Splitter::remove(std::uint32_t ci)
 // at the shared neighbour, which still joins both ends). 0.75 leaves room for deformation.
 bool Splitter::crossesSlit(std::uint32_t v, std::uint32_t w, const Vec3 &xp, const Vec3 &n) const
 {
-    const std::vector<Vec3> &x = m_cloth.particles.position;
+    const std::vector<Vec3> &x = *m_space;
     const float dv = dot(x[v] - xp, n);
     const float dw = dot(x[w] - xp, n);
     const float t = dv != dw ? std::clamp(dv / (dv - dw), 0.f, 1.f) : 0.5f;
@@ -373,21 +381,17 @@ void Splitter::removeUnjoined(std::uint32_t v)
     }
 }
 
-bool Splitter::trySplit(std::uint32_t p, std::uint32_t o, SplitReport &report)
+// Sorts p's triangles (or, for a rope particle, its constraints) to the two sides of the plane
+// through xp with normal n in m_space: fills m_side and m_ring, adds up the rest areas of
+// each side, and returns how many elements move.
+std::size_t Splitter::classify(std::uint32_t p, const Vec3 &xp, const Vec3 &n, float &keptArea, float &movedArea)
 {
-    const Vec3 xp = m_cloth.particles.position[p];
-    const Vec3 d = m_cloth.particles.position[o] - xp;
-    if (!(lengthSquared(d) > 0.f))
-        return false;
-    const Vec3 n = normalized(d);
+    const std::vector<Vec3> &x = *m_space;
     const bool rope = m_trianglesOf[p].empty();
-
-    // Classify p's triangles (or, for a rope particle, its constraints) by the plane.
     m_side.clear();
     m_ring.clear();
+    keptArea = movedArea = 0.f;
     std::size_t moved = 0;
-    float keptArea = 0.f;
-    float movedArea = 0.f;
     auto mark = [this](std::uint32_t v, std::uint8_t f) {
         for (auto &[vertex, flags] : m_ring)
             if (vertex == v) {
@@ -402,11 +406,10 @@ bool Splitter::trySplit(std::uint32_t p, std::uint32_t o, SplitReport &report)
         if (rope) {
             const DistanceConstraint &c = m_cloth.constraints[e];
             const std::uint32_t other = c.a == p ? c.b : c.a;
-            positive = dot(m_cloth.particles.position[other] - xp, n) > 0.f;
+            positive = dot(x[other] - xp, n) > 0.f;
             mark(other, positive ? kMoved : kKept);
         } else {
             const Triangle &t = m_cloth.triangles[e];
-            const std::vector<Vec3> &x = m_cloth.particles.position;
             const Vec3 centroid = (x[t.v[0]] + x[t.v[1]] + x[t.v[2]]) / 3.f;
             positive = dot(centroid - xp, n) > 0.f;
             (positive ? movedArea : keptArea) += restArea(m_cloth, t);
@@ -417,7 +420,37 @@ bool Splitter::trySplit(std::uint32_t p, std::uint32_t o, SplitReport &report)
         m_side.push_back(positive ? kMoved : kKept);
         moved += positive ? 1 : 0;
     }
-    if (moved == 0 || moved == elements.size())
+    return moved;
+}
+
+bool Splitter::trySplit(std::uint32_t p, std::uint32_t o, SplitReport &report)
+{
+    const bool rope = m_trianglesOf[p].empty();
+    const std::vector<std::uint32_t> &elements = rope ? m_constraintsOf[p] : m_trianglesOf[p];
+    // The plane in the current configuration first. Near a running tear the cloth can fold
+    // over (a lip flipped past the particle it was torn from) so that all of p's star lies on
+    // one side of it although the star still holds the two sides together; the tear would
+    // stop there while the pull goes on. The rest configuration has no folds: the same test
+    // there, along the constraint's rest direction, parts the star as the material lies.
+    Vec3 xp, n;
+    std::size_t moved = 0;
+    float keptArea = 0.f;
+    float movedArea = 0.f;
+    bool found = false;
+    for (const std::vector<Vec3> *space : { &m_cloth.particles.position, &m_cloth.particles.rest }) {
+        m_space = space;
+        xp = (*space)[p];
+        const Vec3 d = (*space)[o] - xp;
+        if (!(lengthSquared(d) > 0.f))
+            continue;
+        n = normalized(d);
+        moved = classify(p, xp, n, keptArea, movedArea);
+        if (moved > 0 && moved < elements.size()) {
+            found = true;
+            break;
+        }
+    }
+    if (!found)
         return false;
 
     // Mass by rest area; by element count when an area is degenerate; halves for a rope.
@@ -488,15 +521,15 @@ void Splitter::compact(SplitReport &report)
     report.constraintMap = std::move(map);
 }
 
-// Whether splitting p with the plane towards o would leave something on both sides, decided
-// by a scan of all triangles (or, for a rope particle, constraints) without building any
+// Whether splitting p with the plane towards o would leave something on both sides (in the
+// current configuration or, failing that, the rest one: Splitter::trySplit), decided by a
+// scan of all triangles (or, for a rope particle, constraints) without building any
 // adjacency: lets a call whose few candidates cannot split return without allocating.
-bool splittable(const Cloth &cloth, std::uint32_t p, std::uint32_t o)
+bool splittableIn(const Cloth &cloth, const std::vector<Vec3> &x, std::uint32_t p, std::uint32_t o)
 {
-    const std::vector<Vec3> &x = cloth.particles.position;
-    if (cloth.particles.kind[p] != ParticleKind::Dynamic)
-        return false;
     const Vec3 n = x[o] - x[p];
+    if (!(lengthSquared(n) > 0.f))
+        return false;
     bool positive = false, negative = false, anyTriangle = false;
     for (const Triangle &t : cloth.triangles) {
         if (!hasCorner(t, p))
@@ -518,6 +551,13 @@ bool splittable(const Cloth &cloth, std::uint32_t p, std::uint32_t o)
             return true;
     }
     return false;
+}
+
+bool splittable(const Cloth &cloth, std::uint32_t p, std::uint32_t o)
+{
+    if (cloth.particles.kind[p] != ParticleKind::Dynamic)
+        return false;
+    return splittableIn(cloth, cloth.particles.position, p, o) || splittableIn(cloth, cloth.particles.rest, p, o);
 }
 
 } // namespace
