@@ -1,5 +1,7 @@
-// plainSubstep()'s and predictSubstep()'s particle updates (solvercommon.cpp) sixteen
-// particles at a time in AVX-512:
+// The particle passes of solvercommon.cpp sixteen particles at a time in AVX-512: the plain
+// substep's and the prediction's updates (plainSubstep(), predictSubstep()), and a full
+// substep's position write-back and velocity update (writePositionsFromOffsets(),
+// finishPositionSubstep()):
 // the offsets, previous offsets, velocities and forces of 16 particles are 48 floats, three
 // 512-bit registers, and each particle's inverse mass is spread over its three lanes by one
 // permute per register. Every lane does the SSE2 and scalar loops' IEEE operations in the
