@@ -583,7 +583,9 @@ void TestVertexSplit::weakSeamPartsCleanlyAtEveryStripSize()
             for (int f = 0; f < 10 && !s.sim.status().blownUp; ++f)
                 s.frame();
             if (s.sim.status().blownUp) {
-                failed << name + QStringLiteral(": blew up (%1)").arg(QString::fromStdString(s.sim.status().message));
+                failed << name
+                        + QStringLiteral(": blew up (%1)")
+                              .arg(QString::fromStdString(s.sim.status().message));
                 continue;
             }
             const Cloth &c = s.sim.cloths[0];

@@ -178,7 +178,6 @@ void Splitter::run(std::vector<Candidate> &candidates, int maxSplits, SplitRepor
             std::swap(ends[0], ends[1]);
         } else if (pa.kind[c.b] == ParticleKind::Dynamic) {
             const std::size_t boundaryA = boundaryEdges(c.a), boundaryB = boundaryEdges(c.b);
-
             if (boundaryA != boundaryB ? boundaryB > boundaryA : c.b < c.a)
                 std::swap(ends[0], ends[1]);
         }
@@ -384,7 +383,8 @@ void Splitter::removeUnjoined(std::uint32_t v)
 // Sorts p's triangles (or, for a rope particle, its constraints) to the two sides of the plane
 // through xp with normal n in m_space: fills m_side and m_ring, adds up the rest areas of
 // each side, and returns how many elements move.
-std::size_t Splitter::classify(std::uint32_t p, const Vec3 &xp, const Vec3 &n, float &keptArea, float &movedArea)
+std::size_t Splitter::classify(
+    std::uint32_t p, const Vec3 &xp, const Vec3 &n, float &keptArea, float &movedArea)
 {
     const std::vector<Vec3> &x = *m_space;
     const bool rope = m_trianglesOf[p].empty();
@@ -557,7 +557,8 @@ bool splittable(const Cloth &cloth, std::uint32_t p, std::uint32_t o)
 {
     if (cloth.particles.kind[p] != ParticleKind::Dynamic)
         return false;
-    return splittableIn(cloth, cloth.particles.position, p, o) || splittableIn(cloth, cloth.particles.rest, p, o);
+    return splittableIn(cloth, cloth.particles.position, p, o)
+        || splittableIn(cloth, cloth.particles.rest, p, o);
 }
 
 } // namespace
