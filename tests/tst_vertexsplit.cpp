@@ -561,7 +561,7 @@ void TestVertexSplit::pulledApartTearsIntoTwoPieces()
     QVERIFY2(rightMin - leftMax > 0.25f, qPrintable(QStringLiteral("gap %1 m").arg(rightMin - leftMax)));
 }
 
-// The weak seam at 45 strip sizes (16-24 particles across, 5-9 down: cells from 0.6 to 2.7
+// The weak seam at 45 strip sizes (16-24 particles across, 5-9 down: cells from 0.5 to 1.4
 // times as wide as tall; the grid's diagonals alternate, so the two ends of neighbouring seam
 // links have four and eight triangles by turns). Each strip must part along its seam, in two
 // pieces, without a blow-up. A tear whose crack ran along one column in some rows and along
@@ -620,14 +620,14 @@ void TestVertexSplit::foldedStarSplitsAsTheMaterialLies()
     // with 2 (and 5 below it) folded over to the left of 1.
     Cloth c = sheet(3, 2, 0.1f);
     const GridSpec g = sheetSpec(3, 2, 0.1f);
-    const float l = 0.5f; // the sheet's spacing
+    const float l = 0.5f; // m, the sheet's spacing across
     std::vector<Vec3> &x = c.particles.position;
     x[gridIndex(g, 0, 0)] = { 0.f, 0.f, 0.f };
     x[gridIndex(g, 1, 0)] = { l, 0.f, 0.f };
     x[gridIndex(g, 0, 1)] = { 0.f, -l, 0.f };
     x[gridIndex(g, 1, 1)] = { l, -l, 0.f };
-    x[gridIndex(g, 2, 0)] = { -1.f * l, 0.1f * l, 0.f };
-    x[gridIndex(g, 2, 1)] = { -1.f * l, -0.9f * l, 0.f };
+    x[gridIndex(g, 2, 0)] = { -l, 0.1f * l, 0.f };
+    x[gridIndex(g, 2, 1)] = { -l, -0.9f * l, 0.f };
     c.particles.previous = x;
     const std::uint32_t p = gridIndex(g, 1, 0), o = gridIndex(g, 2, 0);
     const int link = findConstraint(c, p, o, ConstraintKind::Structural);
