@@ -404,6 +404,7 @@ private slots:
     {
         std::mt19937 rng(7);
         int windowBlocks = 0, carriers = 0;
+        XpbdWorker worker;
         for (int trial = 0; trial < 300; ++trial) {
             Cloth cloth;
             if (trial % 2) {
@@ -509,6 +510,34 @@ private slots:
                         qPrintable(QString("trial %1 verlet %2 kernel %3 positions").arg(trial).arg(verlet).arg(path)));
                     QVERIFY2(sameBits(ls[0], ls[path]),
                         qPrintable(QString("trial %1 verlet %2 kernel %3 lambda").arg(trial).arg(verlet).arg(path)));
+                }
+                // The solvers' entry, a pass over every colour (the AVX2 path on planes), on one
+                // thread and shared with a worker: the per-colour portable result.
+                for (int path = 0; path < paths; ++path) {
+                    for (int threads = 1; threads <= 2; ++threads) {
+                        setXpbdKernelLimit(KernelIsa(path));
+                        std::vector<Vec3> x = off;
+                        std::fill(s.lambda.begin(), s.lambda.end(), 0.f);
+                        s.lambdaZero = true;
+                        XpbdWorker *team = threads == 2 ? &worker : nullptr;
+                        for (int pass = 0; pass < 3; ++pass) {
+                            if (verlet)
+                                relaxVerletPass(
+                                    s, x.data(), cloth.particles.invMass.data(), 1.f / (dt * dt), n, team);
+                            else
+                                solveXpbdPass(
+                                    s, x.data(), offPrev.data(), cloth.particles.invMass.data(), n, team);
+                            s.lambdaZero = false;
+                        }
+                        setXpbdKernelLimit(KernelIsa::Avx512);
+                        const QString where = QString("trial %1 verlet %2 kernel %3 threads %4 whole pass")
+                                                  .arg(trial)
+                                                  .arg(verlet)
+                                                  .arg(path)
+                                                  .arg(threads);
+                        QVERIFY2(sameBits(xs[0], x), qPrintable(where + " positions"));
+                        QVERIFY2(sameBits(ls[0], s.lambda), qPrintable(where + " lambda"));
+                    }
                 }
                 for (std::size_t k = 0; k < s.slotCount(); ++k)
                     if (s.source[k] == ~std::uint32_t(0))

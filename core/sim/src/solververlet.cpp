@@ -46,14 +46,8 @@ namespace {
 // projections done.
 std::uint64_t relax(const Cloth &cloth, ClothSolverCache &cache, float invDt2)
 {
-    XpbdBatches &batches = cache.xpbd;
-    if (XpbdWorker *team = solverTeam(cache)) {
-        team->relaxPass(batches, cache.offset.data(), cloth.particles.invMass.data(), invDt2);
-        return cache.constraintCount;
-    }
-    for (std::size_t c = 0; c < batches.conflictFree.size(); ++c)
-        relaxVerletSlots(batches, batches.start[c], batches.start[c + 1], batches.conflictFree[c] != 0,
-            cache.offset.data(), cloth.particles.invMass.data(), invDt2);
+    relaxVerletPass(cache.xpbd, cache.offset.data(), cloth.particles.invMass.data(), invDt2,
+        cloth.particles.size(), solverTeam(cache));
     return cache.constraintCount;
 }
 

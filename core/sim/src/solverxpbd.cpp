@@ -58,15 +58,8 @@ namespace {
 std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache)
 {
     Particles &p = cloth.particles;
-    XpbdBatches &batches = cache.xpbd;
-    if (XpbdWorker *team = solverTeam(cache)) {
-        team->solvePass(batches, cache.offset.data(), cache.offsetPrev.data(), p.invMass.data());
-        return cache.constraintCount;
-    }
-    const std::size_t colours = batches.conflictFree.size();
-    for (std::size_t c = 0; c < colours; ++c)
-        solveXpbdSlots(batches, batches.start[c], batches.start[c + 1], batches.conflictFree[c] != 0,
-            cache.offset.data(), cache.offsetPrev.data(), p.invMass.data());
+    solveXpbdPass(cache.xpbd, cache.offset.data(), cache.offsetPrev.data(), p.invMass.data(), p.size(),
+        solverTeam(cache));
     return cache.constraintCount;
 }
 

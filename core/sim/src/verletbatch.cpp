@@ -16,7 +16,8 @@ namespace {
 // One constraint, in SlotLink's float arithmetic: the error C removed in the share
 // k = s / (s + α/dt²) of s = w_a + w_b, that is a correction f = C / (s + α/dt²) along n, each
 // end moved by its inverse mass, and the correction as a force f/dt² added to the slot's λ.
-void relaxOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const float *w, float invDt2)
+template <typename Positions>
+void relaxOne(XpbdBatches &s, std::uint32_t k, const Positions &x, const float *w, float invDt2)
 {
     SlotLink l;
     if (!slotLink(s, k, x, w, l))
@@ -24,8 +25,9 @@ void relaxOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const float *w, float in
     const float f = l.C / (l.wSum + s.alphaTilde[k]);
     const float cx = l.nx * f, cy = l.ny * f, cz = l.nz * f;
     const std::uint32_t a = s.a[k], b = s.b[k];
-    x[a] = Vec3 { x[a].x - cx * w[a], x[a].y - cy * w[a], x[a].z - cz * w[a] };
-    x[b] = Vec3 { x[b].x + cx * w[b], x[b].y + cy * w[b], x[b].z + cz * w[b] };
+    const Vec3 xa = positionOf(x, a), xb = positionOf(x, b);
+    setPosition(x, a, Vec3 { xa.x - cx * w[a], xa.y - cy * w[a], xa.z - cz * w[a] });
+    setPosition(x, b, Vec3 { xb.x + cx * w[b], xb.y + cy * w[b], xb.z + cz * w[b] });
     s.lambda[k] += f * invDt2;
 }
 
@@ -45,6 +47,19 @@ void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t e
         case KernelIsa::Portable:
             break;
         }
+    }
+    for (std::uint32_t k = begin; k < end; ++k) {
+        if (batches.source[k] != ~std::uint32_t(0))
+            relaxOne(batches, k, x, invMass, invDt2);
+    }
+}
+
+void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
+    const PlanarPositions &x, const float *invMass, float invDt2)
+{
+    if (conflictFree) {
+        relaxConflictFreePlanarAvx2(batches, begin, end, x, invMass, invDt2);
+        return;
     }
     for (std::uint32_t k = begin; k < end; ++k) {
         if (batches.source[k] != ~std::uint32_t(0))

@@ -6,6 +6,7 @@
 #include "xpbdkernel.h"
 #include "xpbdlanes.h"
 #include "xpbdpairs.h"
+#include "xpbdplanar.h"
 
 namespace drape::detail {
 
@@ -86,6 +87,14 @@ __attribute__((target("avx2"))) void relaxConflictFreeAvx2(
     VerletArith arith;
     arith.invDt2 = invDt2;
     avx2::solveColourRange<4>(s, begin, end, x, nullptr, w, arith);
+}
+
+__attribute__((target("avx2"))) void relaxConflictFreePlanarAvx2(XpbdBatches &s, std::uint32_t begin,
+    std::uint32_t end, const PlanarPositions &x, const float *w, float invDt2)
+{
+    VerletArith arith;
+    arith.invDt2 = invDt2;
+    avx2::solvePlanarColourRange<4>(s, begin, end, x, x, w, arith);
 }
 
 DRAPE_AVX512_KERNEL void relaxConflictFreeAvx512(

@@ -753,7 +753,8 @@ namespace {
 // SlotLink, operation for operation what each lane of the AVX2 kernel does. Used for the
 // catch-all colour, whose constraints may share particles and must be visited in order, and
 // for every colour on CPUs without AVX2.
-void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const float *w)
+template <typename Positions, typename PrevPositions>
+void solveOne(XpbdBatches &s, std::uint32_t k, const Positions &x, const PrevPositions &xPrev, const float *w)
 {
     const float lambda = s.lambdaZero ? 0.f : s.lambda[k];
     SlotLink l;
@@ -763,7 +764,8 @@ void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const
     }
     const std::uint32_t a = s.a[k];
     const std::uint32_t b = s.b[k];
-    const Vec3 va = x[a] - xPrev[a], vb = x[b] - xPrev[b];
+    const Vec3 xa = positionOf(x, a), xb = positionOf(x, b);
+    const Vec3 va = xa - positionOf(xPrev, a), vb = xb - positionOf(xPrev, b);
     const float vx = va.x - vb.x, vy = va.y - vb.y, vz = va.z - vb.z;
     const float gradDotDx = (l.nx * vx + l.ny * vy) + l.nz * vz;
     const float g = s.gamma[k];
@@ -774,8 +776,57 @@ void solveOne(XpbdBatches &s, std::uint32_t k, Vec3 *x, const Vec3 *xPrev, const
     const float dLambda = (g == 0.f ? undamped : undamped - g * gradDotDx) / ((1.f + g) * l.wSum + at);
     s.lambda[k] = lambda + dLambda;
     const float ca = w[a] * dLambda, cb = w[b] * dLambda;
-    x[a] = Vec3 { x[a].x + l.nx * ca, x[a].y + l.ny * ca, x[a].z + l.nz * ca };
-    x[b] = Vec3 { x[b].x - l.nx * cb, x[b].y - l.ny * cb, x[b].z - l.nz * cb };
+    setPosition(x, a, Vec3 { xa.x + l.nx * ca, xa.y + l.ny * ca, xa.z + l.nz * ca });
+    setPosition(x, b, Vec3 { xb.x - l.nx * cb, xb.y - l.ny * cb, xb.z - l.nz * cb });
+}
+
+// Planes of `particles` floats each in `store` (grown when the cloth grew, so that a step
+// allocates only when its particle count rose).
+// The offsets of `particles` particles copied into planes in `store` (grown when the cloth
+// grew, so that a step allocates only when its particle count rose).
+PlanarPositions toPlanes(std::vector<float> &store, const Vec3 *v, std::size_t particles, XpbdWorker *team)
+{
+    const std::size_t stride = (particles + 15) / 16 * 16;
+    if (store.size() < 3 * stride)
+        store.resize(3 * stride);
+    float *f = store.data();
+    const PlanarPositions p { f, f + stride, f + 2 * stride };
+    forRanges(
+        team, particles, 16, [&](std::uint32_t begin, std::uint32_t end) { toPlanesAvx2(v, begin, end, p); });
+    return p;
+}
+
+void fromPlanes(const PlanarPositions &p, std::size_t particles, Vec3 *v, XpbdWorker *team)
+{
+    forRanges(team, particles, 16,
+        [&](std::uint32_t begin, std::uint32_t end) { fromPlanesAvx2(p, begin, end, v); });
+}
+
+// Every colour in order, on the caller or shared with `team`, in either layout.
+template <typename Positions, typename PrevPositions>
+void solveColours(XpbdBatches &batches, const Positions &x, const PrevPositions &xPrev, const float *invMass,
+    XpbdWorker *team)
+{
+    if (team) {
+        team->solvePass(batches, x, xPrev, invMass);
+        return;
+    }
+    for (std::size_t c = 0; c + 1 < batches.start.size(); ++c)
+        solveXpbdSlots(
+            batches, batches.start[c], batches.start[c + 1], batches.conflictFree[c] != 0, x, xPrev, invMass);
+}
+
+template <typename Positions>
+void relaxColours(
+    XpbdBatches &batches, const Positions &x, const float *invMass, float invDt2, XpbdWorker *team)
+{
+    if (team) {
+        team->relaxPass(batches, x, invMass, invDt2);
+        return;
+    }
+    for (std::size_t c = 0; c + 1 < batches.start.size(); ++c)
+        relaxVerletSlots(batches, batches.start[c], batches.start[c + 1], batches.conflictFree[c] != 0, x,
+            invMass, invDt2);
 }
 
 } // namespace
@@ -799,6 +850,48 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
         if (batches.source[k] != ~std::uint32_t(0))
             solveOne(batches, k, x, xPrev, invMass);
     }
+}
+
+void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
+    const PlanarPositions &x, const PlanarPositions &xPrev, const float *invMass)
+{
+    if (conflictFree) {
+        solveConflictFreePlanarAvx2(batches, begin, end, x, xPrev, invMass);
+        return;
+    }
+    for (std::uint32_t k = begin; k < end; ++k) {
+        if (batches.source[k] != ~std::uint32_t(0))
+            solveOne(batches, k, x, xPrev, invMass);
+    }
+}
+
+void solveXpbdPass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass,
+    std::size_t particles, XpbdWorker *team)
+{
+    if (xpbdKernelIsa() != KernelIsa::Avx2) {
+        solveColours(batches, x, xPrev, invMass, team);
+        return;
+    }
+    const PlanarPositions planes = toPlanes(batches.planes, x, particles, team);
+    // The previous offsets only feed the damping term: without a damped block every γ is
+    // zero and the term is never taken, so the pass reads the current planes in their place.
+    const bool damped = std::find(batches.blockDamped.begin(), batches.blockDamped.end(), std::uint8_t(1))
+        != batches.blockDamped.end();
+    const PlanarPositions prev = damped ? toPlanes(batches.prevPlanes, xPrev, particles, team) : planes;
+    solveColours(batches, planes, prev, invMass, team);
+    fromPlanes(planes, particles, x, team);
+}
+
+void relaxVerletPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2, std::size_t particles,
+    XpbdWorker *team)
+{
+    if (xpbdKernelIsa() != KernelIsa::Avx2) {
+        relaxColours(batches, x, invMass, invDt2, team);
+        return;
+    }
+    const PlanarPositions planes = toPlanes(batches.planes, x, particles, team);
+    relaxColours(batches, planes, invMass, invDt2, team);
+    fromPlanes(planes, particles, x, team);
 }
 
 } // namespace drape::detail

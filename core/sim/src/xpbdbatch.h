@@ -61,6 +61,11 @@ struct XpbdBatches {
     /// fixed for the frame (SlotLink): set with the spans and with the rest lengths.
     std::vector<float> spanStretch;
 
+    /// Scratch of the AVX2 passes (solveXpbdPass, relaxVerletPass): the particles' offsets
+    /// as planes (PlanarPositions, each plane planeStride floats), and their offsets at the
+    /// start of the substep when a block is damped.
+    std::vector<float> planes, prevPlanes;
+
     /// How the AVX2 kernel fetches the particles of a block (slots [k kLanes, (k+1) kLanes)).
     /// The 16 particles of a block of a grid's colour usually fill two runs of 8 consecutive
     /// indices (a row's vertical, shear or bend constraints; the two ends of a row's
@@ -136,8 +141,39 @@ struct SlotLink {
     float C = 0.f; ///< m, |d| - L
 };
 
+/// Particle offsets as three arrays of floats, one per coordinate: the layout the AVX2 passes
+/// work in (solveXpbdPass), where a run of 8 consecutive particles is three plain vector loads.
+struct PlanarPositions {
+    float *x = nullptr;
+    float *y = nullptr;
+    float *z = nullptr;
+};
+
+/// Particle i of either layout, so that the one-at-a-time solvers read both alike.
+inline Vec3 positionOf(const Vec3 *p, std::uint32_t i)
+{
+    return p[i];
+}
+inline Vec3 positionOf(const PlanarPositions &p, std::uint32_t i)
+{
+    return Vec3 { p.x[i], p.y[i], p.z[i] };
+}
+inline void setPosition(Vec3 *p, std::uint32_t i, const Vec3 &v)
+{
+    p[i] = v;
+}
+inline void setPosition(const PlanarPositions &p, std::uint32_t i, const Vec3 &v)
+{
+    p.x[i] = v.x;
+    p.y[i] = v.y;
+    p.z[i] = v.z;
+}
+
 /// Fills `link` for slot k; false when the slot moves nothing (w_a + w_b = 0, |d| < 1e-9 m).
-inline bool slotLink(const XpbdBatches &s, std::uint32_t k, const Vec3 *x, const float *w, SlotLink &link)
+/// `x` is a Vec3 array or PlanarPositions.
+template <typename Positions>
+inline bool slotLink(
+    const XpbdBatches &s, std::uint32_t k, const Positions &x, const float *w, SlotLink &link)
 {
     const std::uint32_t a = s.a[k];
     const std::uint32_t b = s.b[k];
@@ -145,7 +181,8 @@ inline bool slotLink(const XpbdBatches &s, std::uint32_t k, const Vec3 *x, const
     if (link.wSum == 0.f)
         return false;
     const float sx = s.spanX[k], sy = s.spanY[k], sz = s.spanZ[k];
-    const float ex = x[a].x - x[b].x, ey = x[a].y - x[b].y, ez = x[a].z - x[b].z;
+    const Vec3 xa = positionOf(x, a), xb = positionOf(x, b);
+    const float ex = xa.x - xb.x, ey = xa.y - xb.y, ez = xa.z - xb.z;
     const float dx = sx + ex, dy = sy + ey, dz = sz + ez;
     const float len = std::sqrt((dx * dx + dy * dy) + dz * dz);
     if (!(len >= 1e-9f))
@@ -241,6 +278,20 @@ void xpbdConstraintTensions(
 void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree, Vec3 *x,
     const Vec3 *xPrev, const float *invMass);
 
+/// The same with the offsets as planes (the AVX2 kernels only: call when xpbdKernelIsa() is
+/// KernelIsa::Avx2).
+void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
+    const PlanarPositions &x, const PlanarPositions &xPrev, const float *invMass);
+
+/// One Gauss-Seidel pass over every colour in order (solveXpbdSlots colour by colour, shared
+/// with `team` if set) on the offsets of `particles` particles. With the AVX2 kernels the
+/// offsets are copied into planes for the pass (XpbdBatches::planes) and back after it: a
+/// block of a grid then reads its runs of particles with plain loads, where Vec3 triples
+/// need a transpose in and out of every block (NvCloth's CPU solver and Macklin et al.'s
+/// Flex keep particles as planes of floats for the same reason). The same bits either way.
+void solveXpbdPass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass,
+    std::size_t particles, XpbdWorker *team = nullptr);
+
 // The same streams drive the Verlet relaxation (verletbatch.cpp): rest length, α/dt² in
 // alphaTilde, and per slot the force its corrections add up to in a step in lambda.
 
@@ -254,6 +305,14 @@ bool refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches, Xp
 /// visits the slots one after the other.
 void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
     Vec3 *x, const float *invMass, float invDt2);
+
+/// The same with the offsets as planes (call when xpbdKernelIsa() is KernelIsa::Avx2).
+void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
+    const PlanarPositions &x, const float *invMass, float invDt2);
+
+/// One relaxation pass over every colour in order, as solveXpbdPass is for XPBD.
+void relaxVerletPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2, std::size_t particles,
+    XpbdWorker *team = nullptr);
 
 /// out[source] = λ of the slot (the Verlet force sum) for every slot holding a constraint,
 /// shared with `team` as xpbdConstraintTensions is.

@@ -41,6 +41,17 @@ void relaxConflictFreeAvx2(
 void relaxConflictFreeAvx512(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const float *w, float invDt2);
 
+/// The same two kernels with the particles' offsets as planes (solveXpbdPass), bit-identical
+/// to them. Only call when xpbdKernelIsa() >= Avx2.
+void solveConflictFreePlanarAvx2(XpbdBatches &s, std::uint32_t begin, std::uint32_t end,
+    const PlanarPositions &x, const PlanarPositions &xPrev, const float *w);
+void relaxConflictFreePlanarAvx2(XpbdBatches &s, std::uint32_t begin, std::uint32_t end,
+    const PlanarPositions &x, const float *w, float invDt2);
+/// Copies particles [begin, end) from Vec3 to planes and back, eight at a time. Only call when
+/// xpbdKernelIsa() >= Avx2.
+void toPlanesAvx2(const Vec3 *v, std::size_t begin, std::size_t end, const PlanarPositions &p);
+void fromPlanesAvx2(const PlanarPositions &p, std::size_t begin, std::size_t end, Vec3 *v);
+
 /// refreshSlots and setSpans of xpbdbatch.cpp (slots [begin, end), on block boundaries) eight
 /// slots at a time, with their bits (streamsavx2.cpp). Only call when xpbdKernelIsa() >=
 /// Avx2; the refresh only for a cloth with particles.

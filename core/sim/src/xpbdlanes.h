@@ -199,8 +199,10 @@ DRAPE_AVX2_INLINE void gatherBlock(
 }
 
 // Scalar stores of the lanes that move anything: padding lanes point at particle 0, which a
-// real lane of the same block may have just corrected.
-DRAPE_AVX2_INLINE void scatterBlock(const XpbdBatches &s, std::uint32_t k0, Vec3 *x, const BlockOut &out)
+// real lane of the same block may have just corrected. `x` is a Vec3 array or PlanarPositions.
+template <typename Positions>
+DRAPE_AVX2_INLINE void scatterBlock(
+    const XpbdBatches &s, std::uint32_t k0, const Positions &x, const BlockOut &out)
 {
     const int ok = _mm256_movemask_ps(out.okF);
     if (ok == 0)
@@ -214,8 +216,8 @@ DRAPE_AVX2_INLINE void scatterBlock(const XpbdBatches &s, std::uint32_t k0, Vec3
     _mm256_store_ps(o[5], out.xb.z);
     for (int bits = ok; bits != 0; bits &= bits - 1) {
         const int l = __builtin_ctz(unsigned(bits));
-        x[s.a[k0 + l]] = Vec3 { o[0][l], o[1][l], o[2][l] };
-        x[s.b[k0 + l]] = Vec3 { o[3][l], o[4][l], o[5][l] };
+        setPosition(x, s.a[k0 + l], Vec3 { o[0][l], o[1][l], o[2][l] });
+        setPosition(x, s.b[k0 + l], Vec3 { o[3][l], o[4][l], o[5][l] });
     }
 }
 

@@ -277,51 +277,56 @@ void XpbdWorker::work(const Pass &pass, Clock::duration *stalled)
 
 namespace {
 
-struct ColourPass {
-    XpbdBatches *batches;
-    Vec3 *x;
-    const Vec3 *xPrev;
-    const float *invMass;
-    float invDt2;
-};
-
-// A colour pass's units are the chunks of XpbdBatches (a run never leaves its colour, so its
-// chunks are consecutive slots; the catch-all colour is one chunk).
-XpbdWorker::Pass colourPass(ColourPass &c)
+// A pass over every colour of `batches` in order, its units the chunks of XpbdBatches (a run
+// never leaves its colour, so its chunks are consecutive slots; the catch-all colour is one
+// chunk): slots(begin, end, conflictFree) solves slots [begin, end) of one colour.
+template <typename Slots> void runColours(XpbdWorker &worker, XpbdBatches &batches, const Slots &slots)
 {
+    struct Context {
+        const XpbdBatches *batches;
+        const Slots *slots;
+    } context { &batches, &slots };
     XpbdWorker::Pass pass;
-    pass.bounds = c.batches->colourFirstChunk.data();
-    pass.groups = std::uint32_t(c.batches->conflictFree.size());
-    pass.context = &c;
-    return pass;
+    pass.bounds = batches.colourFirstChunk.data();
+    pass.groups = std::uint32_t(batches.conflictFree.size());
+    pass.context = &context;
+    pass.body = [](const XpbdWorker::Pass &p, std::uint32_t colour, std::uint32_t begin, std::uint32_t end) {
+        const Context &q = *static_cast<const Context *>(p.context);
+        const XpbdBatches &s = *q.batches;
+        (*q.slots)(s.chunkBegin[begin], s.chunkBegin[end], s.conflictFree[colour] != 0);
+    };
+    worker.run(pass);
 }
 
 } // namespace
 
 void XpbdWorker::solvePass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass)
 {
-    ColourPass c { &batches, x, xPrev, invMass, 0.f };
-    Pass pass = colourPass(c);
-    pass.body = [](const Pass &p, std::uint32_t colour, std::uint32_t begin, std::uint32_t end) {
-        const ColourPass &q = *static_cast<const ColourPass *>(p.context);
-        XpbdBatches &s = *q.batches;
-        solveXpbdSlots(s, s.chunkBegin[begin], s.chunkBegin[end], s.conflictFree[colour] != 0, q.x, q.xPrev,
-            q.invMass);
-    };
-    run(pass);
+    runColours(*this, batches, [&](std::uint32_t begin, std::uint32_t end, bool conflictFree) {
+        solveXpbdSlots(batches, begin, end, conflictFree, x, xPrev, invMass);
+    });
 }
 
 void XpbdWorker::relaxPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2)
 {
-    ColourPass c { &batches, x, nullptr, invMass, invDt2 };
-    Pass pass = colourPass(c);
-    pass.body = [](const Pass &p, std::uint32_t colour, std::uint32_t begin, std::uint32_t end) {
-        const ColourPass &q = *static_cast<const ColourPass *>(p.context);
-        XpbdBatches &s = *q.batches;
-        relaxVerletSlots(
-            s, s.chunkBegin[begin], s.chunkBegin[end], s.conflictFree[colour] != 0, q.x, q.invMass, q.invDt2);
-    };
-    run(pass);
+    runColours(*this, batches, [&](std::uint32_t begin, std::uint32_t end, bool conflictFree) {
+        relaxVerletSlots(batches, begin, end, conflictFree, x, invMass, invDt2);
+    });
+}
+
+void XpbdWorker::solvePass(
+    XpbdBatches &batches, const PlanarPositions &x, const PlanarPositions &xPrev, const float *invMass)
+{
+    runColours(*this, batches, [&](std::uint32_t begin, std::uint32_t end, bool conflictFree) {
+        solveXpbdSlots(batches, begin, end, conflictFree, x, xPrev, invMass);
+    });
+}
+
+void XpbdWorker::relaxPass(XpbdBatches &batches, const PlanarPositions &x, const float *invMass, float invDt2)
+{
+    runColours(*this, batches, [&](std::uint32_t begin, std::uint32_t end, bool conflictFree) {
+        relaxVerletSlots(batches, begin, end, conflictFree, x, invMass, invDt2);
+    });
 }
 
 } // namespace drape::detail

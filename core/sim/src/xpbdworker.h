@@ -62,6 +62,10 @@ public:
     void solvePass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass);
     /// One Verlet relaxation pass over every colour of `batches` (relaxVerletSlots).
     void relaxPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2);
+    /// The same two passes on planar offsets.
+    void solvePass(
+        XpbdBatches &batches, const PlanarPositions &x, const PlanarPositions &xPrev, const float *invMass);
+    void relaxPass(XpbdBatches &batches, const PlanarPositions &x, const float *invMass, float invDt2);
 
     /// Seconds the caller spent in passes since the last call, and of them waiting for the
     /// worker beyond a short spin (the worker was off its core).

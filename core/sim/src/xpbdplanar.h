@@ -1,0 +1,153 @@
+// The block loop of the AVX2 constraint kernels on planar offsets (PlanarPositions: x, y, z
+// of every particle as three float arrays, the layout solveXpbdPass copies the offsets into
+// for a pass). What xpbdblocks.inc does on Vec3 arrays, with the data moves of planes: a
+// window of 8 consecutive particles is three plain loads, one per plane, already in x, y, z
+// lanes, where a window of Vec3 triples takes three loads, six blends and three permutes in,
+// and as many out; a gathered block indexes the planes by particle, not by 3 × particle. The
+// lanes hold the same values as xpbdblocks.inc gives them, so the arithmetic (XpbdArith,
+// VerletArith) and its bits are the same. Internal to the core; include only from sources
+// whose functions are target("avx2"), after xpbdlanes.h.
+#pragma once
+
+#include "xpbdlanes.h"
+
+namespace drape::detail::avx2 {
+
+DRAPE_AVX2_INLINE Lanes loadPlanes(const PlanarPositions &p, std::uint32_t base)
+{
+    return { _mm256_loadu_ps(p.x + base), _mm256_loadu_ps(p.y + base), _mm256_loadu_ps(p.z + base) };
+}
+
+DRAPE_AVX2_INLINE void storePlanes(const PlanarPositions &p, std::uint32_t base, const Lanes &v)
+{
+    _mm256_storeu_ps(p.x + base, v.x);
+    _mm256_storeu_ps(p.y + base, v.y);
+    _mm256_storeu_ps(p.z + base, v.z);
+}
+
+// Both ends' x, y, z and inverse masses of a block of scattered particles (gatherBlock).
+template <bool Motion>
+DRAPE_AVX2_INLINE void gatherPlanes(const XpbdBatches &s, std::uint32_t k0, const PlanarPositions &x,
+    const PlanarPositions &xPrev, const float *w, BlockIn &in)
+{
+    const __m256i ia = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s.a.data() + k0));
+    const __m256i ib = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s.b.data() + k0));
+    in.xa = { _mm256_i32gather_ps(x.x, ia, 4), _mm256_i32gather_ps(x.y, ia, 4),
+        _mm256_i32gather_ps(x.z, ia, 4) };
+    in.xb = { _mm256_i32gather_ps(x.x, ib, 4), _mm256_i32gather_ps(x.y, ib, 4),
+        _mm256_i32gather_ps(x.z, ib, 4) };
+    in.wa = _mm256_i32gather_ps(w, ia, 4);
+    in.wb = _mm256_i32gather_ps(w, ib, 4);
+    if constexpr (Motion) {
+        const Lanes pa { _mm256_i32gather_ps(xPrev.x, ia, 4), _mm256_i32gather_ps(xPrev.y, ia, 4),
+            _mm256_i32gather_ps(xPrev.z, ia, 4) };
+        const Lanes pb { _mm256_i32gather_ps(xPrev.x, ib, 4), _mm256_i32gather_ps(xPrev.y, ib, 4),
+            _mm256_i32gather_ps(xPrev.z, ib, 4) };
+        in.v = sub(sub(in.xa, pa), sub(in.xb, pb));
+    }
+}
+
+// A block whose particles fill two windows (loadWindows).
+template <bool Motion>
+DRAPE_AVX2_INLINE void loadPlanarWindows(const XpbdBatches &s, std::uint32_t k0, bool runs,
+    const PlanarPositions &x, const PlanarPositions &xPrev, const float *w, BlockIn &in)
+{
+    const std::size_t block = k0 / XpbdBatches::kLanes;
+    const std::uint32_t base0 = s.windowBase[2 * block];
+    const std::uint32_t base1 = s.windowBase[2 * block + 1];
+    // Member by member, as loadWindows writes them (store forwarding).
+    if (runs) {
+        assign(in.xa, loadPlanes(x, base0));
+        assign(in.xb, loadPlanes(x, base1));
+        if constexpr (Motion)
+            assign(in.v, sub(sub(in.xa, loadPlanes(xPrev, base0)), sub(in.xb, loadPlanes(xPrev, base1))));
+        in.wa = _mm256_loadu_ps(w + base0);
+        in.wb = _mm256_loadu_ps(w + base1);
+        return;
+    }
+    const Lanes x0 = loadPlanes(x, base0), x1 = loadPlanes(x, base1);
+    const std::uint64_t lanes = s.windowLanes[block];
+    const __m256i na = nibbles(std::uint32_t(lanes)), nb = nibbles(std::uint32_t(lanes >> 32));
+    assign(in.xa, pick(x0, x1, na));
+    assign(in.xb, pick(x0, x1, nb));
+    if constexpr (Motion) {
+        const Lanes d0 = sub(x0, loadPlanes(xPrev, base0));
+        const Lanes d1 = sub(x1, loadPlanes(xPrev, base1));
+        assign(in.v, sub(pick(d0, d1, na), pick(d0, d1, nb)));
+    }
+    const __m256 w0 = _mm256_loadu_ps(w + base0), w1 = _mm256_loadu_ps(w + base1);
+    in.wa = pick(w0, w1, na);
+    in.wb = pick(w0, w1, nb);
+}
+
+// Writes the two windows back whole (storeWindows).
+DRAPE_AVX2_INLINE void storePlanarWindows(const XpbdBatches &s, std::uint32_t k0, bool runs,
+    const PlanarPositions &x, const BlockIn &in, const BlockOut &out)
+{
+    const std::size_t block = k0 / XpbdBatches::kLanes;
+    const std::uint32_t base0 = s.windowBase[2 * block];
+    const std::uint32_t base1 = s.windowBase[2 * block + 1];
+    const Lanes ya = select(in.xa, out.xa, out.okF), yb = select(in.xb, out.xb, out.okF);
+    if (runs) {
+        storePlanes(x, base0, ya);
+        storePlanes(x, base1, yb);
+        return;
+    }
+    const std::uint64_t slots = s.windowSlots[block];
+    storePlanes(x, base0, pick(ya, yb, nibbles(std::uint32_t(slots))));
+    storePlanes(x, base1, pick(ya, yb, nibbles(std::uint32_t(slots >> 32))));
+}
+
+// U consecutive blocks from `first` (solveRange).
+template <int U, class Arith>
+DRAPE_AVX2_INLINE void solvePlanarRange(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
+    const PlanarPositions &xPrev, const float *w, const Arith &arith)
+{
+    std::uint32_t k0[U];
+    std::uint8_t fetch[U];
+    BlockIn in[U];
+    BlockOut out[U];
+#pragma GCC unroll 4
+    for (int u = 0; u < U; ++u) {
+        k0[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
+        const std::size_t block = k0[u] / XpbdBatches::kLanes;
+        fetch[u] = s.blockFetch[block];
+        const bool runs = fetch[u] == XpbdBatches::Runs;
+        if (Arith::kMotion && s.blockDamped[block]) {
+            if (fetch[u] == XpbdBatches::Gather)
+                gatherPlanes<true>(s, k0[u], x, xPrev, w, in[u]);
+            else
+                loadPlanarWindows<true>(s, k0[u], runs, x, xPrev, w, in[u]);
+        } else {
+            if (fetch[u] == XpbdBatches::Gather)
+                gatherPlanes<false>(s, k0[u], x, xPrev, w, in[u]);
+            else
+                loadPlanarWindows<false>(s, k0[u], runs, x, xPrev, w, in[u]);
+            in[u].v = { _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps() };
+        }
+    }
+    arith.template solve<U>(s, k0, in, out);
+#pragma GCC unroll 4
+    for (int u = 0; u < U; ++u) {
+        if (fetch[u] == XpbdBatches::Gather)
+            scatterBlock(s, k0[u], x, out[u]);
+        else
+            storePlanarWindows(s, k0[u], fetch[u] == XpbdBatches::Runs, x, in[u], out[u]);
+    }
+}
+
+// Every block of slots [begin, end) of a conflict-free colour, U at a time (solveColourRange).
+template <int U, class Arith>
+DRAPE_AVX2_INLINE void solvePlanarColourRange(XpbdBatches &s, std::uint32_t begin, std::uint32_t end,
+    const PlanarPositions &x, const PlanarPositions &xPrev, const float *w, const Arith &arith)
+{
+    static_assert(U == 2 || U == 4);
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
+    std::uint32_t k0 = begin;
+    for (; k0 + U * L <= end; k0 += U * L)
+        solvePlanarRange<U>(s, k0, x, xPrev, w, arith);
+    for (; k0 < end; k0 += L)
+        solvePlanarRange<1>(s, k0, x, xPrev, w, arith);
+}
+
+} // namespace drape::detail::avx2
