@@ -688,6 +688,37 @@ private slots:
         setXpbdKernelLimit(KernelIsa::Avx512);
     }
 
+    // Whatever the record count (the scans take records four or two at a time, the rest one
+    // by one), the last record is checked and hashed like any other, on every path.
+    void recordScanSeesTheLastRecord()
+    {
+        GridSpec g;
+        g.across = 3;
+        g.down = 3;
+        const Cloth grid = makeGrid(g);
+        std::vector<std::uint64_t> chunks;
+        for (std::size_t m = 1; m <= 9; ++m) {
+            Cloth cloth = grid;
+            cloth.constraints.resize(m);
+            for (int isa = 0; isa <= int(xpbdKernelIsaOfCpu()); ++isa) {
+                setXpbdKernelLimit(KernelIsa(isa));
+                const QString where = QString("%1 records, kernel %2").arg(m).arg(isa);
+                std::uint64_t hash = 0, other = 0;
+                int made = -1;
+                QVERIFY2(scanConstraintRecords(cloth, hash, made, nullptr, chunks), qPrintable(where));
+                Cloth retuned = cloth;
+                retuned.constraints.back().compliance
+                    = std::nextafter(retuned.constraints.back().compliance, 1.f);
+                QVERIFY2(scanConstraintRecords(retuned, other, made, nullptr, chunks), qPrintable(where));
+                QVERIFY2(other != hash, qPrintable(where));
+                Cloth broken = cloth;
+                broken.constraints.back().restLength = -1.f;
+                QVERIFY2(!scanConstraintRecords(broken, other, made, nullptr, chunks), qPrintable(where));
+            }
+            setXpbdKernelLimit(KernelIsa::Avx512);
+        }
+    }
+
     void twoThreadPassEqualsSequentialPass()
     {
         // Several chunks per colour, so both threads take part whatever the timing.

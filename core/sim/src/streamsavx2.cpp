@@ -169,7 +169,8 @@ __attribute__((target("avx2"))) bool scanConstraintRecordsAvx2(
     __m256i acc[4];
     for (int k = 0; k < 4; ++k)
         acc[k] = _mm256_set1_epi32(int(m) + k);
-    for (std::size_t r = 0; r < m; ++r) {
+    const auto scan = [&](std::size_t r, __m256i & a) __attribute__((target("avx2"), always_inline))
+    {
         const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(records + 8 * r));
         const __m256 f = _mm256_castsi256_ps(v);
         const __m256i inRange = _mm256_cmpeq_epi32(_mm256_min_epu32(v, last), v);
@@ -183,11 +184,21 @@ __attribute__((target("avx2"))) bool scanConstraintRecordsAvx2(
         // The hash: rest length, compliance, damping (lanes 2-4), records taking turns
         // through four accumulators; each step a bijection of a lane's state, as in
         // xpbdbatch.cpp's mixRecord, in 32 bits.
-        __m256i &a = acc[r % 4];
         const __m256i t = _mm256_mullo_epi32(
             _mm256_xor_si256(a, _mm256_and_si256(v, _mm256_castps_si256(finiteLanes))), _mm256_set1_epi32(-1640531535));
         a = _mm256_xor_si256(t, _mm256_srli_epi32(t, 15));
+    };
+    // Record r goes to accumulator r % 4: four records a step, so that each accumulator has
+    // a register of its own (indexed at run time they lived in memory, a store and a reload
+    // on every record's chain).
+    std::size_t r = 0;
+    for (; r + 4 <= m; r += 4) {
+#pragma GCC unroll 4
+        for (int k = 0; k < 4; ++k)
+            scan(r + std::size_t(k), acc[k]);
     }
+    for (int k = 0; r < m; ++r, ++k)
+        scan(r, acc[k]);
     alignas(32) std::uint32_t lanes[4][8];
     for (int k = 0; k < 4; ++k)
         _mm256_store_si256(reinterpret_cast<__m256i *>(lanes[k]), acc[k]);

@@ -875,8 +875,8 @@ void solveXpbdPass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float
     const PlanarPositions planes = toPlanes(batches.planes, x, particles, team);
     // The previous offsets only feed the damping term: without a damped block every γ is
     // zero and the term is never taken, so the pass reads the current planes in their place.
-    const bool damped = std::find(batches.blockDamped.begin(), batches.blockDamped.end(), std::uint8_t(1))
-        != batches.blockDamped.end();
+    const bool damped = !batches.blockDamped.empty()
+        && std::memchr(batches.blockDamped.data(), 1, batches.blockDamped.size()) != nullptr;
     const PlanarPositions prev = damped ? toPlanes(batches.prevPlanes, xPrev, particles, team) : planes;
     solveColours(batches, planes, prev, invMass, team);
     fromPlanes(planes, particles, x, team);
