@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include <emmintrin.h>
+#include <immintrin.h>
 
 namespace drape::detail {
 
@@ -244,6 +245,48 @@ std::size_t plainSubstepFours(
     return i - first;
 }
 
+// plainSubstepFours with eight particles in three AVX2 registers (24 floats: float 3p + c is
+// component c of particle p), the inverse masses spread over them by permutes. The same IEEE
+// operations in the same order; the target has no FMA, so nothing is contracted.
+template <bool Verlet>
+__attribute__((target("avx2"))) std::size_t plainSubstepEights(
+    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first, std::size_t n)
+{
+    const float *invMass = cloth.particles.invMass.data();
+    float *force = &cloth.particles.force.data()->x;
+    float *offset = &cache.offset.data()->x;
+    float *offsetPrev = &cache.offsetPrev.data()->x;
+    float *preVelocity = &cache.preVelocity.data()->x;
+    const __m256 dt = _mm256_set1_ps(predict.dt);
+    const __m256 invDt = _mm256_set1_ps(1.f / predict.dt);
+    const __m256 decay = _mm256_set1_ps(predict.decay);
+    const __m256 startDt = _mm256_set1_ps(predict.startFactor * predict.dt);
+    const __m256i owner[3] = { _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2),
+        _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5), _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7) };
+    std::size_t i = first;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 w8 = _mm256_loadu_ps(invMass + i);
+        if (_mm256_movemask_ps(_mm256_cmp_ps(w8, _mm256_setzero_ps(), _CMP_EQ_OQ)) != 0)
+            break; // a static or kinematic particle: the narrower loops take over from here
+        const __m256 f8 = Verlet ? w8 : _mm256_mul_ps(w8, dt);
+        for (std::size_t c = 0; c < 3; ++c) {
+            const std::size_t k = 3 * i + 8 * c;
+            const __m256 o = _mm256_loadu_ps(offset + k);
+            const __m256 pv = _mm256_loadu_ps(preVelocity + k);
+            const __m256 predicted = _mm256_add_ps(_mm256_loadu_ps(offsetPrev + k), _mm256_mul_ps(pv, dt));
+            const __m256 v = _mm256_add_ps(pv, _mm256_mul_ps(_mm256_sub_ps(o, predicted), invDt));
+            __m256 push = _mm256_mul_ps(_mm256_loadu_ps(force + k), _mm256_permutevar8x32_ps(f8, owner[c]));
+            if (Verlet)
+                push = _mm256_mul_ps(push, startDt);
+            const __m256 u = _mm256_add_ps(_mm256_mul_ps(v, decay), push);
+            _mm256_storeu_ps(preVelocity + k, u);
+            _mm256_storeu_ps(offsetPrev + k, o);
+            _mm256_storeu_ps(offset + k, _mm256_add_ps(o, _mm256_mul_ps(u, dt)));
+        }
+    }
+    return i - first;
+}
+
 // plainSubstep() for particles [i, n).
 void plainSubstepRange(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t i, std::size_t n)
 {
@@ -257,10 +300,15 @@ void plainSubstepRange(Cloth &cloth, ClothSolverCache &cache, const Prediction &
     Vec3 *offsetPrev = cache.offsetPrev.data();
     Vec3 *preVelocity = cache.preVelocity.data();
     const bool sixteens = xpbdKernelIsa() >= KernelIsa::Avx512;
+    const bool eights = xpbdKernelIsa() == KernelIsa::Avx2;
     while (i < n) {
-        // Runs of sixteen (AVX-512) and four dynamic particles in vectors, the rest one by one.
+        // Runs of sixteen (AVX-512) or eight (AVX2) and four dynamic particles in vectors, the
+        // rest one by one.
         if (sixteens)
             i += plainSubstepSixteensAvx512(cloth, cache, predict, i, n);
+        if (eights)
+            i += predict.verlet ? plainSubstepEights<true>(cloth, cache, predict, i, n)
+                                : plainSubstepEights<false>(cloth, cache, predict, i, n);
         i += predict.verlet ? plainSubstepFours<true>(cloth, cache, predict, i, n)
                             : plainSubstepFours<false>(cloth, cache, predict, i, n);
         const std::size_t scalarEnd = std::min(n, i + 4);
