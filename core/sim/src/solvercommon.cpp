@@ -134,15 +134,74 @@ void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache)
     });
 }
 
+namespace {
+
+// The lanes of eight particles' Vec3 triples (24 floats, float 3p + c is component c of
+// particle p) that register r of three holds belong to these particles.
+__attribute__((target("avx2"))) inline __m256i eightsOwner(std::size_t r)
+{
+    return r == 0 ? _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2)
+        : r == 1  ? _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5)
+                  : _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7);
+}
+
+// predictSubstep() for eight dynamic particles at a time in AVX2 (the scalar loop's IEEE
+// operations in its order, no FMA in the target): stops before particle n or the first
+// group holding a static or kinematic particle (inverse mass 0); returns how many it did.
+template <bool Verlet>
+__attribute__((target("avx2"))) std::size_t predictEights(Cloth &cloth, ClothSolverCache &cache,
+    const Prediction &predict, bool keepVelocity, std::size_t first, std::size_t n)
+{
+    Particles &p = cloth.particles;
+    const float *invMass = p.invMass.data();
+    const float *force = &p.force.data()->x;
+    float *velocity = &p.velocity.data()->x;
+    float *offset = &cache.offset.data()->x;
+    float *offsetPrev = &cache.offsetPrev.data()->x;
+    float *preVelocity = &cache.preVelocity.data()->x;
+    const __m256 dt = _mm256_set1_ps(predict.dt);
+    const __m256 decay = _mm256_set1_ps(predict.decay);
+    const __m256 startDt = _mm256_set1_ps(predict.startFactor * predict.dt);
+    std::size_t i = first;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 w8 = _mm256_loadu_ps(invMass + i);
+        if (_mm256_movemask_ps(_mm256_cmp_ps(w8, _mm256_setzero_ps(), _CMP_EQ_OQ)) != 0)
+            break;
+        // XPBD: v decay + f (w dt); Verlet: v decay + (f w)(startFactor dt).
+        const __m256 scale = Verlet ? w8 : _mm256_mul_ps(w8, dt);
+        for (std::size_t c = 0; c < 3; ++c) {
+            const std::size_t k = 3 * i + 8 * c;
+            __m256 push
+                = _mm256_mul_ps(_mm256_loadu_ps(force + k), _mm256_permutevar8x32_ps(scale, eightsOwner(c)));
+            if (Verlet)
+                push = _mm256_mul_ps(push, startDt);
+            const __m256 u = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(velocity + k), decay), push);
+            if (keepVelocity)
+                _mm256_storeu_ps(velocity + k, u);
+            _mm256_storeu_ps(preVelocity + k, u);
+            const __m256 o = _mm256_loadu_ps(offset + k);
+            _mm256_storeu_ps(offsetPrev + k, o);
+            _mm256_storeu_ps(offset + k, _mm256_add_ps(o, _mm256_mul_ps(u, dt)));
+        }
+    }
+    return i - first;
+}
+
+} // namespace
+
 void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, bool keepVelocity)
 {
     Particles &p = cloth.particles;
     const bool sixteens = xpbdKernelIsa() >= KernelIsa::Avx512;
+    const bool eights = xpbdKernelIsa() == KernelIsa::Avx2;
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         for (std::size_t i = begin; i < end; ++i) {
-            // Runs of sixteen dynamic particles in AVX-512 (the same bits), the rest one by one.
-            if (sixteens) {
-                i += predictSixteensAvx512(cloth, cache, predict, keepVelocity, i, end);
+            // Runs of sixteen (AVX-512) or eight (AVX2) dynamic particles in vectors (the same
+            // bits), the rest one by one.
+            if (sixteens || eights) {
+                i += sixteens        ? predictSixteensAvx512(cloth, cache, predict, keepVelocity, i, end)
+                    : predict.verlet ? predictEights<true>(cloth, cache, predict, keepVelocity, i, end)
+                                     : predictEights<false>(cloth, cache, predict, keepVelocity, i, end);
                 if (i == end)
                     break;
             }
@@ -261,8 +320,6 @@ __attribute__((target("avx2"))) std::size_t plainSubstepEights(
     const __m256 invDt = _mm256_set1_ps(1.f / predict.dt);
     const __m256 decay = _mm256_set1_ps(predict.decay);
     const __m256 startDt = _mm256_set1_ps(predict.startFactor * predict.dt);
-    const __m256i owner[3] = { _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2),
-        _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5), _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7) };
     std::size_t i = first;
     for (; i + 8 <= n; i += 8) {
         const __m256 w8 = _mm256_loadu_ps(invMass + i);
@@ -275,7 +332,8 @@ __attribute__((target("avx2"))) std::size_t plainSubstepEights(
             const __m256 pv = _mm256_loadu_ps(preVelocity + k);
             const __m256 predicted = _mm256_add_ps(_mm256_loadu_ps(offsetPrev + k), _mm256_mul_ps(pv, dt));
             const __m256 v = _mm256_add_ps(pv, _mm256_mul_ps(_mm256_sub_ps(o, predicted), invDt));
-            __m256 push = _mm256_mul_ps(_mm256_loadu_ps(force + k), _mm256_permutevar8x32_ps(f8, owner[c]));
+            __m256 push
+                = _mm256_mul_ps(_mm256_loadu_ps(force + k), _mm256_permutevar8x32_ps(f8, eightsOwner(c)));
             if (Verlet)
                 push = _mm256_mul_ps(push, startDt);
             const __m256 u = _mm256_add_ps(_mm256_mul_ps(v, decay), push);
@@ -345,6 +403,48 @@ void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predi
     });
 }
 
+namespace {
+
+// finishPlainFrame() for eight dynamic particles at a time in AVX2 (its IEEE operations in its
+// order, no FMA in the target): stops before particle n or the first group holding a static
+// or kinematic particle; returns how many it did.
+__attribute__((target("avx2"))) std::size_t finishPlainFrameEights(
+    Cloth &cloth, const ClothSolverCache &cache, float dt, std::size_t first, std::size_t n)
+{
+    Particles &p = cloth.particles;
+    const float *invMass = p.invMass.data();
+    const float *origin = &cache.origin.data()->x;
+    const float *offset = &cache.offset.data()->x;
+    const float *offsetPrev = &cache.offsetPrev.data()->x;
+    const float *preVelocity = &cache.preVelocity.data()->x;
+    float *position = &p.position.data()->x;
+    float *previous = &p.previous.data()->x;
+    float *velocity = &p.velocity.data()->x;
+    const __m256 dt8 = _mm256_set1_ps(dt);
+    const __m256 invDt = _mm256_set1_ps(1.f / dt);
+    std::size_t i = first;
+    for (; i + 8 <= n; i += 8) {
+        if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(invMass + i), _mm256_setzero_ps(), _CMP_EQ_OQ))
+            != 0)
+            break;
+        for (std::size_t c = 0; c < 3; ++c) {
+            const std::size_t k = 3 * i + 8 * c;
+            const __m256 o = _mm256_loadu_ps(origin + k);
+            const __m256 x = _mm256_loadu_ps(offset + k);
+            const __m256 xPrev = _mm256_loadu_ps(offsetPrev + k);
+            const __m256 pv = _mm256_loadu_ps(preVelocity + k);
+            _mm256_storeu_ps(position + k, _mm256_add_ps(o, x));
+            _mm256_storeu_ps(previous + k, _mm256_add_ps(o, xPrev));
+            const __m256 predicted = _mm256_add_ps(xPrev, _mm256_mul_ps(pv, dt8));
+            _mm256_storeu_ps(
+                velocity + k, _mm256_add_ps(pv, _mm256_mul_ps(_mm256_sub_ps(x, predicted), invDt)));
+        }
+    }
+    return i - first;
+}
+
+} // namespace
+
 void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt)
 {
     Particles &p = cloth.particles;
@@ -354,8 +454,15 @@ void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt)
     const Vec3 *offset = cache.offset.data();
     const Vec3 *offsetPrev = cache.offsetPrev.data();
     const Vec3 *preVelocity = cache.preVelocity.data();
+    const bool eights = xpbdKernelIsa() >= KernelIsa::Avx2;
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         for (std::size_t i = begin; i < end; ++i) {
+            // Runs of eight dynamic particles in AVX2 (the same bits), the rest one by one.
+            if (eights) {
+                i += finishPlainFrameEights(cloth, cache, dt, i, end);
+                if (i == end)
+                    break;
+            }
             if (invMass[i] == 0.f)
                 continue;
             p.position[i] = origin[i] + offset[i];
