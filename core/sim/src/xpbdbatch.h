@@ -62,8 +62,8 @@ struct XpbdBatches {
     std::vector<float> spanStretch;
 
     /// Scratch of the AVX2 passes (solveXpbdPass, relaxVerletPass): the particles' offsets
-    /// as planes (PlanarPositions, each plane planeStride floats), and their offsets at the
-    /// start of the substep when a block is damped.
+    /// as planes (PlanarPositions, each plane the particle count rounded up to 16 floats),
+    /// and their offsets at the start of the substep when a block is damped.
     std::vector<float> planes, prevPlanes;
 
     /// How the AVX2 kernel fetches the particles of a block (slots [k kLanes, (k+1) kLanes)).
@@ -287,8 +287,7 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
 /// with `team` if set) on the offsets of `particles` particles. With the AVX2 kernels the
 /// offsets are copied into planes for the pass (XpbdBatches::planes) and back after it: a
 /// block of a grid then reads its runs of particles with plain loads, where Vec3 triples
-/// need a transpose in and out of every block (NvCloth's CPU solver and Macklin et al.'s
-/// Flex keep particles as planes of floats for the same reason). The same bits either way.
+/// need a transpose in and out of every block. The same bits either way.
 void solveXpbdPass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass,
     std::size_t particles, XpbdWorker *team = nullptr);
 
