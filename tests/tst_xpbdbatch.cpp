@@ -214,6 +214,27 @@ template <typename T> bool sameBits(const std::vector<T> &a, const std::vector<T
 {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
+// Three passes of the solvers' entry (solveXpbdPass or relaxVerletPass, over every colour)
+// from offsets `off` and multipliers zero, on kernel path `isa`, on one thread or shared with
+// `team`: the offsets after them (the multipliers are left in s.lambda).
+std::vector<Vec3> wholePasses(XpbdBatches &s, const std::vector<Vec3> &off, const std::vector<Vec3> &offPrev,
+    const std::vector<float> &invMass, float dt, bool verlet, int isa, XpbdWorker *team)
+{
+    setXpbdKernelLimit(KernelIsa(isa));
+    std::vector<Vec3> x = off;
+    std::fill(s.lambda.begin(), s.lambda.end(), 0.f);
+    s.lambdaZero = true;
+    for (int pass = 0; pass < 3; ++pass) {
+        if (verlet)
+            relaxVerletPass(s, x.data(), invMass.data(), 1.f / (dt * dt), x.size(), team);
+        else
+            solveXpbdPass(s, x.data(), offPrev.data(), invMass.data(), x.size(), team);
+        s.lambdaZero = false;
+    }
+    setXpbdKernelLimit(KernelIsa::Avx512);
+    return x;
+}
+
 // One row per kernel (xpbdkernel.h): each block kernel this CPU can run, and the portable
 // one. Rows the CPU cannot run are skipped.
 void kernelRows()
@@ -515,21 +536,8 @@ private slots:
                 // thread and shared with a worker: the per-colour portable result.
                 for (int path = 0; path < paths; ++path) {
                     for (int threads = 1; threads <= 2; ++threads) {
-                        setXpbdKernelLimit(KernelIsa(path));
-                        std::vector<Vec3> x = off;
-                        std::fill(s.lambda.begin(), s.lambda.end(), 0.f);
-                        s.lambdaZero = true;
-                        XpbdWorker *team = threads == 2 ? &worker : nullptr;
-                        for (int pass = 0; pass < 3; ++pass) {
-                            if (verlet)
-                                relaxVerletPass(
-                                    s, x.data(), cloth.particles.invMass.data(), 1.f / (dt * dt), n, team);
-                            else
-                                solveXpbdPass(
-                                    s, x.data(), offPrev.data(), cloth.particles.invMass.data(), n, team);
-                            s.lambdaZero = false;
-                        }
-                        setXpbdKernelLimit(KernelIsa::Avx512);
+                        const std::vector<Vec3> x = wholePasses(s, off, offPrev, cloth.particles.invMass, dt,
+                            verlet, path, threads == 2 ? &worker : nullptr);
                         const QString where = QString("trial %1 verlet %2 kernel %3 threads %4 whole pass")
                                                   .arg(trial)
                                                   .arg(verlet)
@@ -549,6 +557,87 @@ private slots:
         QVERIFY(windowBlocks > 0);
         QVERIFY(carriers > 0);
     }
+    // A whole sheet's pass (solveXpbdPass, relaxVerletPass) on every path, one thread and
+    // two, against the portable pass: with every constraint damped, none, and damped in
+    // stretches, so that the kernels' groups of run blocks come damped, undamped and mixed
+    // with other blocks (their straight-through arithmetic, solveRuns), with frame-origin
+    // spans far from the world origin and multipliers carried over between passes.
+    void runGroupsEqualPortable()
+    {
+        if (xpbdKernelIsaOfCpu() < KernelIsa::Avx2)
+            QSKIP("this CPU runs the portable passes only");
+        XpbdWorker worker;
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<float> u(-1e-3f, 1e-3f);
+        for (int damping = 0; damping < 3; ++damping) {
+            Cloth cloth = jitteredSheet(67, 45);
+            for (std::size_t i = 0; i < cloth.constraints.size(); ++i)
+                cloth.constraints[i].damping = damping == 0 ? 0.4f
+                    : damping == 1                          ? 0.f
+                    : (i / 150) % 2                         ? 0.3f
+                                                            : 0.f;
+            ClothSolverCache cache;
+            cache.ensure(cloth);
+            XpbdBatches &s = cache.xpbd;
+            const std::size_t n = cloth.particles.size();
+            const float dt = 1.f / 600.f;
+            QVERIFY(refreshXpbdBatches(cloth, dt, s)); // sets blockDamped
+            // Groups of four run blocks of one colour, as the kernels take them, by damping.
+            int groups[2] = {};
+            for (std::size_t c = 0; c + 1 < s.start.size(); ++c) {
+                if (!s.conflictFree[c])
+                    continue;
+                for (std::uint32_t k0 = s.start[c]; k0 + 32 <= s.start[c + 1]; k0 += 32) {
+                    const std::size_t b = k0 / 8;
+                    bool runs = true, same = true;
+                    for (std::size_t q = b; q < b + 4; ++q) {
+                        runs &= s.blockFetch[q] == XpbdBatches::Runs;
+                        same &= s.blockDamped[q] == s.blockDamped[b];
+                    }
+                    if (runs && same)
+                        ++groups[s.blockDamped[b]];
+                }
+            }
+            const QString sheet = QString("damping %1").arg(damping);
+            QVERIFY2(groups[0] + groups[1] > 20, qPrintable(sheet));
+            QVERIFY2(damping != 0 || groups[0] == 0, qPrintable(sheet));
+            QVERIFY2(damping != 1 || groups[1] == 0, qPrintable(sheet));
+            QVERIFY2(damping != 2 || (groups[0] > 0 && groups[1] > 0), qPrintable(sheet));
+            std::vector<Vec3> origin = cloth.particles.position;
+            for (Vec3 &p : origin)
+                p = p + Vec3 { 40.f, 3.f, -12.f };
+            std::vector<Vec3> off(n), offPrev(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                off[i] = { u(rng), u(rng), u(rng) };
+                offPrev[i] = off[i] - Vec3 { u(rng), u(rng), u(rng) } * 3.f;
+            }
+            for (int verlet = 0; verlet < 2; ++verlet) {
+                QVERIFY(verlet ? refreshVerletBatches(cloth, dt, s) : refreshXpbdBatches(cloth, dt, s));
+                setXpbdSpans(s, origin.data());
+                QVERIFY(verlet ? refreshVerletBatches(cloth, dt * 0.5f, s)
+                               : refreshXpbdBatches(cloth, dt * 0.5f, s));
+                std::vector<Vec3> expected;
+                std::vector<float> expectedLambda;
+                for (int path = 0; path <= int(xpbdKernelIsaOfCpu()); ++path) {
+                    for (int threads = 1; threads <= 2; ++threads) {
+                        const std::vector<Vec3> x = wholePasses(s, off, offPrev, cloth.particles.invMass, dt,
+                            verlet, path, threads == 2 ? &worker : nullptr);
+                        if (path == 0 && threads == 1) {
+                            expected = x;
+                            expectedLambda = s.lambda;
+                            QVERIFY(!sameBits(expected, off)); // it moved
+                            continue;
+                        }
+                        const QString where = sheet
+                            + QString(" verlet %1 kernel %2 threads %3").arg(verlet).arg(path).arg(threads);
+                        QVERIFY2(sameBits(expected, x), qPrintable(where + " positions"));
+                        QVERIFY2(sameBits(expectedLambda, s.lambda), qPrintable(where + " lambda"));
+                    }
+                }
+            }
+        }
+    }
+
     // The per-frame refresh (parameters, record checks) and spans pass of the block kernels'
     // CPUs give the portable loops' bits, for XPBD and Verlet, on sheets with padding, a
     // frame origin far from the world origin, damped and undamped blocks, and records broken

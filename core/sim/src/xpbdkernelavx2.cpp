@@ -64,6 +64,76 @@ namespace {
 
 using namespace avx2;
 
+// One plane of a block of runs: (x_a - x_a,prev) - (x_b - x_b,prev), as loadPlanarWindows
+// takes it.
+DRAPE_AVX2_INLINE __m256 runsMotion(
+    const float *plane, const float *prev, std::uint32_t base0, std::uint32_t base1)
+{
+    return _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(plane + base0), _mm256_loadu_ps(prev + base0)),
+        _mm256_sub_ps(_mm256_loadu_ps(plane + base1), _mm256_loadu_ps(prev + base1)));
+}
+
+// One plane of a block of runs: x_a + n c_a into window 0 and x_b - n c_b into window 1, in
+// the lanes that move.
+DRAPE_AVX2_INLINE void moveRuns(
+    float *plane, std::uint32_t base0, std::uint32_t base1, __m256 n, __m256 ca, __m256 cb, __m256 okF)
+{
+    const __m256 a = _mm256_loadu_ps(plane + base0), b = _mm256_loadu_ps(plane + base1);
+    _mm256_storeu_ps(plane + base0, _mm256_blendv_ps(a, _mm256_add_ps(a, _mm256_mul_ps(n, ca)), okF));
+    _mm256_storeu_ps(plane + base1, _mm256_blendv_ps(b, _mm256_sub_ps(b, _mm256_mul_ps(n, cb)), okF));
+}
+
+// What the damping term of a block reads: the lanes' motion kept from the fetch...
+struct KeptMotion {
+    const Lanes &v;
+    DRAPE_AVX2_INLINE Lanes operator()() const { return v; }
+};
+
+// ... or read again from the planes for a block of runs.
+struct RunsMotion {
+    const PlanarPositions &x, &xPrev;
+    std::uint32_t base0, base1;
+    DRAPE_AVX2_INLINE Lanes operator()() const
+    {
+        return { runsMotion(x.x, xPrev.x, base0, base1), runsMotion(x.y, xPrev.y, base0, base1),
+            runsMotion(x.z, xPrev.z, base0, base1) };
+    }
+};
+
+// Δλ of block u (slots [k0, k0 + 8)) from its geometry, stored into λ as λ + Δλ: Macklin
+// 2016 eq. 18 with the §3.5 damping, in the order and precision of solveOne (xpbdbatch.cpp).
+// The motion is read only when the block is damped.
+template <int U, class Motion>
+DRAPE_AVX2_INLINE __m256 deltaLambda(XpbdBatches &s, std::uint32_t k0, const BlockGeometry<U> &geo, int u,
+    __m256 okF, bool damped, const Motion &motion)
+{
+    const __m256 oneF = _mm256_set1_ps(1.f);
+    const __m256 at = _mm256_loadu_ps(s.alphaTilde.data() + k0);
+    float *lambdaPtr = s.lambda.data() + k0;
+    const __m256 lambda = s.lambdaZero ? _mm256_setzero_ps() : _mm256_loadu_ps(lambdaPtr);
+    const __m256 undamped
+        = _mm256_sub_ps(_mm256_xor_ps(geo.C[u], _mm256_set1_ps(-0.f)), _mm256_mul_ps(at, lambda));
+    __m256 num = undamped;
+    // (1 + γ) w = w exactly when γ = 0: a block without damping (every γ zero) skips the
+    // damping term, and so does each lane of the others whose γ is zero (solveOne's rule,
+    // lane for lane).
+    __m256 den = _mm256_add_ps(geo.wSum[u], at);
+    if (damped) {
+        const Lanes &n = geo.n[u];
+        const Lanes v = motion();
+        const __m256 g = _mm256_loadu_ps(s.gamma.data() + k0);
+        const __m256 gradDotDx = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(n.x, v.x), _mm256_mul_ps(n.y, v.y)), _mm256_mul_ps(n.z, v.z));
+        num = _mm256_blendv_ps(_mm256_sub_ps(undamped, _mm256_mul_ps(g, gradDotDx)), undamped,
+            _mm256_cmp_ps(g, _mm256_setzero_ps(), _CMP_EQ_OQ));
+        den = _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(oneF, g), geo.wSum[u]), at);
+    }
+    den = _mm256_blendv_ps(oneF, den, okF);
+    const __m256 dLambda = _mm256_and_ps(_mm256_div_ps(num, den), okF);
+    _mm256_storeu_ps(lambdaPtr, _mm256_add_ps(lambda, dLambda));
+    return dLambda;
+}
+
 // The lane arithmetic of U independent blocks (slots [k0[u], k0[u] + 8), of one colour):
 // Macklin 2016 eq. 18 with the §3.5 damping, in the order and precision of solveOne
 // (xpbdbatch.cpp). Each step is written for all U blocks before the next, so the long chain
@@ -75,37 +145,14 @@ struct XpbdArith {
     DRAPE_AVX2_INLINE void solve(
         XpbdBatches &s, const std::uint32_t (&k0)[U], const BlockIn (&in)[U], BlockOut (&out)[U]) const
     {
-        const __m256 oneF = _mm256_set1_ps(1.f);
-        const __m256 signF = _mm256_set1_ps(-0.f);
         __m256 dLambda[U];
         BlockGeometry<U> geo;
         blockGeometry<U>(s, k0, in, geo, out);
         #pragma GCC unroll 4
-        for (int u = 0; u < U; ++u) {
-            const BlockIn &b = in[u];
-            const Lanes &n = geo.n[u];
-            const __m256 at = _mm256_loadu_ps(s.alphaTilde.data() + k0[u]);
-            float *lambdaPtr = s.lambda.data() + k0[u];
-            const __m256 lambda = s.lambdaZero ? _mm256_setzero_ps() : _mm256_loadu_ps(lambdaPtr);
-            const __m256 undamped = _mm256_sub_ps(_mm256_xor_ps(geo.C[u], signF), _mm256_mul_ps(at, lambda));
-            __m256 num = undamped;
-            // (1 + γ) w = w exactly when γ = 0: a block without damping (every γ zero) skips
-            // the damping term, and so does each lane of the others whose γ is zero
-            // (solveOne's rule, lane for lane).
-            __m256 den = _mm256_add_ps(geo.wSum[u], at);
-            if (s.blockDamped[k0[u] / XpbdBatches::kLanes]) {
-                const __m256 g = _mm256_loadu_ps(s.gamma.data() + k0[u]);
-                const __m256 gradDotDx = _mm256_add_ps(
-                    _mm256_add_ps(_mm256_mul_ps(n.x, b.v.x), _mm256_mul_ps(n.y, b.v.y)), _mm256_mul_ps(n.z, b.v.z));
-                num = _mm256_blendv_ps(_mm256_sub_ps(undamped, _mm256_mul_ps(g, gradDotDx)), undamped,
-                    _mm256_cmp_ps(g, _mm256_setzero_ps(), _CMP_EQ_OQ));
-                den = _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(oneF, g), geo.wSum[u]), at);
-            }
-            den = _mm256_blendv_ps(oneF, den, out[u].okF);
-            dLambda[u] = _mm256_and_ps(_mm256_div_ps(num, den), out[u].okF);
-            _mm256_storeu_ps(lambdaPtr, _mm256_add_ps(lambda, dLambda[u]));
-        }
-        #pragma GCC unroll 4
+        for (int u = 0; u < U; ++u)
+            dLambda[u] = deltaLambda(s, k0[u], geo, u, out[u].okF,
+                s.blockDamped[k0[u] / XpbdBatches::kLanes] != 0, KeptMotion { in[u].v });
+#pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
             const BlockIn &b = in[u];
             const Lanes &n = geo.n[u];
@@ -115,6 +162,56 @@ struct XpbdArith {
                 _mm256_add_ps(b.xa.z, _mm256_mul_ps(n.z, ca)) };
             out[u].xb = { _mm256_sub_ps(b.xb.x, _mm256_mul_ps(n.x, cb)), _mm256_sub_ps(b.xb.y, _mm256_mul_ps(n.y, cb)),
                 _mm256_sub_ps(b.xb.z, _mm256_mul_ps(n.z, cb)) };
+        }
+    }
+
+    // Two blocks of runs on planes (solvePlanarColourRange), both damped when Motion, neither
+    // otherwise: solve<2> on loadPlanarWindows' lanes, spelled out so that little stays live
+    // across the long chain of the square root and the two divisions. The offsets are read
+    // where they are needed and read again for the update (the blocks' own particles, which
+    // nothing else writes meanwhile; the compiler barriers keep the compiler from holding the
+    // first reads in registers, or on the stack, instead). The same IEEE operations in the
+    // same order as solve<2>, so the same bits.
+    template <bool Motion>
+    DRAPE_AVX2_INLINE void solveRuns(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
+        const PlanarPositions &xPrev, const float *w) const
+    {
+        constexpr int U = 2;
+        std::uint32_t k0s[U], base0[U], base1[U];
+        BlockGeometry<U> geo;
+        BlockOut out[U];
+        __m256 dLambda[U];
+        {
+            // The geometry from the lanes' offsets and inverse masses, read once for it.
+            BlockIn in[U];
+#pragma GCC unroll 2
+            for (int u = 0; u < U; ++u) {
+                k0s[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
+                const std::size_t block = k0s[u] / XpbdBatches::kLanes;
+                base0[u] = s.windowBase[2 * block];
+                base1[u] = s.windowBase[2 * block + 1];
+                in[u].xa = loadPlanes(x, base0[u]);
+                in[u].xb = loadPlanes(x, base1[u]);
+                in[u].wa = _mm256_loadu_ps(w + base0[u]);
+                in[u].wb = _mm256_loadu_ps(w + base1[u]);
+            }
+            blockGeometry<U>(s, k0s, in, geo, out);
+        }
+        if constexpr (Motion)
+            asm volatile("" ::: "memory");
+#pragma GCC unroll 2
+        for (int u = 0; u < U; ++u)
+            dLambda[u] = deltaLambda(
+                s, k0s[u], geo, u, out[u].okF, Motion, RunsMotion { x, xPrev, base0[u], base1[u] });
+        asm volatile("" ::: "memory");
+#pragma GCC unroll 4
+        for (int u = 0; u < U; ++u) {
+            // The update (update, storePlanarWindows), from the offsets read again.
+            const __m256 ca = _mm256_mul_ps(_mm256_loadu_ps(w + base0[u]), dLambda[u]);
+            const __m256 cb = _mm256_mul_ps(_mm256_loadu_ps(w + base1[u]), dLambda[u]);
+            moveRuns(x.x, base0[u], base1[u], geo.n[u].x, ca, cb, out[u].okF);
+            moveRuns(x.y, base0[u], base1[u], geo.n[u].y, ca, cb, out[u].okF);
+            moveRuns(x.z, base0[u], base1[u], geo.n[u].z, ca, cb, out[u].okF);
         }
     }
 
