@@ -560,8 +560,9 @@ private slots:
     // A whole sheet's pass (solveXpbdPass, relaxVerletPass) on every path, one thread and
     // two, against the portable pass: with every constraint damped, none, and damped in
     // stretches, so that the kernels' groups of run blocks come damped, undamped and mixed
-    // with other blocks (their straight-through arithmetic, solveRuns), with frame-origin
-    // spans far from the world origin and multipliers carried over between passes.
+    // with other blocks (their straight-through arithmetic, solveRuns), and the window blocks
+    // of both shuffled layouts, with frame-origin spans far from the world origin and
+    // multipliers carried over between passes.
     void runGroupsEqualPortable()
     {
         if (xpbdKernelIsaOfCpu() < KernelIsa::Avx2)
@@ -598,7 +599,16 @@ private slots:
                         ++groups[s.blockDamped[b]];
                 }
             }
+            // Window blocks of the two layouts the AVX2 kernels fetch with shuffles.
+            int evenOdd = 0, pairs = 0;
+            for (std::size_t b = 0; b < s.blockFetch.size(); ++b) {
+                if (s.blockFetch[b] != XpbdBatches::Windows)
+                    continue;
+                evenOdd += s.windowLanes[b] == XpbdBatches::kEvenOddLanes;
+                pairs += s.windowLanes[b] == XpbdBatches::kPairLanes;
+            }
             const QString sheet = QString("damping %1").arg(damping);
+            QVERIFY2(evenOdd > 20 && pairs > 20, qPrintable(sheet));
             QVERIFY2(groups[0] + groups[1] > 20, qPrintable(sheet));
             QVERIFY2(damping != 0 || groups[0] == 0, qPrintable(sheet));
             QVERIFY2(damping != 1 || groups[1] == 0, qPrintable(sheet));

@@ -89,6 +89,12 @@ struct XpbdBatches {
     /// Per block, lane → window: nibble l (bits 4l..4l+3) for end a of lane l, nibble 8 + l
     /// for end b; a nibble is the window (bit 3) and the position in it (bits 0-2).
     std::vector<std::uint64_t> windowLanes;
+    /// The windowLanes of a grid's two kinds of window blocks, which the AVX2 kernels fetch
+    /// with shuffles instead of general permutes (xpbdplanar.h): lane l's ends at positions
+    /// 2l and 2l + 1 of the two windows (a row's horizontal links), or at 4 (l / 2) + l % 2
+    /// and two positions further (its links two particles apart).
+    static constexpr std::uint64_t kEvenOddLanes = 0xfdb97531eca86420ull;
+    static constexpr std::uint64_t kPairLanes = 0xfeba7632dc985410ull;
     /// Per block, window → lane: nibble q for position q of window 0, nibble 8 + q for window
     /// 1; a nibble is the end (bit 3 set: b) and the lane (bits 0-2).
     std::vector<std::uint64_t> windowSlots;

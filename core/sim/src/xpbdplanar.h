@@ -4,7 +4,10 @@
 // window of 8 consecutive particles is three plain loads, one per plane, already in x, y, z
 // lanes, where a window of Vec3 triples takes three loads, six blends and three permutes in,
 // and as many out; a gathered block indexes the planes by particle, not by 3 × particle. The
-// lanes hold the same values as xpbdblocks.inc gives them, so the arithmetic (XpbdArith,
+// window blocks of a grid's rows come in two lane layouts (XpbdBatches::kEvenOddLanes,
+// kPairLanes), which take a shuffle and a 64-bit permute per end instead of two permutes and
+// a blend (deal, gatherUp); other layouts go through the general picks. The lanes hold the
+// same values as xpbdblocks.inc gives them, so the arithmetic (XpbdArith,
 // VerletArith) and its bits are the same. Internal to the core; include only from sources
 // whose functions are target("avx2"), after xpbdlanes.h.
 #pragma once
@@ -47,6 +50,84 @@ DRAPE_AVX2_INLINE void gatherPlanes(const XpbdBatches &s, std::uint32_t k0, cons
     }
 }
 
+constexpr std::uint64_t kEvenOddLanes = XpbdBatches::kEvenOddLanes;
+constexpr std::uint64_t kPairLanes = XpbdBatches::kPairLanes;
+
+// The 64-bit pieces 0, 2, 1, 3 of v.
+DRAPE_AVX2_INLINE __m256 middlePiecesSwapped(__m256 v)
+{
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(v), 0xD8));
+}
+
+// The ends a, b of the lanes from windows w0, w1 in one of the two layouts above (what pick
+// gives with that layout's nibbles): a shuffle and a permute per end.
+template <std::uint64_t Layout> DRAPE_AVX2_INLINE void deal(__m256 w0, __m256 w1, __m256 &a, __m256 &b)
+{
+    static_assert(Layout == kEvenOddLanes || Layout == kPairLanes);
+    if constexpr (Layout == kEvenOddLanes) {
+        a = middlePiecesSwapped(_mm256_shuffle_ps(w0, w1, 0x88));
+        b = middlePiecesSwapped(_mm256_shuffle_ps(w0, w1, 0xDD));
+    } else {
+        a = middlePiecesSwapped(_mm256_shuffle_ps(w0, w1, 0x44));
+        b = middlePiecesSwapped(_mm256_shuffle_ps(w0, w1, 0xEE));
+    }
+}
+
+template <std::uint64_t Layout>
+DRAPE_AVX2_INLINE void deal(const Lanes &w0, const Lanes &w1, Lanes &a, Lanes &b)
+{
+    deal<Layout>(w0.x, w1.x, a.x, b.x);
+    deal<Layout>(w0.y, w1.y, a.y, b.y);
+    deal<Layout>(w0.z, w1.z, a.z, b.z);
+}
+
+// The inverse of deal: the windows from the lanes' ends.
+template <std::uint64_t Layout> DRAPE_AVX2_INLINE void gatherUp(__m256 a, __m256 b, __m256 &w0, __m256 &w1)
+{
+    const __m256 pa = middlePiecesSwapped(a), pb = middlePiecesSwapped(b);
+    if constexpr (Layout == kEvenOddLanes) {
+        w0 = _mm256_unpacklo_ps(pa, pb);
+        w1 = _mm256_unpackhi_ps(pa, pb);
+    } else {
+        w0 = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(pa), _mm256_castps_pd(pb)));
+        w1 = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(pa), _mm256_castps_pd(pb)));
+    }
+}
+
+// A window block of one of the two layouts (loadPlanarWindows).
+template <std::uint64_t Layout, bool Motion>
+DRAPE_AVX2_INLINE void loadDealtWindows(std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x,
+    const PlanarPositions &xPrev, const float *w, BlockIn &in)
+{
+    const Lanes x0 = loadPlanes(x, base0), x1 = loadPlanes(x, base1);
+    Lanes xa, xb;
+    deal<Layout>(x0, x1, xa, xb);
+    assign(in.xa, xa);
+    assign(in.xb, xb);
+    if constexpr (Motion) {
+        Lanes va, vb;
+        deal<Layout>(sub(x0, loadPlanes(xPrev, base0)), sub(x1, loadPlanes(xPrev, base1)), va, vb);
+        assign(in.v, sub(va, vb));
+    }
+    deal<Layout>(_mm256_loadu_ps(w + base0), _mm256_loadu_ps(w + base1), in.wa, in.wb);
+}
+
+template <std::uint64_t Layout>
+DRAPE_AVX2_INLINE void storeDealtWindows(
+    std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x, const Lanes &ya, const Lanes &yb)
+{
+    __m256 w0, w1;
+    gatherUp<Layout>(ya.x, yb.x, w0, w1);
+    _mm256_storeu_ps(x.x + base0, w0);
+    _mm256_storeu_ps(x.x + base1, w1);
+    gatherUp<Layout>(ya.y, yb.y, w0, w1);
+    _mm256_storeu_ps(x.y + base0, w0);
+    _mm256_storeu_ps(x.y + base1, w1);
+    gatherUp<Layout>(ya.z, yb.z, w0, w1);
+    _mm256_storeu_ps(x.z + base0, w0);
+    _mm256_storeu_ps(x.z + base1, w1);
+}
+
 // A block whose particles fill two windows (loadWindows).
 template <bool Motion>
 DRAPE_AVX2_INLINE void loadPlanarWindows(const XpbdBatches &s, std::uint32_t k0, bool runs,
@@ -65,8 +146,12 @@ DRAPE_AVX2_INLINE void loadPlanarWindows(const XpbdBatches &s, std::uint32_t k0,
         in.wb = _mm256_loadu_ps(w + base1);
         return;
     }
-    const Lanes x0 = loadPlanes(x, base0), x1 = loadPlanes(x, base1);
     const std::uint64_t lanes = s.windowLanes[block];
+    if (lanes == kEvenOddLanes)
+        return loadDealtWindows<kEvenOddLanes, Motion>(base0, base1, x, xPrev, w, in);
+    if (lanes == kPairLanes)
+        return loadDealtWindows<kPairLanes, Motion>(base0, base1, x, xPrev, w, in);
+    const Lanes x0 = loadPlanes(x, base0), x1 = loadPlanes(x, base1);
     const __m256i na = nibbles(std::uint32_t(lanes)), nb = nibbles(std::uint32_t(lanes >> 32));
     assign(in.xa, pick(x0, x1, na));
     assign(in.xb, pick(x0, x1, nb));
@@ -93,6 +178,11 @@ DRAPE_AVX2_INLINE void storePlanarWindows(const XpbdBatches &s, std::uint32_t k0
         storePlanes(x, base1, yb);
         return;
     }
+    const std::uint64_t lanes = s.windowLanes[block];
+    if (lanes == kEvenOddLanes)
+        return storeDealtWindows<kEvenOddLanes>(base0, base1, x, ya, yb);
+    if (lanes == kPairLanes)
+        return storeDealtWindows<kPairLanes>(base0, base1, x, ya, yb);
     const std::uint64_t slots = s.windowSlots[block];
     storePlanes(x, base0, pick(ya, yb, nibbles(std::uint32_t(slots))));
     storePlanes(x, base1, pick(ya, yb, nibbles(std::uint32_t(slots >> 32))));
