@@ -206,7 +206,7 @@ struct XpbdArith {
         asm volatile("" ::: "memory");
 #pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
-            // The update (update, storePlanarWindows), from the offsets read again.
+            // The update (solve's last loop, storePlanarWindows), from the offsets read again.
             const __m256 ca = _mm256_mul_ps(_mm256_loadu_ps(w + base0[u]), dLambda[u]);
             const __m256 cb = _mm256_mul_ps(_mm256_loadu_ps(w + base1[u]), dLambda[u]);
             moveRuns(x.x, base0[u], base1[u], geo.n[u].x, ca, cb, out[u].okF);
