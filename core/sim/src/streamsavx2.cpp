@@ -59,17 +59,6 @@ DRAPE_STREAMS_INLINE void storeReal(float *p, __m256 value, __m256 real)
     _mm256_storeu_ps(p, _mm256_blendv_ps(_mm256_loadu_ps(p), value, real));
 }
 
-// Double of (a - b) rounded to float, 8 lanes: the difference of two floats is exact in
-// double, so its rounding is relative to the link, not to the distance from the origin.
-DRAPE_STREAMS_INLINE __m256 differenceHalfRounded(__m256 a, __m256 b)
-{
-    const __m128 lo = _mm256_cvtpd_ps(
-        _mm256_sub_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(a)), _mm256_cvtps_pd(_mm256_castps256_ps128(b))));
-    const __m128 hi = _mm256_cvtpd_ps(
-        _mm256_sub_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)), _mm256_cvtps_pd(_mm256_extractf128_ps(b, 1))));
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
-}
-
 // Dword `dword` of the records whose first dwords are at `base`, in the real lanes (0 in the others).
 DRAPE_STREAMS_INLINE __m256 gatherField(const float *records, __m256i base, int dword, __m256 real)
 {
@@ -351,7 +340,7 @@ DRAPE_STREAMS_INLINE void blockEnds(
 #define DRAPE_STREAMS512_INLINE                                                                            \
     __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inline
 
-// differenceHalfRounded() and stretch() with the eight lanes' doubles in one register (the
+// stretch() with the eight lanes' doubles in one register (the
 // conversions in their zero-masking forms with every lane live, which GCC 12 does not take
 // for a read of an undefined register).
 DRAPE_STREAMS512_INLINE __m512d widen(__m256 v)
@@ -362,11 +351,6 @@ DRAPE_STREAMS512_INLINE __m512d widen(__m256 v)
 DRAPE_STREAMS512_INLINE __m256 narrow(__m512d v)
 {
     return _mm512_maskz_cvtpd_ps(0xFF, v);
-}
-
-DRAPE_STREAMS512_INLINE __m256 differenceRounded512(__m256 a, __m256 b)
-{
-    return narrow(_mm512_sub_pd(widen(a), widen(b)));
 }
 
 DRAPE_STREAMS512_INLINE __m256 stretch512(__m256 sx, __m256 sy, __m256 sz, __m256 rest)
@@ -391,9 +375,9 @@ __attribute__((target("avx2"))) void setSpansAvx2(
         const __m256 realF = _mm256_castsi256_ps(real);
         avx2::Lanes xa, xb;
         blockEnds(st, of, s, real, xa, xb);
-        const __m256 sx = differenceHalfRounded(xa.x, xb.x);
-        const __m256 sy = differenceHalfRounded(xa.y, xb.y);
-        const __m256 sz = differenceHalfRounded(xa.z, xb.z);
+        const __m256 sx = _mm256_sub_ps(xa.x, xb.x);
+        const __m256 sy = _mm256_sub_ps(xa.y, xb.y);
+        const __m256 sz = _mm256_sub_ps(xa.z, xb.z);
         storeReal(st.spanX + s, sx, realF);
         storeReal(st.spanY + s, sy, realF);
         storeReal(st.spanZ + s, sz, realF);
@@ -414,9 +398,9 @@ __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) void setSpans
         const __mmask8 live = __mmask8(_mm256_movemask_ps(_mm256_castsi256_ps(real)));
         avx2::Lanes xa, xb;
         blockEnds(st, of, s, real, xa, xb);
-        const __m256 sx = differenceRounded512(xa.x, xb.x);
-        const __m256 sy = differenceRounded512(xa.y, xb.y);
-        const __m256 sz = differenceRounded512(xa.z, xb.z);
+        const __m256 sx = _mm256_sub_ps(xa.x, xb.x);
+        const __m256 sy = _mm256_sub_ps(xa.y, xb.y);
+        const __m256 sz = _mm256_sub_ps(xa.z, xb.z);
         _mm256_mask_storeu_ps(st.spanX + s, live, sx);
         _mm256_mask_storeu_ps(st.spanY + s, live, sy);
         _mm256_mask_storeu_ps(st.spanZ + s, live, sz);

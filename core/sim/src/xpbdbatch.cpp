@@ -641,11 +641,11 @@ void setSpans(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::
             continue; // padding keeps its NaN span
         const Vec3 &a = origin[batches.a[s]];
         const Vec3 &b = origin[batches.b[s]];
-        // The difference of two floats is exact in double; its float rounding is relative to
-        // the link length, not to the distance from the world origin.
-        batches.spanX[s] = float(double(a.x) - double(b.x));
-        batches.spanY[s] = float(double(a.y) - double(b.y));
-        batches.spanZ[s] = float(double(a.z) - double(b.z));
+        // A float difference is correctly rounded: its error is relative to the link's
+        // length, not to the distance from the world origin.
+        batches.spanX[s] = a.x - b.x;
+        batches.spanY[s] = a.y - b.y;
+        batches.spanZ[s] = a.z - b.z;
         batches.spanStretch[s]
             = spanStretch(batches.spanX[s], batches.spanY[s], batches.spanZ[s], batches.restLength[s]);
     }
