@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 using namespace drape;
@@ -71,7 +72,9 @@ private slots:
     void constraintEditedAfterSteppingIsRefused_data();
     void constraintEditedAfterSteppingIsRefused();
     void springsPastStabilityLimitAreReported();
+    void particleEditedAfterSteppingIsRefused();
     void runawayIsRolledBackAndFrozen();
+    void runawayIsFoundWhereverItIs();
     void explicitEulerBlowUpLeavesFiniteState();
 };
 
@@ -271,6 +274,66 @@ void TestValidation::springsPastStabilityLimitAreReported()
     QVERIFY(allFinite(sim));
 }
 
+// The per-frame check of the particles and triangles (Cloth::validExceptConstraints, sixteen
+// particles at a time) must catch an edit made in place between frames at any index: in a
+// vector body, in the scalar tail, at either end. 19 x 19 = 361 particles: 22 blocks of 16
+// and 9 over; the grid's 648 triangles less one, 1941 indices: 485 blocks of 4 and one over.
+void TestValidation::particleEditedAfterSteppingIsRefused()
+{
+    GridSpec g;
+    g.across = 19;
+    g.down = 19;
+    Simulation sim;
+    sim.cloths.push_back(makeGrid(g));
+    sim.cloths[0].triangles.pop_back();
+    sim.step();
+    QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
+    QCOMPARE(sim.cloths[0].particles.size(), std::size_t(361));
+    QCOMPARE(sim.cloths[0].triangles.size(), std::size_t(647));
+
+    constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    const auto setMass = [](float m) { return [m](Cloth &c, std::uint32_t i) { c.particles.mass[i] = m; }; };
+    const auto setKind = [](Cloth &c, std::uint32_t i) { c.particles.kind[i] = ParticleKind(3); };
+    const auto setPrevious = [](Cloth &c, std::uint32_t i) { c.particles.previous[i].z = inf; };
+    const auto setCorner
+        = [](int corner) { return [corner](Cloth &c, std::uint32_t t) { c.triangles[t].v[corner] = 361; }; };
+    const struct {
+        std::function<void(Cloth &, std::uint32_t)> edit;
+        std::uint32_t index;
+        std::string message;
+    } edits[] = {
+        { setMass(0.f), 0, "particle 0: mass 0" },
+        { setMass(-2.f), 200, "particle 200: mass -2" },
+        { setMass(nan), 359, "particle 359: mass" },
+        { setMass(inf), 33, "particle 33: mass" },
+        { setMass(inf), 360, "particle 360: mass" },
+        { setKind, 17, "particle 17: kind 3 is unknown" },
+        { setKind, 360, "particle 360: kind 3 is unknown" },
+        { setPrevious, 101, "particle 101" },
+        { setPrevious, 360, "particle 360" },
+        { setCorner(0), 0, "triangle 0: particle 361" },
+        { setCorner(1), 400, "triangle 400: particle 361" },
+        { setCorner(1), 646, "triangle 646: particle 361" },
+        { setCorner(2), 646, "triangle 646: particle 361" },
+    };
+    for (const auto &e : edits) {
+        const Cloth kept = sim.cloths[0];
+        e.edit(sim.cloths[0], e.index);
+        const std::uint64_t frame = sim.frame();
+        sim.step();
+        QVERIFY2(sim.status().blownUp, e.message.c_str());
+        QVERIFY2(sim.status().message.find(e.message) != std::string::npos, sim.status().message.c_str());
+        QCOMPARE(sim.frame(), frame);
+
+        sim.cloths[0] = kept;
+        sim.clearBlowUp();
+        sim.step();
+        QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
+        QCOMPARE(sim.frame(), frame + 1);
+    }
+}
+
 void TestValidation::runawayIsRolledBackAndFrozen()
 {
     // A free-falling particle passes maxSpeed = 1 m/s after 0.102 s, in frame 7 at 60 Hz.
@@ -296,6 +359,42 @@ void TestValidation::runawayIsRolledBackAndFrozen()
     sim.run(10);
     QCOMPARE(sim.stateHash(), frozen);
     QCOMPARE(sim.frame(), std::uint64_t(6));
+}
+
+// The end-of-frame check (Simulation::detectBlowUp) clears blocks of particles at once when
+// every velocity component is well under the limit, and looks at each particle otherwise: a
+// particle over the limit is found at any index, though no component of its velocity is
+// (0.6 maxSpeed in each: |v| = 1.04 maxSpeed), and one just under it (0.57 maxSpeed in each:
+// |v| = 0.99 maxSpeed) is not flagged. Free particles without gravity or drag keep their
+// velocities; 301 of them, so that the last is in the scalar tail.
+void TestValidation::runawayIsFoundWhereverItIs()
+{
+    const float maxSpeed = 10.f; // m/s
+    const auto run = [&](std::uint32_t particle, float component) {
+        Simulation sim;
+        sim.world.gravity = {};
+        sim.world.airDamping = 0.f;
+        sim.solver.maxSpeed = maxSpeed;
+        ExplicitSpec spec;
+        for (int i = 0; i < 301; ++i) {
+            spec.positions.push_back({ float(i), 0.f, 0.f });
+            spec.masses.push_back(1.f);
+        }
+        sim.cloths.push_back(makeExplicit(spec));
+        for (Vec3 &v : sim.cloths[0].particles.velocity)
+            v = { 0.3f * maxSpeed, -0.3f * maxSpeed, 0.3f * maxSpeed };
+        sim.cloths[0].particles.velocity[particle] = Vec3 { component, -component, component } * maxSpeed;
+        sim.step();
+        return sim.status();
+    };
+    for (const std::uint32_t particle : { 0u, 150u, 299u, 300u }) {
+        const SimStatus over = run(particle, 0.6f);
+        QVERIFY2(over.blownUp, qPrintable(QString("particle %1").arg(particle)));
+        const std::string where = "particle " + std::to_string(particle) + ": speed";
+        QVERIFY2(over.message.find(where) != std::string::npos, over.message.c_str());
+        const SimStatus under = run(particle, 0.57f);
+        QVERIFY2(!under.blownUp, under.message.c_str());
+    }
 }
 
 void TestValidation::explicitEulerBlowUpLeavesFiniteState()

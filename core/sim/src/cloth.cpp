@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <emmintrin.h>
@@ -43,6 +44,58 @@ bool allFinite(const std::vector<Vec3> &v)
 {
     static_assert(sizeof(Vec3) == 3 * sizeof(float));
     return allFinite(&v.data()->x, 3 * v.size());
+}
+
+// Each of `count` masses is positive and finite and each kind is one of ParticleKind's:
+// sixteen at a time (SSE2), since the check runs before every step.
+bool massesAndKindsValid(const float *mass, const ParticleKind *kind, std::size_t count)
+{
+    static_assert(sizeof(ParticleKind) == 1);
+    const auto *k = reinterpret_cast<const std::uint8_t *>(kind);
+    const __m128 zero = _mm_setzero_ps(), inf = _mm_set1_ps(std::numeric_limits<float>::infinity());
+    const __m128i highest = _mm_set1_epi8(char(ParticleKind::Static));
+    __m128 good = _mm_castsi128_ps(_mm_set1_epi32(-1));
+    __m128i above = _mm_setzero_si128(); // bytes of a kind past Static
+    std::size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        for (std::size_t q = 0; q < 16; q += 4) {
+            const __m128 m = _mm_loadu_ps(mass + i + q);
+            good = _mm_and_ps(good, _mm_and_ps(_mm_cmpgt_ps(m, zero), _mm_cmplt_ps(m, inf)));
+        }
+        above = _mm_or_si128(
+            above, _mm_subs_epu8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(k + i)), highest));
+    }
+    bool ok = _mm_movemask_ps(good) == 0xF
+        && _mm_movemask_epi8(_mm_cmpeq_epi8(above, _mm_setzero_si128())) == 0xFFFF;
+    constexpr float infinity = std::numeric_limits<float>::infinity();
+    for (; i < count; ++i)
+        ok &= (mass[i] > 0.f) & (mass[i] < infinity) & (k[i] <= std::uint8_t(ParticleKind::Static));
+    return ok;
+}
+
+// Every vertex index of the triangles is below `n`: four indices at a time (SSE2 compares
+// signed lanes, so both sides are offset by 2^31 to compare them as unsigned).
+bool triangleIndicesBelow(const std::vector<Triangle> &triangles, std::size_t n)
+{
+    static_assert(sizeof(Triangle) == 3 * sizeof(std::uint32_t));
+    if (triangles.empty())
+        return true;
+    if (n == 0 || n > 0xFFFFFFFFu)
+        return n != 0;
+    const std::uint32_t *v = triangles.data()->v;
+    const std::size_t count = 3 * triangles.size();
+    const __m128i bias = _mm_set1_epi32(std::int32_t(0x80000000u));
+    const __m128i last = _mm_xor_si128(_mm_set1_epi32(std::int32_t(std::uint32_t(n - 1))), bias);
+    __m128i past = _mm_setzero_si128();
+    std::size_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        const __m128i x = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i *>(v + i)), bias);
+        past = _mm_or_si128(past, _mm_cmpgt_epi32(x, last));
+    }
+    bool ok = _mm_movemask_epi8(past) == 0;
+    for (; i < count; ++i)
+        ok &= v[i] < n;
+    return ok;
 }
 
 } // namespace
@@ -101,14 +154,8 @@ bool Cloth::validExceptConstraints() const
         || p.mass.size() != n || p.invMass.size() != n || p.kind.size() != n)
         return false;
     bool ok = allFinite(p.position) & allFinite(p.previous) & allFinite(p.velocity) & allFinite(p.rest);
-    constexpr float inf = std::numeric_limits<float>::infinity();
-    for (std::size_t i = 0; i < n; ++i)
-        ok &= (p.mass[i] > 0.f) & (p.mass[i] < inf)
-            & (std::uint8_t(p.kind[i]) <= std::uint8_t(ParticleKind::Static));
-    std::uint32_t highest = 0;
-    for (const Triangle &t : triangles)
-        highest = std::max({ highest, t.v[0], t.v[1], t.v[2] });
-    ok &= triangles.empty() || highest < n;
+    ok &= massesAndKindsValid(p.mass.data(), p.kind.data(), n);
+    ok &= triangleIndicesBelow(triangles, n);
     return ok && tetherStretch >= 0.f && std::isfinite(tetherStretch) && bending.rigidity >= 0.f
         && std::isfinite(bending.rigidity) && bending.warpRigidity >= 0.f
         && std::isfinite(bending.warpRigidity) && isFinite(bending.warpAxis) && thickness >= 0.f
