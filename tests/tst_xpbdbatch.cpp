@@ -216,20 +216,21 @@ template <typename T> bool sameBits(const std::vector<T> &a, const std::vector<T
 }
 // Three passes of the solvers' entry (solveXpbdPass or relaxVerletPass, over every colour)
 // from offsets `off` and multipliers zero, on kernel path `isa`, on one thread or shared with
-// `team`: the offsets after them (the multipliers are left in s.lambda).
+// `team`, in one call or one call per pass: the offsets after them (the multipliers are left
+// in s.lambda).
 std::vector<Vec3> wholePasses(XpbdBatches &s, const std::vector<Vec3> &off, const std::vector<Vec3> &offPrev,
-    const std::vector<float> &invMass, float dt, bool verlet, int isa, XpbdWorker *team)
+    const std::vector<float> &invMass, float dt, bool verlet, int isa, XpbdWorker *team, bool oneCall = false)
 {
     setXpbdKernelLimit(KernelIsa(isa));
     std::vector<Vec3> x = off;
     std::fill(s.lambda.begin(), s.lambda.end(), 0.f);
     s.lambdaZero = true;
-    for (int pass = 0; pass < 3; ++pass) {
+    const int calls = oneCall ? 1 : 3;
+    for (int call = 0; call < calls; ++call) {
         if (verlet)
-            relaxVerletPass(s, x.data(), invMass.data(), 1.f / (dt * dt), x.size(), team);
+            relaxVerletPass(s, x.data(), invMass.data(), 1.f / (dt * dt), x.size(), team, 3 / calls);
         else
-            solveXpbdPass(s, x.data(), offPrev.data(), invMass.data(), x.size(), team);
-        s.lambdaZero = false;
+            solveXpbdPass(s, x.data(), offPrev.data(), invMass.data(), x.size(), team, 3 / calls);
     }
     setXpbdKernelLimit(KernelIsa::Avx512);
     return x;
@@ -558,10 +559,10 @@ private slots:
         QVERIFY(carriers > 0);
     }
     // A whole sheet's pass (solveXpbdPass, relaxVerletPass) on every path, one thread and
-    // two, against the portable pass: with every constraint damped, none, and damped in
-    // stretches, so that the kernels' groups of run blocks come damped, undamped and mixed
-    // with other blocks (their straight-through arithmetic, solveRuns), and the window blocks
-    // of both shuffled layouts, with frame-origin spans far from the world origin and
+    // two, three passes in one call and in three, against the portable passes one per call: with every
+    // constraint damped, none, and damped in stretches, so that the kernels' groups of run blocks come
+    // damped, undamped and mixed with other blocks (their straight-through arithmetic, solveRuns), and the
+    // window blocks of both shuffled layouts, with frame-origin spans far from the world origin and
     // multipliers carried over between passes.
     void runGroupsEqualPortable()
     {
@@ -630,18 +631,24 @@ private slots:
                 std::vector<float> expectedLambda;
                 for (int path = 0; path <= int(xpbdKernelIsaOfCpu()); ++path) {
                     for (int threads = 1; threads <= 2; ++threads) {
-                        const std::vector<Vec3> x = wholePasses(s, off, offPrev, cloth.particles.invMass, dt,
-                            verlet, path, threads == 2 ? &worker : nullptr);
-                        if (path == 0 && threads == 1) {
-                            expected = x;
-                            expectedLambda = s.lambda;
-                            QVERIFY(!sameBits(expected, off)); // it moved
-                            continue;
+                        for (int oneCall = 0; oneCall < 2; ++oneCall) {
+                            const std::vector<Vec3> x = wholePasses(s, off, offPrev, cloth.particles.invMass,
+                                dt, verlet, path, threads == 2 ? &worker : nullptr, oneCall == 1);
+                            if (path == 0 && threads == 1 && oneCall == 0) {
+                                expected = x;
+                                expectedLambda = s.lambda;
+                                QVERIFY(!sameBits(expected, off)); // it moved
+                                continue;
+                            }
+                            const QString where = sheet
+                                + QString(" verlet %1 kernel %2 threads %3 passes in %4 call(s)")
+                                      .arg(verlet)
+                                      .arg(path)
+                                      .arg(threads)
+                                      .arg(oneCall ? 1 : 3);
+                            QVERIFY2(sameBits(expected, x), qPrintable(where + " positions"));
+                            QVERIFY2(sameBits(expectedLambda, s.lambda), qPrintable(where + " lambda"));
                         }
-                        const QString where = sheet
-                            + QString(" verlet %1 kernel %2 threads %3").arg(verlet).arg(path).arg(threads);
-                        QVERIFY2(sameBits(expected, x), qPrintable(where + " positions"));
-                        QVERIFY2(sameBits(expectedLambda, s.lambda), qPrintable(where + " lambda"));
                     }
                 }
             }

@@ -9,11 +9,6 @@ namespace drape::detail {
 
 namespace {
 
-bool bends(const BendingParams &params)
-{
-    return params.rigidity > 0.f || params.warpRigidity > 0.f;
-}
-
 // Solves the symmetric 3×3 system m x = r (Cramer's rule); false when singular.
 bool solve3(const double m[3][3], const double r[3], double x[3])
 {

@@ -8,6 +8,13 @@
 
 namespace drape::detail {
 
+/// The cloth resists bending (some rigidity above zero): without it the functions below do
+/// nothing, and the solvers run their distance passes back to back.
+inline bool bends(const BendingParams &params)
+{
+    return params.rigidity > 0.f || params.warpRigidity > 0.f;
+}
+
 /// One Gauss-Seidel pass over the bending patches on frame-local positions origin + offset
 /// (ClothSolverCache::origin), moving the offsets. Each patch is a vector constraint
 /// C ∈ R³ with compliance α_k = 1 / (B_k A_T); with `lambda` (three per patch, zeroed at the

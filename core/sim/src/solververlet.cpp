@@ -42,13 +42,13 @@ namespace drape::detail {
 
 namespace {
 
-// One relaxation pass over every constraint, colour by colour (verletbatch.cpp); returns the
-// projections done.
-std::uint64_t relax(const Cloth &cloth, ClothSolverCache &cache, float invDt2)
+// `passes` relaxation passes over every constraint, colour by colour (verletbatch.cpp);
+// returns the projections done.
+std::uint64_t relax(const Cloth &cloth, ClothSolverCache &cache, float invDt2, int passes)
 {
     relaxVerletPass(cache.xpbd, cache.offset.data(), cloth.particles.invMass.data(), invDt2,
-        cloth.particles.size(), solverTeam(cache));
-    return cache.constraintCount;
+        cloth.particles.size(), solverTeam(cache), passes);
+    return cache.constraintCount * std::uint64_t(passes);
 }
 
 } // namespace
@@ -83,10 +83,15 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
         if (s == 0 || stale)
             setXpbdSpans(cache.xpbd, cache.origin.data(), solverTeam(cache));
         std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
-        for (int it = 0; it < ctx.solver.iterations; ++it) {
-            stats.projections += relax(cloth, cache, invDt2);
-            stats.projections += solveBending(cache.bending, cloth.bending, cloth.particles.invMass.data(),
-                cache.origin.data(), cache.offset.data(), dt, nullptr);
+        if (!bends(cloth.bending)) {
+            // Nothing between the passes: back to back on the AVX2 kernels' planes (see stepXpbd).
+            stats.projections += relax(cloth, cache, invDt2, ctx.solver.iterations);
+        } else {
+            for (int it = 0; it < ctx.solver.iterations; ++it) {
+                stats.projections += relax(cloth, cache, invDt2, 1);
+                stats.projections += solveBending(cache.bending, cloth.bending,
+                    cloth.particles.invMass.data(), cache.origin.data(), cache.offset.data(), dt, nullptr);
+            }
         }
         const bool record = cache.tearable || s + 1 == ctx.substeps;
         if (plain) {

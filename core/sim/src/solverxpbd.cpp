@@ -54,13 +54,13 @@ namespace drape::detail {
 
 namespace {
 
-// One Gauss-Seidel pass over all constraints, colour by colour; returns projections done.
-std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache)
+// `passes` Gauss-Seidel passes over all constraints, colour by colour; returns projections done.
+std::uint64_t solveDistanceConstraints(Cloth &cloth, ClothSolverCache &cache, int passes)
 {
     Particles &p = cloth.particles;
     solveXpbdPass(cache.xpbd, cache.offset.data(), cache.offsetPrev.data(), p.invMass.data(), p.size(),
-        solverTeam(cache));
-    return cache.constraintCount;
+        solverTeam(cache), passes);
+    return cache.constraintCount * std::uint64_t(passes);
 }
 
 } // namespace
@@ -99,12 +99,18 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
             setXpbdSpans(cache.xpbd, cache.origin.data(), solverTeam(cache));
         cache.xpbd.lambdaZero = true; // λ = 0 at the start of the substep
         std::fill(cache.bendLambda.begin(), cache.bendLambda.end(), 0.f);
-        for (int it = 0; it < ctx.solver.iterations; ++it) {
-            stats.projections += solveDistanceConstraints(cloth, cache);
-            cache.xpbd.lambdaZero = false;
-            stats.projections += solveBending(cache.bending, cloth.bending, p.invMass.data(), cache.origin.data(),
-                cache.offset.data(), dt, cache.bendLambda.data());
+        if (!bends(cloth.bending)) {
+            // Nothing between the passes: they run back to back on the planes of the AVX2
+            // kernels (solveXpbdPass), the same bits as one call per iteration.
+            stats.projections += solveDistanceConstraints(cloth, cache, ctx.solver.iterations);
+        } else {
+            for (int it = 0; it < ctx.solver.iterations; ++it) {
+                stats.projections += solveDistanceConstraints(cloth, cache, 1);
+                stats.projections += solveBending(cache.bending, cloth.bending, p.invMass.data(),
+                    cache.origin.data(), cache.offset.data(), dt, cache.bendLambda.data());
+            }
         }
+        cache.xpbd.lambdaZero = false;
         if (plain) {
             if (s + 1 == ctx.substeps) {
                 finishPlainFrame(cloth, cache, dt);

@@ -866,10 +866,13 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
 }
 
 void solveXpbdPass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass,
-    std::size_t particles, XpbdWorker *team)
+    std::size_t particles, XpbdWorker *team, int passes)
 {
     if (xpbdKernelIsa() != KernelIsa::Avx2) {
-        solveColours(batches, x, xPrev, invMass, team);
+        for (int pass = 0; pass < passes; ++pass) {
+            solveColours(batches, x, xPrev, invMass, team);
+            batches.lambdaZero = false;
+        }
         return;
     }
     const PlanarPositions planes = toPlanes(batches.planes, x, particles, team);
@@ -878,19 +881,24 @@ void solveXpbdPass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float
     const bool damped = !batches.blockDamped.empty()
         && std::memchr(batches.blockDamped.data(), 1, batches.blockDamped.size()) != nullptr;
     const PlanarPositions prev = damped ? toPlanes(batches.prevPlanes, xPrev, particles, team) : planes;
-    solveColours(batches, planes, prev, invMass, team);
+    for (int pass = 0; pass < passes; ++pass) {
+        solveColours(batches, planes, prev, invMass, team);
+        batches.lambdaZero = false;
+    }
     fromPlanes(planes, particles, x, team);
 }
 
 void relaxVerletPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2, std::size_t particles,
-    XpbdWorker *team)
+    XpbdWorker *team, int passes)
 {
     if (xpbdKernelIsa() != KernelIsa::Avx2) {
-        relaxColours(batches, x, invMass, invDt2, team);
+        for (int pass = 0; pass < passes; ++pass)
+            relaxColours(batches, x, invMass, invDt2, team);
         return;
     }
     const PlanarPositions planes = toPlanes(batches.planes, x, particles, team);
-    relaxColours(batches, planes, invMass, invDt2, team);
+    for (int pass = 0; pass < passes; ++pass)
+        relaxColours(batches, planes, invMass, invDt2, team);
     fromPlanes(planes, particles, x, team);
 }
 

@@ -289,13 +289,15 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
 void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
     const PlanarPositions &x, const PlanarPositions &xPrev, const float *invMass);
 
-/// One Gauss-Seidel pass over every colour in order (solveXpbdSlots colour by colour, shared
-/// with `team` if set) on the offsets of `particles` particles. With the AVX2 kernels the
-/// offsets are copied into planes for the pass (XpbdBatches::planes) and back after it: a
-/// block of a grid then reads its runs of particles with plain loads, where Vec3 triples
-/// need a transpose in and out of every block. The same bits either way.
+/// `passes` Gauss-Seidel passes over every colour in order (solveXpbdSlots colour by colour,
+/// shared with `team` if set) on the offsets of `particles` particles; passes after the first
+/// take the multipliers the one before left (XpbdBatches::lambdaZero is cleared after the
+/// first). With the AVX2 kernels the offsets are copied into planes before the passes
+/// (XpbdBatches::planes) and back after them: a block of a grid then reads its runs of
+/// particles with plain loads, where Vec3 triples need a transpose in and out of every
+/// block. The same bits either way, and whatever the passes are split into calls.
 void solveXpbdPass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass,
-    std::size_t particles, XpbdWorker *team = nullptr);
+    std::size_t particles, XpbdWorker *team = nullptr, int passes = 1);
 
 // The same streams drive the Verlet relaxation (verletbatch.cpp): rest length, α/dt² in
 // alphaTilde, and per slot the force its corrections add up to in a step in lambda.
@@ -315,9 +317,9 @@ void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t e
 void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
     const PlanarPositions &x, const float *invMass, float invDt2);
 
-/// One relaxation pass over every colour in order, as solveXpbdPass is for XPBD.
+/// `passes` relaxation passes over every colour in order, as solveXpbdPass is for XPBD.
 void relaxVerletPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2, std::size_t particles,
-    XpbdWorker *team = nullptr);
+    XpbdWorker *team = nullptr, int passes = 1);
 
 /// out[source] = λ of the slot (the Verlet force sum) for every slot holding a constraint,
 /// shared with `team` as xpbdConstraintTensions is.
