@@ -102,10 +102,8 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
         }
         // The passes' corrections as forces (tension.cpp). Only tearing reads them within a
         // frame; without it only the last substep's record survives, so only that one is made.
-        if (record) {
-            resetTension(cloth);
-            verletConstraintTensions(cache.xpbd, cloth.tension, solverTeam(cache));
-        }
+        if (record)
+            recordVerletTension(cloth, cache.xpbd, solverTeam(cache));
         if (plain)
             continue;
         applyTethers(cloth, cache); // on positions; finishPositionSubstep() takes their offsets back

@@ -61,6 +61,13 @@ void recordXpbdTension(Cloth &cloth, const XpbdBatches &batches, float dt, XpbdW
     xpbdConstraintTensions(batches, dt, cloth.tension, team); // -λ/Δt² per constraint (xpbdbatch.h)
 }
 
+void recordVerletTension(Cloth &cloth, const XpbdBatches &batches, XpbdWorker *team)
+{
+    // As for XPBD: every entry is written, so the tension is not cleared first.
+    cloth.tension.resize(cloth.constraints.size());
+    verletConstraintTensions(batches, cloth.tension, team);
+}
+
 } // namespace detail
 
 } // namespace drape

@@ -10,5 +10,8 @@ namespace drape::detail {
 void resetTension(Cloth &cloth);
 /// Tension of every constraint from the XPBD multipliers of the substep just solved: -λ/Δt².
 void recordXpbdTension(Cloth &cloth, const XpbdBatches &batches, float dt, XpbdWorker *team = nullptr);
+/// Tension of every constraint from the Verlet passes of the substep just relaxed: the sum of
+/// their corrections as forces, which the passes kept in the slots' λ.
+void recordVerletTension(Cloth &cloth, const XpbdBatches &batches, XpbdWorker *team = nullptr);
 
 } // namespace drape::detail
