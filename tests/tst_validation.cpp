@@ -364,9 +364,11 @@ void TestValidation::runawayIsRolledBackAndFrozen()
 // The end-of-frame check (Simulation::detectBlowUp) clears blocks of particles at once when
 // every velocity component is well under the limit, and looks at each particle otherwise: a
 // particle over the limit is found at any index, though no component of its velocity is
-// (0.6 maxSpeed in each: |v| = 1.04 maxSpeed), and one just under it (0.57 maxSpeed in each:
-// |v| = 0.99 maxSpeed) is not flagged. Free particles without gravity or drag keep their
-// velocities; 301 of them, so that the last is in the scalar tail.
+// (0.6 or 0.58 maxSpeed in each: |v| = 1.04 or 1.005 maxSpeed), and one just under it whose block the quick
+// test cannot clear (0.576 maxSpeed in each, squared 0.332 maxSpeed²: |v| = 0.998 maxSpeed)
+// is not flagged. Free particles without gravity or drag keep their velocities; 301 of them,
+// so that the last is in the scalar tail. A subnormal maxSpeed² leaves everything to the
+// per-particle test.
 void TestValidation::runawayIsFoundWhereverItIs()
 {
     const float maxSpeed = 10.f; // m/s
@@ -388,13 +390,33 @@ void TestValidation::runawayIsFoundWhereverItIs()
         return sim.status();
     };
     for (const std::uint32_t particle : { 0u, 150u, 299u, 300u }) {
-        const SimStatus over = run(particle, 0.6f);
-        QVERIFY2(over.blownUp, qPrintable(QString("particle %1").arg(particle)));
         const std::string where = "particle " + std::to_string(particle) + ": speed";
-        QVERIFY2(over.message.find(where) != std::string::npos, over.message.c_str());
-        const SimStatus under = run(particle, 0.57f);
+        for (const float component : { 0.6f, 0.58f }) {
+            const SimStatus over = run(particle, component);
+            QVERIFY2(
+                over.blownUp, qPrintable(QString("particle %1, %2 maxSpeed").arg(particle).arg(component)));
+            QVERIFY2(over.message.find(where) != std::string::npos, over.message.c_str());
+        }
+        const SimStatus under = run(particle, 0.576f);
         QVERIFY2(!under.blownUp, under.message.c_str());
     }
+    // maxSpeed² = 2 of the smallest subnormals: 0.33 of it rounds to 1, which a velocity of
+    // 3e-23 m/s per component squares to, though |v| = 5.2e-23 m/s is over the limit.
+    Simulation tiny;
+    tiny.world.gravity = {};
+    tiny.world.airDamping = 0.f;
+    tiny.solver.maxSpeed = 5e-23f;
+    ExplicitSpec spec;
+    for (int i = 0; i < 16; ++i) {
+        spec.positions.push_back({ float(i), 0.f, 0.f });
+        spec.masses.push_back(1.f);
+    }
+    tiny.cloths.push_back(makeExplicit(spec));
+    tiny.cloths[0].particles.velocity[5] = { 3e-23f, 3e-23f, 3e-23f };
+    tiny.step();
+    QVERIFY(tiny.status().blownUp);
+    QVERIFY2(
+        tiny.status().message.find("particle 5: speed") != std::string::npos, tiny.status().message.c_str());
 }
 
 void TestValidation::explicitEulerBlowUpLeavesFiniteState()

@@ -231,6 +231,7 @@ std::vector<Vec3> wholePasses(XpbdBatches &s, const std::vector<Vec3> &off, cons
             relaxVerletPass(s, x.data(), invMass.data(), 1.f / (dt * dt), x.size(), team, 3 / calls);
         else
             solveXpbdPass(s, x.data(), offPrev.data(), invMass.data(), x.size(), team, 3 / calls);
+        s.lambdaZero = false; // as the solvers do (the passes of one call clear it themselves)
     }
     setXpbdKernelLimit(KernelIsa::Avx512);
     return x;

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <emmintrin.h>
+#include <limits>
 #include <sstream>
 
 namespace drape {
@@ -42,10 +43,13 @@ namespace {
 // True when particles [begin, end) certainly pass detectBlowUp's test: every position,
 // previous position and velocity component finite (x - x is 0 for those, NaN otherwise) and
 // every velocity component squared below 0.33 maxSpeed², so |v|² < maxSpeed² whatever the
-// rounding of the sum. Four floats at a time (SSE2). False means "look particle by particle".
+// rounding of the sum. Four floats at a time (SSE2). False means "look particle by particle";
+// so does a subnormal maxSpeed², whose 0.33 could round up by a whole unit.
 bool certainlyCalm(const Particles &p, std::size_t begin, std::size_t end, float maxSpeed2)
 {
     static_assert(sizeof(Vec3) == 3 * sizeof(float));
+    if (!(maxSpeed2 >= std::numeric_limits<float>::min()))
+        return false;
     const float *x = &p.position.data()->x, *xp = &p.previous.data()->x, *v = &p.velocity.data()->x;
     const __m128 bound = _mm_set1_ps(0.33f * maxSpeed2);
     __m128 nan = _mm_setzero_ps(), fast = _mm_setzero_ps();
