@@ -706,6 +706,17 @@ private slots:
                 case 19: k.b = std::uint32_t(n); break;
                 }
             }
+            if (trial % 3 == 1) {
+                // Valid records at the edges of constraintValid's ranges: -0 where >= 0 is
+                // asked, the smallest positive float and the largest finite one where > 0 is.
+                const std::size_t m = cloth.constraints.size();
+                cloth.constraints[std::size_t(trial) % m].restLength = -0.f;
+                cloth.constraints[std::size_t(trial + 1) % m].compliance = -0.f;
+                cloth.constraints[std::size_t(trial + 2) % m].damping = -0.f;
+                cloth.constraints[std::size_t(trial + 3) % m].tearStrain
+                    = std::numeric_limits<float>::denorm_min();
+                cloth.constraints[std::size_t(trial + 4) % m].tearForce = std::numeric_limits<float>::max();
+            }
             std::vector<Vec3> origin = cloth.particles.position;
             for (Vec3 &p : origin)
                 p = p + Vec3 { 1000.f, -250.f, 31.f } + Vec3 { u(rng), u(rng), u(rng) } * 1e-3f;

@@ -144,37 +144,41 @@ __attribute__((target("avx2"))) bool scanConstraintRecordsAvx2(
 {
     const std::size_t n = std::min<std::size_t>(particles, 0xFFFFFFFFu);
     const int *records = reinterpret_cast<const int *>(first);
-    // One record (8 dwords) per register, a record's dword d in lane d.
-    const __m256i ones = _mm256_set1_epi32(-1);
-    const __m256i indexLanes = _mm256_setr_epi32(-1, -1, 0, 0, 0, 0, 0, 0); // a, b < particles
+    // One record (8 dwords) per register, a record's dword d in lane d. constraintValid as
+    // one bound per lane on the largest unsigned value its dword takes, once a record's
+    // dwords are mapped so that exactly the valid ones lie at or under it:
+    // - a, b (lanes 0, 1): themselves, at most n - 1;
+    // - rest length, compliance, damping (lanes 2-4), finite and >= 0: the bits of +0 up to
+    //   the largest finite float, 0x7F7FFFFF, and -0 (0x80000000), which is mapped to +0;
+    //   negative values, infinities and NaNs lie above;
+    // - tear strain and tear force (lanes 5, 7), > 0 and not NaN: the bits minus one, so that
+    //   the smallest subnormal up to +inf become 0 to 0x7F7FFFFF, and 0 wraps to the top;
+    // - the kind and colour (lane 6): anything.
+    // So a record costs a map and a max instead of two compares and a mask per kind of lane.
+    const __m256i signBit = _mm256_set1_epi32(std::numeric_limits<int>::min());
+    const __m256i finiteLanes = _mm256_setr_epi32(0, 0, -1, -1, -1, 0, 0, 0);
+    const __m256i minusOne = _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 0, 1);
     const __m256i firstLane = _mm256_setr_epi32(-1, 0, 0, 0, 0, 0, 0, 0); // a != b
-    const __m256 finiteLanes = _mm256_castsi256_ps(_mm256_setr_epi32(0, 0, -1, -1, -1, 0, 0, 0));
-    const __m256 positiveLanes = _mm256_castsi256_ps(_mm256_setr_epi32(0, 0, 0, 0, 0, -1, 0, -1));
-    const __m256 zero = _mm256_setzero_ps(), inf = _mm256_set1_ps(std::numeric_limits<float>::infinity());
-    // An index is in range when min(index, n - 1) is itself, unsigned (no particles: none is).
-    const __m256i last = _mm256_set1_epi32(int(std::uint32_t(n) - 1));
-    __m256i badIndex = n == 0 && m > 0 ? ones : _mm256_setzero_si256();
-    __m256 badValue = zero;
+    const std::uint32_t lastIndex = std::uint32_t(n) - 1; // no particles: wraps, and m > 0 is refused below
+    const __m256i bound = _mm256_setr_epi32(
+        int(lastIndex), int(lastIndex), 0x7F7FFFFF, 0x7F7FFFFF, 0x7F7FFFFF, 0x7F7FFFFF, -1, 0x7F7FFFFF);
+    __m256i largest = _mm256_setzero_si256();
+    __m256i sameEnds = _mm256_setzero_si256();
     __m256i acc[4];
     for (int k = 0; k < 4; ++k)
         acc[k] = _mm256_set1_epi32(int(m) + k);
     const auto scan = [&](std::size_t r, __m256i & a) __attribute__((target("avx2"), always_inline))
     {
         const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(records + 8 * r));
-        const __m256 f = _mm256_castsi256_ps(v);
-        const __m256i inRange = _mm256_cmpeq_epi32(_mm256_min_epu32(v, last), v);
-        const __m256i same = _mm256_cmpeq_epi32(v, _mm256_shuffle_epi32(v, 0xB1)); // a beside b
-        badIndex = _mm256_or_si256(badIndex,
-            _mm256_or_si256(_mm256_andnot_si256(inRange, indexLanes), _mm256_and_si256(same, firstLane)));
-        const __m256 finite = _mm256_and_ps(_mm256_cmp_ps(f, zero, _CMP_GE_OQ), _mm256_cmp_ps(f, inf, _CMP_LT_OQ));
-        badValue = _mm256_or_ps(badValue,
-            _mm256_or_ps(_mm256_andnot_ps(finite, finiteLanes),
-                _mm256_andnot_ps(_mm256_cmp_ps(f, zero, _CMP_GT_OQ), positiveLanes)));
+        const __m256i negativeZero = _mm256_and_si256(_mm256_cmpeq_epi32(v, signBit), finiteLanes);
+        largest = _mm256_max_epu32(largest, _mm256_sub_epi32(_mm256_andnot_si256(negativeZero, v), minusOne));
+        sameEnds
+            = _mm256_or_si256(sameEnds, _mm256_cmpeq_epi32(v, _mm256_shuffle_epi32(v, 0xB1))); // a beside b
         // The hash: rest length, compliance, damping (lanes 2-4), records taking turns
         // through four accumulators; each step a bijection of a lane's state, as in
         // xpbdbatch.cpp's mixRecord, in 32 bits.
         const __m256i t = _mm256_mullo_epi32(
-            _mm256_xor_si256(a, _mm256_and_si256(v, _mm256_castps_si256(finiteLanes))), _mm256_set1_epi32(-1640531535));
+            _mm256_xor_si256(a, _mm256_and_si256(v, finiteLanes)), _mm256_set1_epi32(-1640531535));
         a = _mm256_xor_si256(t, _mm256_srli_epi32(t, 15));
     };
     // Record r goes to accumulator r % 4: four records a step, so that each accumulator has
@@ -198,7 +202,10 @@ __attribute__((target("avx2"))) bool scanConstraintRecordsAvx2(
             h = x ^ (x >> 29);
         }
     hash = h;
-    return _mm256_testz_si256(badIndex, badIndex) && _mm256_testz_ps(badValue, badValue);
+    // A lane over its bound: its largest value and the bound differ and their max is not the bound.
+    const __m256i over = _mm256_xor_si256(_mm256_max_epu32(largest, bound), bound);
+    const bool indicesKnown = n > 0 || m == 0;
+    return indicesKnown && _mm256_testz_si256(over, over) && _mm256_testz_si256(sameEnds, firstLane);
 }
 
 namespace {
