@@ -165,6 +165,29 @@ void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predi
 /// values writePositionsFromOffsets() and finishPositionSubstep() would leave.
 void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt);
 
+/// A plain XPBD frame on the AVX2 kernels keeps the particles' state in planes from its first
+/// substep's constraint passes to its last's (stepXpbd): the offsets and the offsets at the
+/// substep's start where the passes read them (XpbdBatches::planes, prevPlanes), and the
+/// carried velocities beside them (ClothSolverCache::planarVelocity). Between two substeps
+/// nothing else reads the Vec3 arrays, so the passes no longer copy the offsets into planes
+/// and back around each substep, and the substep boundary works plane by plane.
+struct PlainPlanes {
+    PlanarPositions offset, offsetPrev, velocity;
+};
+/// After the first substep's passes (offset and offsetPrev already in planes): the carried
+/// velocities into planes.
+PlainPlanes beginPlainPlanes(
+    Cloth &cloth, ClothSolverCache &cache, const PlanarPositions &offset, const PlanarPositions &offsetPrev);
+/// moveKinematics()'s offsets of the kinematic particles copied into the planes.
+void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, const PlainPlanes &planes);
+/// plainSubstep() on the planes: each dynamic particle gets the same IEEE operations in the
+/// same order, so the same bits.
+void plainSubstepPlanes(
+    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, const PlainPlanes &planes);
+/// The planes back into ClothSolverCache::offset, offsetPrev and preVelocity (before
+/// finishPlainFrame()).
+void endPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const PlainPlanes &planes);
+
 /// End of a position-based substep (XPBD and Verlet, after their constraint passes):
 /// self-collision, collider projection, velocities from positions, restitution, tearing.
 void finishPositionSubstep(

@@ -329,9 +329,9 @@ std::size_t ClothSolverCache::bytes() const
     return sizeof(*this)
         + capacityBytes(adjacencyStart, adjacency, preVelocity, contactNormal, contactCollider, meshHint,
             springStiffness, bending.hinges, bending.patches, bendLambda, stiffnessSum, dampingSum, origin,
-            offset, offsetPrev, endPosition, kinematic, kinematicStart, kinematicTarget, cellStart,
-            cellEntries, cellOf, selfCandidates, selfPairsFound, selfFoundStart, selfPushed, selfPairs,
-            selfPairsAnchor, splitsThisFrame)
+            offset, offsetPrev, planarVelocity, endPosition, kinematic, kinematicStart, kinematicTarget,
+            cellStart, cellEntries, cellOf, selfCandidates, selfPairsFound, selfFoundStart, selfPushed,
+            selfPairs, selfPairsAnchor, splitsThisFrame)
         + capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk, x.a, x.b,
             x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX, x.spanY, x.spanZ, x.spanStretch)
         + capacityBytes(

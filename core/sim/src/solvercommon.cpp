@@ -5,6 +5,7 @@
 #include "sim/vertexsplit.h"
 #include "solver.h"
 #include "xpbdkernel.h"
+#include "xpbdlanes.h"
 
 #include <algorithm>
 
@@ -471,6 +472,117 @@ void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt)
             p.velocity[i] = preVelocity[i] + (offset[i] - predicted) * invDt;
         }
     });
+}
+
+namespace {
+
+// plainSubstepPlanes() for eight dynamic particles at a time in AVX2, one plane after the
+// other: plainSubstepEights' operations on the same values, lane for lane, with no permutes
+// but the forces' (each lane is one particle's coordinate). Stops before particle n or the
+// first group holding a static or kinematic particle; returns how many it did.
+__attribute__((target("avx2"))) std::size_t plainPlanesEights(const float *invMass, const Vec3 *force,
+    const Prediction &predict, const PlainPlanes &pl, std::size_t first, std::size_t n)
+{
+    const __m256 dt = _mm256_set1_ps(predict.dt);
+    const __m256 invDt = _mm256_set1_ps(1.f / predict.dt);
+    const __m256 decay = _mm256_set1_ps(predict.decay);
+    // One plane's eight lanes (the planes' pointers passed in, so that they stay in registers).
+    const auto plane = [&](float *offset, float *offsetPrev, float *velocity, __m256 push, std::size_t i)
+        __attribute__((target("avx2"), always_inline))
+    {
+        const __m256 o = _mm256_loadu_ps(offset + i);
+        const __m256 pv = _mm256_loadu_ps(velocity + i);
+        const __m256 predicted = _mm256_add_ps(_mm256_loadu_ps(offsetPrev + i), _mm256_mul_ps(pv, dt));
+        const __m256 v = _mm256_add_ps(pv, _mm256_mul_ps(_mm256_sub_ps(o, predicted), invDt));
+        const __m256 u = _mm256_add_ps(_mm256_mul_ps(v, decay), push);
+        _mm256_storeu_ps(velocity + i, u);
+        _mm256_storeu_ps(offsetPrev + i, o);
+        _mm256_storeu_ps(offset + i, _mm256_add_ps(o, _mm256_mul_ps(u, dt)));
+    };
+    std::size_t i = first;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 w8 = _mm256_loadu_ps(invMass + i);
+        if (_mm256_movemask_ps(_mm256_cmp_ps(w8, _mm256_setzero_ps(), _CMP_EQ_OQ)) != 0)
+            break;
+        // Prediction's XPBD push, force (w dt), with the forces transposed into lanes.
+        const __m256 scale = _mm256_mul_ps(w8, dt);
+        const avx2::Lanes f = avx2::loadWindow(&force->x, std::uint32_t(i));
+        plane(pl.offset.x, pl.offsetPrev.x, pl.velocity.x, _mm256_mul_ps(f.x, scale), i);
+        plane(pl.offset.y, pl.offsetPrev.y, pl.velocity.y, _mm256_mul_ps(f.y, scale), i);
+        plane(pl.offset.z, pl.offsetPrev.z, pl.velocity.z, _mm256_mul_ps(f.z, scale), i);
+    }
+    return i - first;
+}
+
+} // namespace
+
+PlainPlanes beginPlainPlanes(
+    Cloth &cloth, ClothSolverCache &cache, const PlanarPositions &offset, const PlanarPositions &offsetPrev)
+{
+    PlainPlanes pl;
+    pl.offset = offset;
+    pl.offsetPrev = offsetPrev;
+    pl.velocity = copyToPlanes(cache.planarVelocity, cache.preVelocity.data(), cloth.particles.size(),
+        solverTeam(cache), kVelocityPlanesSkew);
+    return pl;
+}
+
+void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, const PlainPlanes &pl)
+{
+    // The particles moveKinematics() placed, with its conditions.
+    const Particles &p = cloth.particles;
+    const std::size_t n = p.size();
+    for (const std::uint32_t i : cache.kinematic) {
+        if (i >= n || p.kind[i] != ParticleKind::Kinematic || cache.origin.size() != n)
+            continue;
+        setPosition(pl.offset, i, cache.offset[i]);
+        setPosition(pl.offsetPrev, i, cache.offsetPrev[i]);
+    }
+}
+
+void plainSubstepPlanes(
+    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, const PlainPlanes &pl)
+{
+    Particles &p = cloth.particles;
+    const float dt = predict.dt;
+    const float invDt = 1.f / dt;
+    const float *invMass = p.invMass.data();
+    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
+        std::size_t i = begin;
+        while (i < end) {
+            i += plainPlanesEights(invMass, p.force.data(), predict, pl, i, end);
+            // Up to a group of eight one by one (plainSubstepRange's scalar loop, per plane).
+            const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
+            for (; i < scalarEnd; ++i) {
+                const auto u32 = std::uint32_t(i);
+                if (invMass[i] == 0.f) {
+                    if (p.kind[i] != ParticleKind::Kinematic) {
+                        p.previous[i] = p.position[i];
+                        p.velocity[i] = {};
+                        setPosition(pl.offsetPrev, u32, positionOf(pl.offset, u32));
+                    }
+                    continue;
+                }
+                const Vec3 o = positionOf(pl.offset, u32);
+                const Vec3 pv = positionOf(pl.velocity, u32);
+                const Vec3 predicted = positionOf(pl.offsetPrev, u32) + pv * dt;
+                const Vec3 v = pv + (o - predicted) * invDt;
+                const Vec3 u = predict(v, p.force[i], invMass[i]);
+                setPosition(pl.velocity, u32, u);
+                setPosition(pl.offsetPrev, u32, o);
+                setPosition(pl.offset, u32, o + u * dt);
+            }
+        }
+    });
+}
+
+void endPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const PlainPlanes &pl)
+{
+    const std::size_t n = cloth.particles.size();
+    XpbdWorker *team = solverTeam(cache);
+    copyFromPlanes(pl.offset, n, cache.offset.data(), team);
+    copyFromPlanes(pl.offsetPrev, n, cache.offsetPrev.data(), team);
+    copyFromPlanes(pl.velocity, n, cache.preVelocity.data(), team);
 }
 
 void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, StepStats &stats)

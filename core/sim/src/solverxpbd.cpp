@@ -46,6 +46,7 @@
 #include "forces.h"
 #include "solver.h"
 #include "tensionrecord.h"
+#include "xpbdkernel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -79,10 +80,19 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
     // end with the self-collision pass on positions and fold the rest of their end into the
     // next one's prediction, as a plain frame does (the same bits as the unfolded substeps).
     const bool selfOnly = !plain && ctx.solver.selfCollision && plainButSelfCollision(cloth, cache, ctx);
+    // A plain frame of several substeps on the AVX2 kernels, without bending between the
+    // passes, keeps the particles in planes from its first substep's passes to its last's
+    // (PlainPlanes): no copies into planes and back around each substep's passes.
+    const bool planar
+        = plain && ctx.substeps > 1 && !bends(cloth.bending) && xpbdKernelIsa() == KernelIsa::Avx2;
+    PlainPlanes planes;
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
         moveKinematics(cloth, cache, s, ctx);
-        if ((plain || selfOnly) && s > 0) {
+        if (planar && s > 0) {
+            placeKinematicPlanes(cloth, cache, planes);
+            plainSubstepPlanes(cloth, cache, predict, planes);
+        } else if ((plain || selfOnly) && s > 0) {
             plainSubstep(cloth, cache, predict); // gravity alone: the forces are the first substep's
         } else {
             accumulateExternalForces(cloth, ctx.world, t);
@@ -99,7 +109,21 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
             setXpbdSpans(cache.xpbd, cache.origin.data(), solverTeam(cache));
         cache.xpbd.lambdaZero = true; // λ = 0 at the start of the substep
         std::fill(cache.bendLambda.begin(), cache.bendLambda.end(), 0.f);
-        if (!bends(cloth.bending)) {
+        if (planar) {
+            XpbdWorker *team = solverTeam(cache);
+            if (s == 0) {
+                planes.offset = copyToPlanes(cache.xpbd.planes, cache.offset.data(), p.size(), team);
+                planes.offsetPrev = copyToPlanes(
+                    cache.xpbd.prevPlanes, cache.offsetPrev.data(), p.size(), team, kPrevPlanesSkew);
+            }
+            solveXpbdPlanes(
+                cache.xpbd, planes.offset, planes.offsetPrev, p.invMass.data(), team, ctx.solver.iterations);
+            stats.projections += cache.constraintCount * std::uint64_t(ctx.solver.iterations);
+            if (s == 0)
+                planes = beginPlainPlanes(cloth, cache, planes.offset, planes.offsetPrev);
+            else if (s + 1 == ctx.substeps)
+                endPlainPlanes(cloth, cache, planes);
+        } else if (!bends(cloth.bending)) {
             // Nothing between the passes: they run back to back on the planes of the AVX2
             // kernels (solveXpbdPass), the same bits as one call per iteration.
             stats.projections += solveDistanceConstraints(cloth, cache, ctx.solver.iterations);

@@ -780,28 +780,6 @@ void solveOne(XpbdBatches &s, std::uint32_t k, const Positions &x, const PrevPos
     setPosition(x, b, Vec3 { xb.x - l.nx * cb, xb.y - l.ny * cb, xb.z - l.nz * cb });
 }
 
-// Planes of `particles` floats each in `store` (grown when the cloth grew, so that a step
-// allocates only when its particle count rose).
-// The offsets of `particles` particles copied into planes in `store` (grown when the cloth
-// grew, so that a step allocates only when its particle count rose).
-PlanarPositions toPlanes(std::vector<float> &store, const Vec3 *v, std::size_t particles, XpbdWorker *team)
-{
-    const std::size_t stride = (particles + 15) / 16 * 16;
-    if (store.size() < 3 * stride)
-        store.resize(3 * stride);
-    float *f = store.data();
-    const PlanarPositions p { f, f + stride, f + 2 * stride };
-    forRanges(
-        team, particles, 16, [&](std::uint32_t begin, std::uint32_t end) { toPlanesAvx2(v, begin, end, p); });
-    return p;
-}
-
-void fromPlanes(const PlanarPositions &p, std::size_t particles, Vec3 *v, XpbdWorker *team)
-{
-    forRanges(team, particles, 16,
-        [&](std::uint32_t begin, std::uint32_t end) { fromPlanesAvx2(p, begin, end, v); });
-}
-
 // Every colour in order, on the caller or shared with `team`, in either layout.
 template <typename Positions, typename PrevPositions>
 void solveColours(XpbdBatches &batches, const Positions &x, const PrevPositions &xPrev, const float *invMass,
@@ -830,6 +808,40 @@ void relaxColours(
 }
 
 } // namespace
+
+PlanarPositions copyToPlanes(
+    std::vector<float> &store, const Vec3 *v, std::size_t particles, XpbdWorker *team, std::size_t skew)
+{
+    const std::size_t stride = (particles + 15) / 16 * 16 + kPlaneGap;
+    if (store.size() < skew + 3 * stride)
+        store.resize(skew + 3 * stride);
+    float *f = store.data() + skew;
+    const PlanarPositions p { f, f + stride, f + 2 * stride };
+    forRanges(
+        team, particles, 16, [&](std::uint32_t begin, std::uint32_t end) { toPlanesAvx2(v, begin, end, p); });
+    return p;
+}
+
+void copyFromPlanes(const PlanarPositions &p, std::size_t particles, Vec3 *v, XpbdWorker *team)
+{
+    forRanges(team, particles, 16,
+        [&](std::uint32_t begin, std::uint32_t end) { fromPlanesAvx2(p, begin, end, v); });
+}
+
+bool xpbdBlocksDamped(const XpbdBatches &batches)
+{
+    return !batches.blockDamped.empty()
+        && std::memchr(batches.blockDamped.data(), 1, batches.blockDamped.size()) != nullptr;
+}
+
+void solveXpbdPlanes(XpbdBatches &batches, const PlanarPositions &x, const PlanarPositions &xPrev,
+    const float *invMass, XpbdWorker *team, int passes)
+{
+    for (int pass = 0; pass < passes; ++pass) {
+        solveColours(batches, x, xPrev, invMass, team);
+        batches.lambdaZero = false;
+    }
+}
 
 void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree, Vec3 *x,
     const Vec3 *xPrev, const float *invMass)
@@ -875,17 +887,14 @@ void solveXpbdPass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float
         }
         return;
     }
-    const PlanarPositions planes = toPlanes(batches.planes, x, particles, team);
+    const PlanarPositions planes = copyToPlanes(batches.planes, x, particles, team);
     // The previous offsets only feed the damping term: without a damped block every γ is
     // zero and the term is never taken, so the pass reads the current planes in their place.
-    const bool damped = !batches.blockDamped.empty()
-        && std::memchr(batches.blockDamped.data(), 1, batches.blockDamped.size()) != nullptr;
-    const PlanarPositions prev = damped ? toPlanes(batches.prevPlanes, xPrev, particles, team) : planes;
-    for (int pass = 0; pass < passes; ++pass) {
-        solveColours(batches, planes, prev, invMass, team);
-        batches.lambdaZero = false;
-    }
-    fromPlanes(planes, particles, x, team);
+    const PlanarPositions prev = xpbdBlocksDamped(batches)
+        ? copyToPlanes(batches.prevPlanes, xPrev, particles, team, kPrevPlanesSkew)
+        : planes;
+    solveXpbdPlanes(batches, planes, prev, invMass, team, passes);
+    copyFromPlanes(planes, particles, x, team);
 }
 
 void relaxVerletPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2, std::size_t particles,
@@ -896,10 +905,10 @@ void relaxVerletPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float 
             relaxColours(batches, x, invMass, invDt2, team);
         return;
     }
-    const PlanarPositions planes = toPlanes(batches.planes, x, particles, team);
+    const PlanarPositions planes = copyToPlanes(batches.planes, x, particles, team);
     for (int pass = 0; pass < passes; ++pass)
         relaxColours(batches, planes, invMass, invDt2, team);
-    fromPlanes(planes, particles, x, team);
+    copyFromPlanes(planes, particles, x, team);
 }
 
 } // namespace drape::detail

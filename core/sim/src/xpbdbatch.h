@@ -62,8 +62,8 @@ struct XpbdBatches {
     std::vector<float> spanStretch;
 
     /// Scratch of the AVX2 passes (solveXpbdPass, relaxVerletPass): the particles' offsets
-    /// as planes (PlanarPositions, each plane the particle count rounded up to 16 floats),
-    /// and their offsets at the start of the substep when a block is damped.
+    /// as planes (PlanarPositions, laid out by copyToPlanes), and their offsets at the start
+    /// of the substep when a block is damped or the frame is plain (stepXpbd, PlainPlanes).
     std::vector<float> planes, prevPlanes;
 
     /// How the AVX2 kernel fetches the particles of a block (slots [k kLanes, (k+1) kLanes)).
@@ -298,6 +298,39 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
 /// block. The same bits either way, and whatever the passes are split into calls.
 void solveXpbdPass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass,
     std::size_t particles, XpbdWorker *team = nullptr, int passes = 1);
+
+// The pieces of solveXpbdPass, for a caller that keeps the offsets in planes across substeps
+// (a plain frame, stepXpbd). AVX2 only: call when xpbdKernelIsa() is KernelIsa::Avx2.
+
+/// `particles` Vec3 copied into planes held by `store` (grown when the cloth grew, so that a
+/// step allocates only when its particle count rose), shared with `team` if set.
+///
+/// Every pass that works on planes reads and writes several of them side by side (x, y and
+/// z; the offsets, their values at the substep's start, the velocities). Large blocks from
+/// the allocator all start at the same place within a 4 KiB page, and a plane of a multiple
+/// of 1024 particles is itself a multiple of 4 KiB, so the same particle's floats in
+/// different planes would share their address bits below 4 KiB: a load then waits for a
+/// store to a different plane as if it were the same address (4K aliasing). So each plane
+/// is kPlaneGap floats longer than its particles, and each kind of plane starts `skew`
+/// floats into its store (kPrevPlanesSkew and so on), which puts all of them apart.
+PlanarPositions copyToPlanes(std::vector<float> &store, const Vec3 *v, std::size_t particles,
+    XpbdWorker *team = nullptr, std::size_t skew = 0);
+/// Floats of padding after each plane (past the particle count rounded up to 16), and the
+/// skews of the planes of the offsets at the substep's start and of the velocities
+/// (copyToPlanes): multiples of 8 floats (32 bytes), so that a plane keeps its store's
+/// alignment. On the 128² benchmark sheet they took the plain substep from 9.7 % of a frame's
+/// samples to 3.8 % (docs/benchmark.md).
+constexpr std::size_t kPlaneGap = 24;
+constexpr std::size_t kPrevPlanesSkew = 72;
+constexpr std::size_t kVelocityPlanesSkew = 144;
+/// The planes back into `particles` Vec3.
+void copyFromPlanes(const PlanarPositions &p, std::size_t particles, Vec3 *v, XpbdWorker *team = nullptr);
+/// Some block has a damped constraint: only then do the passes read the previous offsets.
+bool xpbdBlocksDamped(const XpbdBatches &batches);
+/// solveXpbdPass's passes on offsets in planes; `xPrev` holds the offsets at the start of the
+/// substep (read by damped blocks only).
+void solveXpbdPlanes(XpbdBatches &batches, const PlanarPositions &x, const PlanarPositions &xPrev,
+    const float *invMass, XpbdWorker *team = nullptr, int passes = 1);
 
 // The same streams drive the Verlet relaxation (verletbatch.cpp): rest length, α/dt² in
 // alphaTilde, and per slot the force its corrections add up to in a step in lambda.
