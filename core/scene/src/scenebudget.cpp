@@ -76,9 +76,14 @@ SceneTotals sceneTotals(const Scene &scene)
 
 std::string groupDigits(std::uint64_t n)
 {
-    std::string s = std::to_string(n);
-    for (int i = int(s.size()) - 3; i > 0; i -= 3)
-        s.insert(std::size_t(i), ",");
+    // Built front to back (inserting into the string trips GCC 12's -Wrestrict, a false alarm).
+    const std::string digits = std::to_string(n);
+    std::string s;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            s += ',';
+        s += digits[i];
+    }
     return s;
 }
 
