@@ -1,5 +1,12 @@
 # Compiler options shared by every Drape target.
 
+if(DRAPE_SANITIZE OR DRAPE_TSAN OR DRAPE_FUZZ)
+    # The sanitizer builds need source lines in their reports, not variables for a debugger:
+    # line tables only (-g1, after the build type's -g) make their compiles about a third
+    # cheaper, which is most of the test command's time.
+    add_compile_options(-g1)
+endif()
+
 if(DRAPE_SANITIZE)
     # Applied globally so that every target, test and the code they inline agree.
     add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
@@ -31,5 +38,6 @@ function(drape_set_target_options target)
     target_compile_options(${target} PRIVATE
         $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic>
         $<$<CXX_COMPILER_ID:GNU>:-Wshadow=local>
-        $<$<CXX_COMPILER_ID:GNU,Clang>:-Wno-missing-field-initializers>)
+        $<$<CXX_COMPILER_ID:GNU,Clang>:-Wno-missing-field-initializers>
+        $<$<AND:$<BOOL:${DRAPE_PCH}>,$<CXX_COMPILER_ID:GNU>>:-Winvalid-pch>)
 endfunction()

@@ -215,10 +215,10 @@ inline bool slotLink(
 /// one in every dozen records), too irregular for the hardware prefetcher: the refreshes ask
 /// for the record of the slot `kPrefetchSlots` ahead while they work on this one.
 inline void prefetchConstraint(
-    const DistanceConstraint *cons, const std::uint32_t *source, std::size_t slot, std::size_t slots)
+    const DistanceConstraint *cons, const std::uint32_t *source, std::size_t slot, std::size_t slotCount)
 {
     constexpr std::size_t kPrefetchSlots = 64;
-    if (slot + kPrefetchSlots < slots && source[slot + kPrefetchSlots] != ~std::uint32_t(0))
+    if (slot + kPrefetchSlots < slotCount && source[slot + kPrefetchSlots] != ~std::uint32_t(0))
         __builtin_prefetch(cons + source[slot + kPrefetchSlots]);
 }
 
