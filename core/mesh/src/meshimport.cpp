@@ -3,6 +3,7 @@
 // vertices (aiProcess_PreTransformVertices) and polygons triangulated; vertices are not joined by
 // assimp, because cleanMesh() welds by position alone so a UV seam does not cut a cloth apart.
 #include "mesh/meshimport.h"
+#include "scene/scenebudget.h"
 
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
@@ -25,22 +26,6 @@ void toSceneAxes(MeshGeometry &mesh, float scale, UpAxis up)
         p *= scale;
     }
 }
-
-namespace {
-
-std::string withCommas(std::size_t n)
-{
-    const std::string digits = std::to_string(n);
-    std::string s;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            s += ',';
-        s += digits[i];
-    }
-    return s;
-}
-
-} // namespace
 
 MeshImport importMesh(const std::string &path, const MeshImportOptions &options)
 {
@@ -81,8 +66,8 @@ MeshImport importMesh(const std::string &path, const MeshImportOptions &options)
         return out;
     }
     if (triangles > options.maxTriangles) {
-        out.error = path + ": " + withCommas(triangles) + " triangles, more than the "
-            + withCommas(options.maxTriangles)
+        out.error = path + ": " + groupDigits(triangles) + " triangles, more than the "
+            + groupDigits(options.maxTriangles)
             + " allowed; simplify the mesh first (e.g. Blender's Decimate)";
         return out;
     }
