@@ -45,6 +45,14 @@ configure_build() {
     cmake --build "$dir" --parallel "$(nproc)"
 }
 
+# stage NAME: prints how long the step since the last call took, so that a run's cost can be
+# followed stage by stage (the test command on a fresh machine is mostly compiling).
+stage_start=$SECONDS
+stage() {
+    echo "quickstart: $1 took $((SECONDS - stage_start)) s"
+    stage_start=$SECONDS
+}
+
 install_missing
 
 case "$mode" in
@@ -57,17 +65,24 @@ run)
     exec ./build/app/drape --preset curtain "$@"
     ;;
 test)
+    stage "installing"
     configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    stage "the normal build"
     xvfb-run -a -s "-screen 0 1280x1024x24" ctest --test-dir build --output-on-failure --parallel "$(nproc)"
+    stage "the normal build's tests"
     # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer. Leak checking is off
     # because Mesa's llvmpipe and fontconfig keep process-lifetime allocations.
     configure_build build-asan -DCMAKE_BUILD_TYPE=Debug -DDRAPE_SANITIZE=ON -DDRAPE_BUILD_BENCH=OFF
+    stage "the ASan + UBSan build"
     ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         xvfb-run -a -s "-screen 0 1280x1024x24" ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)"
+    stage "the ASan + UBSan tests"
     # A one-minute libFuzzer run of the scene reader under ASan + UBSan (docs/security.md).
     CXX=clang++ configure_build build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDRAPE_FUZZ=ON -DDRAPE_SANITIZE=ON \
         -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_TESTS=OFF -DDRAPE_BUILD_BENCH=OFF
+    stage "the fuzzer's build"
     ctest --test-dir build-fuzz -L fuzz --output-on-failure
+    stage "the fuzzer's run"
     # The timeline's worker thread under ThreadSanitizer: the core and the tests that run
     # threads only (no editor), so this adds minutes, not the whole suite again.
     if [ ! -f build-tsan/build.ninja ]; then
@@ -75,6 +90,7 @@ test)
             -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_BENCH=OFF
     fi
     cmake --build build-tsan --parallel "$(nproc)" --target tst_timeline tst_solverthreads
+    stage "the ThreadSanitizer build"
     # The functions that run the worker thread (the others are single-threaded), and the
     # solver's second thread (every function of tst_solverthreads runs it).
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp" \
@@ -83,6 +99,8 @@ test)
             dragStepsMadeByTheWorkerEqualTheDocumentsOwn
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp" \
         ./build-tsan/tests/tst_solverthreads
+    stage "the ThreadSanitizer tests"
+    echo "quickstart: the test command took $SECONDS s"
     ;;
 bench)
     configure_build build-release -DCMAKE_BUILD_TYPE=Release -DDRAPE_BUILD_UI=OFF -DDRAPE_BUILD_TESTS=OFF
@@ -93,7 +111,9 @@ package)
     # The chroot test is registered for this run only, so that `test` stays display-and-disk only.
     cmake -S . -B build -DDRAPE_PACKAGE_TESTS=ON >/dev/null
     status=0
+    stage "the normal build"
     ctest --test-dir build -L 'package|debian' --output-on-failure || status=$?
+    stage "the package's tests"
     cmake -S . -B build -DDRAPE_PACKAGE_TESTS=OFF >/dev/null
     exit "$status"
     ;;
