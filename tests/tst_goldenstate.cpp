@@ -6,6 +6,7 @@
 // After a deliberate change to the physics or to a preset, print the new table with
 //     DRAPE_PRINT_GOLDEN=1 ./build/tests/tst_goldenstate
 // and paste it over kGolden below (the test then passes without checking).
+#include "sanitizers.h"
 #include "scene/presets.h"
 #include "scene/scenefile.h"
 
@@ -23,14 +24,10 @@ namespace {
 
 constexpr int kFrames = 300;
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 // The sanitizer builds look for memory and threading errors, not for changed results (the
 // normal build checks every preset): one preset per solver keeps the run within QtTest's
 // five-minute limit now that the bending presets cost several times a frame without it.
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+constexpr bool kSanitized = testing::kSanitizedBuild;
 const char *const kSanitizerPresets[] = { "flag", "spring-fabric", "tearable-net" };
 
 const std::map<std::string, std::uint64_t> kGolden = {

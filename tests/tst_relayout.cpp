@@ -6,6 +6,7 @@
 // through the events. A fresh cloth is coloured by families, then greedily (freshColours).
 #include "edit/clothedit.h"
 #include "edit/cut.h"
+#include "sanitizers.h"
 #include "sim/builders.h"
 #include "sim/simulation.h"
 #include "solvercache.h"
@@ -28,13 +29,10 @@ namespace {
 
 constexpr std::uint32_t kNone = ~std::uint32_t(0);
 
-#ifdef __SANITIZE_ADDRESS__
-constexpr int kSide = 14; // particles along each side of the sheet
-constexpr int kFrames = 40; // copies at frames 7, 17, 27 and 37: the four the test asks for
-#else
-constexpr int kSide = 24;
-constexpr int kFrames = 60;
-#endif
+// Particles along each side of the sheet, and frames stepped: under the sanitizers the copies
+// are made at frames 7, 17, 27 and 37, the four the test asks for.
+constexpr int kSide = testing::kSanitizedBuild ? 14 : 24;
+constexpr int kFrames = testing::kSanitizedBuild ? 40 : 60;
 
 // The greedy step: constraint k takes the lowest colour used at neither of its particles
 // (`used`, a bit per colour and particle), 63 when 0-62 are all taken.

@@ -3,9 +3,10 @@
 // the sanitizer step of cmake/quickstart.sh test).
 #include "edit/clothedit.h"
 #include "edit/cut.h"
+#include "edit/editdocument.h"
+#include "sanitizers.h"
 #include "scene/presets.h"
 #include "scene/scene.h"
-#include "edit/editdocument.h"
 #include "timeline/takesource.h"
 #include "timeline/timeline.h"
 
@@ -22,16 +23,12 @@ using namespace drape;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 // The sanitizer builds look for memory and threading errors and run the solver many times
 // slower: there the take's cloth has half the particles each way (a quarter of them), and
 // the cache budget below shrinks with it, so the same cases run in a quarter of the time.
-constexpr int kSheetDivisor = 2;
-constexpr int kCopyFrames = 15; // frames each preset's snapshot copy is stepped beside the original
-#else
-constexpr int kSheetDivisor = 1;
-constexpr int kCopyFrames = 60;
-#endif
+constexpr int kSheetDivisor = testing::kSanitizedBuild ? 2 : 1;
+// Frames each preset's snapshot copy is stepped beside the original.
+constexpr int kCopyFrames = testing::kSanitizedBuild ? 15 : 60;
 
 Scene presetScene(const std::string &id, int substeps = 0)
 {

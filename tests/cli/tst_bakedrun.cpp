@@ -9,6 +9,7 @@
 #include "timeline/takesource.h"
 #include "timeline/timeline.h"
 
+#include "../sanitizers.h"
 #include "drapeprocess.h"
 
 #include <QDir>
@@ -22,11 +23,7 @@ namespace {
 
 // The tearable net's take has a drag from frame 30 that tears it and a cut at 130, so the
 // baked frames hold grabbed particles and changing topology.
-#ifdef __SANITIZE_ADDRESS__
-constexpr int kFrames = 60; // the drape binary runs under the sanitizers too
-#else
-constexpr int kFrames = 160;
-#endif
+constexpr int kFrames = testing::kSanitizedBuild ? 60 : 160; // the drape binary runs under the sanitizers too
 
 QByteArray readAll(const QString &path)
 {

@@ -22,6 +22,7 @@
 #include "render/viewport.h"
 
 #include "../ffprobe.h"
+#include "../sanitizers.h"
 
 #include <QApplication>
 #include <QDir>
@@ -424,11 +425,7 @@ void TestRecord::resetCancels()
 // goes on to the end.
 void TestRecord::recordWhilePlayingAndSettling()
 {
-#ifdef __SANITIZE_ADDRESS__
-    const int frames = 10;
-#else
-    const int frames = 24;
-#endif
+    const int frames = testing::kSanitizedBuild ? 10 : 24;
     std::unique_ptr<Document> doc = flagDocument(RecordFormat::PngSequence, frames);
     QVERIFY(doc);
     m_viewport->setDocument(doc.get());
