@@ -3,6 +3,17 @@
 // diagonals, bend links skipping one node), top row pinned (mass 0), m_cfg.piterations = 10,
 // one 1/60 s step per frame in a btSoftRigidDynamicsWorld. projections_per_s counts
 // links x piterations per second, comparable with drape's counter.
+//
+// The paired/... rows time Drape and Bullet in alternation within one row: a block of frames
+// of one, then a block of the other (which goes first alternates), each block's CPU time
+// taken on the thread's own clock. This machine's speed drifts by tens of percent over
+// seconds (other processes, the shared cores' turbo), and separate rows see different
+// stretches of it; two blocks a fraction of a second apart see nearly the same one. Each
+// block starts with one untimed frame, so that its timed frames run on caches warm with its
+// own simulation's data, as the separate rows' frames do. Counters: drape_ms and
+// bullet_ms (the medians over the pairs of the blocks' time per frame) and bullet_over_drape
+// (the median over the pairs of each pair's ratio), with its lowest and highest pair
+// (ratio_min, ratio_max); the row's time is Drape's per frame.
 #ifdef DRAPE_HAVE_BULLET
 
 #include "benchcloth.h"
@@ -13,7 +24,9 @@
 #include <benchmark/benchmark.h>
 #include <btBulletDynamicsCommon.h>
 
+#include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -88,7 +101,104 @@ void bulletFrame(benchmark::State &state, int n, bench::Sheet sheet)
         links * bench::kIterations * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// CPU time of the calling thread, s.
+double threadSeconds()
+{
+    timespec t {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// One frame untimed, so that the timed ones start on caches that hold this simulation's data
+// (the other's block ran just before), then `frames` frames timed.
+template <typename Step> double blockSeconds(int frames, Step &&step)
+{
+    step();
+    const double begin = threadSeconds();
+    for (int f = 0; f < frames; ++f)
+        step();
+    return threadSeconds() - begin;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 != 0 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// One benchmark iteration is one pair of blocks of `frames` frames each.
+void pairedFrames(benchmark::State &state, SolverKind kind, int n, bench::Sheet sheet, int frames)
+{
+    Simulation sim = bench::benchSimulation(kind, n, sheet);
+    auto bullet = std::make_unique<BulletWorld>(n, sheet);
+    const btScalar dt = btScalar(1.0 / bench::kFrameRate);
+    const auto drapeFrame = [&] {
+        sim.step();
+        benchmark::DoNotOptimize(sim.cloths[0].particles.position.data());
+    };
+    const auto bulletFrame = [&] {
+        bullet->world.stepSimulation(dt, 1, dt);
+        benchmark::DoNotOptimize(bullet->cloth->m_nodes[0].m_x);
+    };
+    sim.step(); // the solver caches, outside the timing
+    bullet->world.stepSimulation(dt, 1, dt);
+    std::vector<double> drapeMs, bulletMs, ratio;
+    bool drapeFirst = true;
+    for (auto _ : state) {
+        double d = 0, b = 0;
+        if (drapeFirst) {
+            d = blockSeconds(frames, drapeFrame);
+            b = blockSeconds(frames, bulletFrame);
+        } else {
+            b = blockSeconds(frames, bulletFrame);
+            d = blockSeconds(frames, drapeFrame);
+        }
+        drapeFirst = !drapeFirst;
+        state.SetIterationTime(d / frames);
+        drapeMs.push_back(1e3 * d / frames);
+        bulletMs.push_back(1e3 * b / frames);
+        ratio.push_back(b / d);
+    }
+    if (sim.status().blownUp) {
+        state.SkipWithError(sim.status().message.c_str());
+        return;
+    }
+    for (int i = 0; i < bullet->cloth->m_nodes.size(); ++i) {
+        if (!std::isfinite(bullet->cloth->m_nodes[i].m_x.y())) {
+            state.SkipWithError("Bullet cloth blew up");
+            return;
+        }
+    }
+    state.counters["frames_per_block"] = frames;
+    state.counters["drape_ms"] = median(drapeMs);
+    state.counters["bullet_ms"] = median(bulletMs);
+    state.counters["bullet_over_drape"] = median(ratio);
+    state.counters["ratio_min"] = *std::min_element(ratio.begin(), ratio.end());
+    state.counters["ratio_max"] = *std::max_element(ratio.begin(), ratio.end());
+}
+
+void registerPaired(const char *solver, SolverKind kind, bench::Sheet sheet, int n)
+{
+    // Blocks of about 30 ms of Drape's frames; 25 pairs at 128², 15 at 256².
+    const int frames = n >= 256 ? 2 : 8;
+    const int pairs = n >= 256 ? 15 : 25;
+    const std::string name
+        = "paired/" + std::string(solver) + bench::sheetName(sheet) + "/" + std::to_string(n);
+    benchmark::RegisterBenchmark(name.c_str(),
+        [kind, n, sheet, frames](benchmark::State &s) { pairedFrames(s, kind, n, sheet, frames); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseManualTime()
+        ->Iterations(pairs);
+}
+
 const bool registered = [] {
+    for (int n : { 128, 256 }) {
+        registerPaired("xpbd", SolverKind::Xpbd, bench::Sheet::Grid, n);
+        registerPaired("verlet", SolverKind::Verlet, bench::Sheet::Grid, n);
+        registerPaired("xpbd", SolverKind::Xpbd, bench::Sheet::Holes, n);
+        registerPaired("xpbd", SolverKind::Xpbd, bench::Sheet::Split, n);
+    }
     // 48: the cloth of the collider rows (colliderbench.cpp), for their ratio to Bullet.
     for (int n : { 48, 64, 128, 256 })
         benchmark::RegisterBenchmark(("bullet/" + std::to_string(n)).c_str(), [n](benchmark::State &s) {
