@@ -79,19 +79,19 @@ void TestTake::replayFromSnapshotMatchesReplayFromStart()
     }
     take.add({ 12, PinEvent { 0, { 600 }, ParticleKind::Static } });
     take.add({ 20, ParameterEvent { "world.gravity.y", 0, -4.0 } });
-    const Simulation full = replay(scene, take, 60);
-
+    // The replay from the start (replay() is this player run to the frame in one go).
     Player player(scene, take);
     player.advanceTo(15); // in the middle of the drag
     const PlayerState snapshot = player.state();
+    player.advanceTo(60);
+    const std::uint64_t full = player.simulation().stateHash();
+    QVERIFY(player.reports().empty());
+
     Player fromSnapshot(snapshot, take);
     fromSnapshot.advanceTo(60);
-    QCOMPARE(fromSnapshot.simulation().stateHash(), full.stateHash());
-    player.advanceTo(60);
-    QCOMPARE(player.simulation().stateHash(), full.stateHash());
-    QVERIFY(player.reports().empty());
+    QCOMPARE(fromSnapshot.simulation().stateHash(), full);
     // The events changed something: without them the state differs.
-    QVERIFY(replay(scene, Take {}, 60).stateHash() != full.stateHash());
+    QVERIFY(replay(scene, Take {}, 60).stateHash() != full);
 }
 
 void TestTake::liveDocumentMatchesReplay()
@@ -425,8 +425,8 @@ void TestTake::modeText()
 {
     EditDocument doc(preset("flag"));
     QCOMPARE(doc.modeText(), std::string("Editing the scene"));
-    doc.run(183);
-    QCOMPARE(doc.modeText(), std::string("Recording at frame 183"));
+    doc.run(13); // any frame after 0; the text names it
+    QCOMPARE(doc.modeText(), std::string("Recording at frame 13"));
 }
 
 void TestTake::everyEventKindRoundTripsByteIdentical()
