@@ -7,10 +7,10 @@
 // The paired/... rows time Drape and Bullet in alternation within one row: a block of frames
 // of one, then a block of the other (which goes first alternates), each block's CPU time
 // taken on the thread's own clock. This machine's speed drifts by tens of percent over
-// seconds (other processes, the shared cores' turbo), and separate rows see different
-// stretches of it; two blocks a fraction of a second apart see nearly the same one. Each
-// block starts with one untimed frame, so that its timed frames run on caches warm with its
-// own simulation's data, as the separate rows' frames do. Counters: drape_ms and
+// seconds, and separate rows see different stretches of it; two blocks a fraction of a
+// second apart see nearly the same one. Each block starts with one untimed frame, so that
+// its timed frames run on caches warm with its own simulation's data, as the separate rows'
+// frames do. Counters: drape_ms and
 // bullet_ms (the medians over the pairs of the blocks' time per frame) and bullet_over_drape
 // (the median over the pairs of each pair's ratio), with its lowest and highest pair
 // (ratio_min, ratio_max); the row's time is Drape's per frame.
