@@ -1,5 +1,20 @@
 # Compiler options shared by every Drape target.
 
+# The linker. The test command links about 120 executables, each against the whole editor or
+# core library: with lld one ASan editor test links in 0.6 s, with gold in 1.4 s, with GNU ld
+# (the compiler's default) in 2.5 s. -DDRAPE_LINKER=default keeps the compiler's own; a
+# linker the compiler cannot use is reported and left out.
+set(DRAPE_LINKER "lld" CACHE STRING "Linker passed as -fuse-ld= (lld, gold, bfd), or default")
+if(NOT DRAPE_LINKER STREQUAL "default")
+    include(CheckLinkerFlag)
+    check_linker_flag(CXX "-fuse-ld=${DRAPE_LINKER}" DRAPE_LINKER_WORKS_${DRAPE_LINKER})
+    if(DRAPE_LINKER_WORKS_${DRAPE_LINKER})
+        add_link_options(-fuse-ld=${DRAPE_LINKER})
+    else()
+        message(STATUS "Drape: -fuse-ld=${DRAPE_LINKER} does not work here; linking with the default linker")
+    endif()
+endif()
+
 if(DRAPE_SANITIZE OR DRAPE_TSAN OR DRAPE_FUZZ)
     # The sanitizer builds need source lines in their reports, not variables for a debugger:
     # line tables only (-g1, after the build type's -g) make their compiles about a third

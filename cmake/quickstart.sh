@@ -17,7 +17,7 @@ shift || true
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqt6opengl6-dev
           libgl1-mesa-dri libegl-mesa0 libglx-mesa0 libegl-dev xvfb xauth ffmpeg
           nlohmann-json3-dev libassimp-dev libbenchmark-dev libepoxy-dev qt6-svg-dev
-          help2man librsvg2-bin desktop-file-utils appstream dpkg-dev)
+          help2man librsvg2-bin desktop-file-utils appstream dpkg-dev lld)
 [ "$mode" = bench ] && packages+=(libbullet-dev)
 # The libFuzzer target of the scene reader (docs/security.md) is built with clang.
 [ "$mode" = test ] && packages+=(clang libclang-rt-14-dev)
