@@ -3,12 +3,15 @@
 //
 // Counters: particles, constraints, projections_per_s (constraints x iterations x substeps
 // per second of CPU time: how many constraint projections / spring evaluations the solver
-// gets through), state_bytes_per_particle (the cloth's arrays, not the solver's scratch) and
-// total_bytes_per_particle (Simulation::stateBytes: the cloth's arrays, the solver's streams
-// and caches and the rollback snapshot). The XPBD and Verlet rows also give how the kernel
-// fetches the blocks of the sheet's constraint streams (xpbdbatch.h, BlockFetch):
-// gathered_blocks_pct, gathered particle by particle, and run_blocks_pct, two runs of
-// consecutive particles with no permutes (the rest are window blocks).
+// gets through), state_bytes_per_particle (the cloth's particle, constraint and triangle
+// arrays), total_bytes_per_particle (Simulation::stateBytes: the cloth's arrays, the solver's
+// streams and caches and the rollback snapshot) and its other parts per particle
+// (Simulation::stateBytesByPart): tension_bytes_ (Cloth::tension), stream_bytes_ (the per-slot
+// constraint streams), block_table_bytes_, solver_particle_bytes_ (the solver's per-particle
+// arrays), solver_other_bytes_ and snapshot_bytes_per_particle. The XPBD and Verlet rows also give how the
+// kernel fetches the blocks of the sheet's constraint streams (xpbdbatch.h, BlockFetch): gathered_blocks_pct,
+// gathered particle by particle, and run_blocks_pct, two runs of consecutive particles with no permutes (the
+// rest are window blocks).
 #include "benchcloth.h"
 
 #include "solvercache.h"
@@ -23,17 +26,6 @@
 namespace {
 
 using namespace drape;
-
-std::size_t stateBytes(const Cloth &c)
-{
-    const Particles &p = c.particles;
-    return (p.position.capacity() + p.previous.capacity() + p.velocity.capacity() + p.force.capacity()
-               + p.rest.capacity())
-        * sizeof(Vec3)
-        + (p.mass.capacity() + p.invMass.capacity()) * sizeof(float)
-        + p.kind.capacity() * sizeof(ParticleKind) + c.constraints.capacity() * sizeof(DistanceConstraint)
-        + c.triangles.capacity() * sizeof(Triangle);
-}
 
 // How many threads a row's cloth steps on: one, two (the worker takes every pass whatever
 // the size), or the automatic choice (detail::kAutomaticTwoThreadConstraints and a spare core).
@@ -77,8 +69,17 @@ void solverFrame(benchmark::State &state, SolverKind kind, int n, FrameOptions o
     state.counters["constraints"] = double(cloth.constraints.size());
     state.counters["projections_per_s"]
         = benchmark::Counter(perFrame * double(state.iterations()), benchmark::Counter::kIsRate);
-    state.counters["state_bytes_per_particle"] = double(stateBytes(cloth)) / double(cloth.particles.size());
-    state.counters["total_bytes_per_particle"] = double(sim.stateBytes(0)) / double(cloth.particles.size());
+    const StateBytes bytes = sim.stateBytesByPart(0);
+    const auto perParticle = [&cloth](std::size_t b) { return double(b) / double(cloth.particles.size()); };
+    state.counters["state_bytes_per_particle"]
+        = perParticle(bytes.particles + bytes.constraints + bytes.triangles);
+    state.counters["total_bytes_per_particle"] = perParticle(bytes.total());
+    state.counters["tension_bytes_per_particle"] = perParticle(bytes.tension);
+    state.counters["stream_bytes_per_particle"] = perParticle(bytes.streams);
+    state.counters["block_table_bytes_per_particle"] = perParticle(bytes.blockTables);
+    state.counters["solver_particle_bytes_per_particle"] = perParticle(bytes.solverParticles);
+    state.counters["solver_other_bytes_per_particle"] = perParticle(bytes.solverOther);
+    state.counters["snapshot_bytes_per_particle"] = perParticle(bytes.snapshot);
     if (kind != SolverKind::Springs) {
         // The layout a copy of the cloth gets (its colours are the ones the run keeps).
         detail::ClothSolverCache cache;

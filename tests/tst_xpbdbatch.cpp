@@ -1047,6 +1047,59 @@ private slots:
         for (float l : cache.xpbd.lambda)
             QCOMPARE(l, 0.f);
     }
+
+    void stateBytesByPartCountsEveryArray()
+    {
+        // The memory figures of bench/ come from Simulation::stateBytesByPart. Each part must
+        // hold at least what its arrays need at their sizes: a part that forgot an array
+        // would fall short of this floor, one that counted an array twice would break the sum.
+        GridSpec g;
+        g.across = 24;
+        g.down = 17;
+        Simulation sim;
+        sim.solver.substeps = 4;
+        Cloth c = makeGrid(g);
+        for (int i = 0; i < g.across; ++i)
+            c.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
+        sim.cloths.push_back(c);
+        const std::size_t n = c.particles.size(), m = c.constraints.size(), t = c.triangles.size();
+
+        const StateBytes unstepped = sim.stateBytesByPart(0);
+        QCOMPARE(unstepped.solver(), std::size_t(0)); // no cache before the first step
+        QCOMPARE(unstepped.snapshot, std::size_t(0));
+        QCOMPARE(unstepped.total(), sim.stateBytes(0));
+
+        sim.run(3);
+        QVERIFY(!sim.status().blownUp);
+        const StateBytes b = sim.stateBytesByPart(0);
+        QCOMPARE(b.total(), sim.stateBytes(0));
+        QCOMPARE(b.total(), b.cloth() + b.solver() + b.snapshot);
+        // Position, previous, velocity, force and rest (Vec3), mass and inverse mass, kind.
+        QVERIFY(b.particles >= n * (5 * sizeof(Vec3) + 2 * sizeof(float) + 1));
+        QVERIFY(b.constraints >= m * sizeof(DistanceConstraint));
+        QVERIFY(b.triangles >= t * sizeof(Triangle));
+        QVERIFY(b.tension >= m * sizeof(float));
+        QVERIFY(b.clothOther >= sizeof(Cloth));
+        // Per slot (one per constraint and the padding): a, b, source, rest length, α̃, γ, λ, the
+        // span's three components and |span|² - L², 4 bytes each.
+        ClothSolverCache layout; // the layout the stepped cloth has (the colours are in its records)
+        layout.ensure(static_cast<const Cloth &>(sim.cloths[0]));
+        const std::size_t slotCount = layout.xpbd.slotCount();
+        QVERIFY(slotCount >= m);
+        QVERIFY2(b.streams >= slotCount * 11 * 4, qPrintable(QString::number(b.streams)));
+        QVERIFY(b.blockTables > 0);
+        // The frame origin, the offsets and the offsets at the substep's start, the velocity
+        // after prediction and the positions at the end of the last frame.
+        QVERIFY2(b.solverParticles >= n * 5 * sizeof(Vec3), qPrintable(QString::number(b.solverParticles)));
+        QVERIFY(b.solverOther > 0);
+        // The rollback snapshot: position, previous position and velocity.
+        QVERIFY(b.snapshot >= n * 3 * sizeof(Vec3));
+        // A copy holds at least this cloth's state.
+        QVERIFY(sim.memoryBytes() >= b.total());
+
+        const StateBytes none = sim.stateBytesByPart(1);
+        QCOMPARE(none.total(), std::size_t(0));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestXpbdBatch)

@@ -43,6 +43,27 @@ struct StepStats {
     std::uint32_t streamRemaps = 0;
 };
 
+/// Where the bytes of Simulation::stateBytes() go, counted from array capacities, so that a
+/// change in the size of the state can be traced to its part (the benchmark reports each
+/// per particle: docs/benchmark.md).
+struct StateBytes {
+    std::size_t particles = 0; ///< the Particles arrays
+    std::size_t constraints = 0; ///< the constraint records
+    std::size_t triangles = 0;
+    std::size_t tension = 0; ///< Cloth::tension
+    std::size_t clothOther = 0; ///< the Cloth itself, its name and texture coordinates
+    std::size_t streams = 0; ///< the solvers' per-slot constraint streams (XpbdBatches)
+    std::size_t blockTables = 0; ///< the streams' per-block, per-colour and per-chunk tables
+    std::size_t solverParticles = 0; ///< the solvers' per-particle arrays (frame offsets, planes, velocities)
+    std::size_t solverOther = 0; ///< the rest of the solver cache (bending, adjacency, contacts, hashes)
+    std::size_t snapshot = 0; ///< the blow-up rollback snapshot
+
+    /// The cloth's own arrays (what a scene file describes, plus the tension readout).
+    std::size_t cloth() const { return particles + constraints + triangles + tension + clothOther; }
+    std::size_t solver() const { return streams + blockTables + solverParticles + solverOther; }
+    std::size_t total() const { return cloth() + solver() + snapshot; }
+};
+
 /// A Simulation is a value: a copy is an exact snapshot that steps on bit for bit like the
 /// original (the solver's caches and scratch are copied too; a second solver thread is not,
 /// the copy starts its own on first use). The caches live behind a pointer so that users of
@@ -91,6 +112,8 @@ public:
     /// Bytes the simulation holds for cloth `cloth`: its particle, constraint and triangle
     /// arrays, the solver's streams and caches, and the rollback snapshot (array capacities).
     std::size_t stateBytes(std::size_t cloth) const;
+    /// stateBytes() part by part (all zero for a cloth index out of range).
+    StateBytes stateBytesByPart(std::size_t cloth) const;
 
     /// All settings and cloth problems, each naming the field or index and the value.
     std::vector<std::string> validate() const;

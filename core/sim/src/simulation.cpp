@@ -460,23 +460,36 @@ void Simulation::run(int frames)
 
 std::size_t Simulation::stateBytes(std::size_t cloth) const
 {
+    return stateBytesByPart(cloth).total();
+}
+
+StateBytes Simulation::stateBytesByPart(std::size_t cloth) const
+{
+    StateBytes bytes;
     if (cloth >= cloths.size())
-        return 0;
+        return bytes;
     const Cloth &c = cloths[cloth];
     const Particles &p = c.particles;
-    std::size_t bytes = sizeof(Cloth) + c.name.capacity()
-        + (p.position.capacity() + p.previous.capacity() + p.velocity.capacity() + p.force.capacity()
-              + p.rest.capacity())
+    bytes.particles = (p.position.capacity() + p.previous.capacity() + p.velocity.capacity()
+                          + p.force.capacity() + p.rest.capacity())
             * sizeof(Vec3)
         + (p.mass.capacity() + p.invMass.capacity()) * sizeof(float)
-        + p.kind.capacity() * sizeof(ParticleKind) + c.constraints.capacity() * sizeof(DistanceConstraint)
-        + c.triangles.capacity() * sizeof(Triangle);
-    bytes += c.tension.capacity() * sizeof(float);
-    if (cloth < m_in->caches.size())
-        bytes += m_in->caches[cloth].bytes();
+        + p.kind.capacity() * sizeof(ParticleKind);
+    bytes.constraints = c.constraints.capacity() * sizeof(DistanceConstraint);
+    bytes.triangles = c.triangles.capacity() * sizeof(Triangle);
+    bytes.tension = c.tension.capacity() * sizeof(float);
+    bytes.clothOther = sizeof(Cloth) + c.name.capacity() + c.uv.capacity() * sizeof(c.uv[0]);
+    if (cloth < m_in->caches.size()) {
+        const detail::ClothSolverCache::Bytes solverBytes = m_in->caches[cloth].bytes();
+        bytes.streams = solverBytes.streams;
+        bytes.blockTables = solverBytes.blockTables;
+        bytes.solverParticles = solverBytes.particles;
+        bytes.solverOther = solverBytes.other;
+    }
     if (cloth < m_in->lastGood.size()) {
         const detail::FrameSnapshot &s = m_in->lastGood[cloth];
-        bytes += (s.position.capacity() + s.previous.capacity() + s.velocity.capacity()) * sizeof(Vec3);
+        bytes.snapshot
+            = (s.position.capacity() + s.previous.capacity() + s.velocity.capacity()) * sizeof(Vec3);
     }
     return bytes;
 }

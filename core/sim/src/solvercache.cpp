@@ -323,19 +323,22 @@ template <typename... V> std::size_t capacityBytes(const V &...v)
 
 } // namespace
 
-std::size_t ClothSolverCache::bytes() const
+ClothSolverCache::Bytes ClothSolverCache::bytes() const
 {
     const XpbdBatches &x = xpbd;
-    return sizeof(*this)
-        + capacityBytes(adjacencyStart, adjacency, preVelocity, contactNormal, contactCollider, meshHint,
-            springStiffness, bending.hinges, bending.patches, bendLambda, stiffnessSum, dampingSum, origin,
-            offset, offsetPrev, planarVelocity, endPosition, kinematic, kinematicStart, kinematicTarget,
-            cellStart, cellEntries, cellOf, selfCandidates, selfPairsFound, selfFoundStart, selfPushed,
-            selfPairs, selfPairsAnchor, splitsThisFrame)
-        + capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk, x.a, x.b,
-            x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX, x.spanY, x.spanZ, x.spanStretch)
-        + capacityBytes(
-            x.blockFetch, x.blockDamped, x.windowBase, x.windowLanes, x.windowSlots, x.planes, x.prevPlanes);
+    Bytes b;
+    b.streams = capacityBytes(x.a, x.b, x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX,
+        x.spanY, x.spanZ, x.spanStretch);
+    b.blockTables = capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk,
+        x.blockFetch, x.blockDamped, x.windowBase, x.windowLanes, x.windowSlots, x.recordChunkHashes);
+    b.particles = capacityBytes(preVelocity, origin, offset, offsetPrev, planarVelocity, endPosition,
+        x.planes, x.prevPlanes, stiffnessSum, dampingSum, contactNormal, contactCollider, meshHint);
+    b.other = sizeof(*this)
+        + capacityBytes(adjacencyStart, adjacency, springStiffness, bending.hinges, bending.patches,
+            bendLambda, kinematic, kinematicStart, kinematicTarget, cellStart, cellEntries, cellOf,
+            selfCandidates, selfPairsFound, selfFoundStart, selfPushed, selfPairs, selfPairsAnchor,
+            splitsThisFrame, tethers.particle, tethers.anchor, tethers.restDistance);
+    return b;
 }
 
 } // namespace drape::detail

@@ -188,8 +188,17 @@ private:
     bool layOut(const Cloth &cloth, std::vector<std::uint8_t> &colour);
 
 public:
-    /// Bytes held by this cache (every array's capacity), for the memory figures of bench/.
-    std::size_t bytes() const;
+    /// Bytes held by this cache (every array's capacity), for the memory figures of bench/:
+    /// the per-slot constraint streams, the streams' block, colour and chunk tables, the
+    /// per-particle arrays, and the rest (this struct included).
+    struct Bytes {
+        std::size_t streams = 0;
+        std::size_t blockTables = 0;
+        std::size_t particles = 0;
+        std::size_t other = 0;
+        std::size_t total() const { return streams + blockTables + particles + other; }
+    };
+    Bytes bytes() const;
 };
 
 } // namespace drape::detail
