@@ -389,6 +389,7 @@ void Simulation::step()
     for (std::size_t c = 0; c < cloths.size(); ++c) {
         // One or two threads this frame (the count of the topology laid out last frame).
         detail::ClothSolverCache &cache = m_in->caches[c];
+        cache.keepStreams = solver.kind != SolverKind::Springs;
         cache.xpbdWorker.beginFrame(cache.constraintCount == ~std::size_t(0) ? 0 : cache.constraintCount);
         // The cheap check (and the solver's refresh of its parameters) first; the full
         // validation only names what it found.
@@ -543,6 +544,7 @@ void Simulation::resumeAt(double t, std::uint64_t frame)
     m_in->caches.resize(cloths.size());
     for (std::size_t c = 0; c < cloths.size(); ++c) {
         detail::ClothSolverCache &cache = m_in->caches[c];
+        cache.keepStreams = solver.kind != SolverKind::Springs;
         cache.ensure(cloths[c]);
         cache.endPosition.assign(cloths[c].particles.position.begin(), cloths[c].particles.position.end());
         cache.endValid = true;

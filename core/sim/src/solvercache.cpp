@@ -213,41 +213,71 @@ void ClothSolverCache::ensure(const Cloth &cloth)
     layOut(cloth, colour);
 }
 
+void ClothSolverCache::layOutStreams(
+    const Cloth &cloth, const std::vector<std::uint8_t> &colour, const std::uint32_t (&colourCount)[64])
+{
+    int colours = 0;
+    for (int c = 0; c < 64; ++c)
+        if (colourCount[c])
+            colours = c + 1;
+    std::vector<std::uint32_t> batchStart(std::size_t(colours) + 1, 0);
+    for (int c = 0; c < colours; ++c)
+        batchStart[std::size_t(c) + 1] = batchStart[std::size_t(c)] + colourCount[c];
+    std::vector<std::uint32_t> cursor(batchStart.begin(), batchStart.end());
+    const std::size_t m = cloth.constraints.size();
+    std::vector<std::uint32_t> order(m, 0);
+    for (std::size_t c = 0; c < m; ++c)
+        order[cursor[colour[c]]++] = std::uint32_t(c);
+    buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
+    streamsLaidOut = true;
+    ++layouts;
+}
+
+void ClothSolverCache::dropStreams()
+{
+    xpbd = XpbdBatches {};
+    streamsLaidOut = false;
+}
+
 bool ClothSolverCache::layOut(const Cloth &cloth, std::vector<std::uint8_t> &colour)
 {
     const std::size_t n = cloth.particles.size();
     const std::size_t m = cloth.constraints.size();
     if (revision == cloth.topologyRevision && particleCount == n && constraintCount == m) {
         ensureBending(cloth);
-        return false;
+        if (keepStreams == streamsLaidOut)
+            return false;
+        if (!keepStreams) {
+            dropStreams();
+            return false;
+        }
+        // Back to a solver that takes the streams, on the topology a springs frame left: the
+        // colours are the records' (the springs frames kept colouring), laid out afresh.
+        std::uint32_t colourCount[64];
+        const RecordScan scan = colourConstraints(cloth, colour, colourCount);
+        layOutStreams(cloth, colour, colourCount);
+        if (!scan.recoloured)
+            colour.clear();
+        return true;
     }
-    const bool laidOut = particleCount != ~std::size_t(0) && particleCount <= n;
+    const bool laidOut = streamsLaidOut && particleCount != ~std::size_t(0) && particleCount <= n;
     const std::size_t freshFrom = particleCount;
     const std::size_t oldConstraints = constraintCount;
     revision = cloth.topologyRevision;
     particleCount = n;
     constraintCount = m;
 
+    // The colouring runs for every solver, so that the colours the records keep (and with
+    // them the XPBD and Verlet results after a switch) do not depend on which solver ran.
     std::uint32_t colourCount[64];
     const RecordScan scan = colourConstraints(cloth, colour, colourCount);
-    if (laidOut && scan.fits
-        && remapXpbdBatches(cloth, colour, colourCount, scan.added, oldConstraints, freshFrom, xpbd)) {
+    if (!keepStreams)
+        dropStreams();
+    else if (laidOut && scan.fits
+        && remapXpbdBatches(cloth, colour, colourCount, scan.added, oldConstraints, freshFrom, xpbd))
         ++remaps;
-    } else {
-        int colours = 0;
-        for (int c = 0; c < 64; ++c)
-            if (colourCount[c])
-                colours = c + 1;
-        std::vector<std::uint32_t> batchStart(std::size_t(colours) + 1, 0);
-        for (int c = 0; c < colours; ++c)
-            batchStart[std::size_t(c) + 1] = batchStart[std::size_t(c)] + colourCount[c];
-        std::vector<std::uint32_t> cursor(batchStart.begin(), batchStart.end());
-        std::vector<std::uint32_t> order(m, 0);
-        for (std::size_t c = 0; c < m; ++c)
-            order[cursor[colour[c]]++] = std::uint32_t(c);
-        buildXpbdBatches(cloth, order, batchStart, colourCount[63] ? 63 : -1, xpbd);
-        ++layouts;
-    }
+    else
+        layOutStreams(cloth, colour, colourCount);
     if (!scan.recoloured)
         colour.clear(); // every record holds its colour already
     adjacencyStart.clear(); // stale: ensureAdjacency rebuilds it when asked

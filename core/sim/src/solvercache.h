@@ -76,6 +76,13 @@ struct ClothSolverCache {
     /// constraint index); XpbdBatches::source is the solve order (padding aside).
     /// The multipliers λ live there too, one per slot.
     XpbdBatches xpbd;
+    /// Whether ensure() keeps `xpbd` laid out: the XPBD and Verlet solvers step on the
+    /// streams, the springs solver reads the records and needs none (about 280 bytes per
+    /// particle on a grid), so the simulation clears this for its springs frames and the
+    /// streams are dropped, and laid out again when a frame of the other solvers comes.
+    bool keepStreams = true;
+    /// `xpbd` holds the streams of the topology of `revision`.
+    bool streamsLaidOut = false;
     /// How often ensure() laid the streams out from scratch, and how often it fitted the
     /// previous layout to a new topology instead (remapXpbdBatches: after tears and cuts).
     std::uint64_t layouts = 0;
@@ -186,6 +193,10 @@ private:
     /// else `colour` holds every constraint's colour where one differs from its record's,
     /// and is empty when none does.
     bool layOut(const Cloth &cloth, std::vector<std::uint8_t> &colour);
+    /// Lays out `xpbd` from scratch for `colour` (every constraint's), `colourCount` per colour.
+    void layOutStreams(
+        const Cloth &cloth, const std::vector<std::uint8_t> &colour, const std::uint32_t (&colourCount)[64]);
+    void dropStreams();
 
 public:
     /// Bytes held by this cache (every array's capacity), for the memory figures of bench/:

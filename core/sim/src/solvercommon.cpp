@@ -18,7 +18,7 @@ bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSetting
 {
     if (!cloth.validExceptConstraints())
         return false;
-    const bool laidOut = cache.revision == cloth.topologyRevision
+    const bool laidOut = cache.streamsLaidOut && cache.revision == cloth.topologyRevision
         && cache.particleCount == cloth.particles.size() && cache.constraintCount == cloth.constraints.size();
     const float dt = float(solver.substepDt());
     const bool verlet = solver.kind == SolverKind::Verlet;
