@@ -94,9 +94,10 @@ __attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float 
         const __m256i real = realLanes(src);
         if (_mm256_testz_si256(real, real)) {
             // Padding only; the block's damping flag still follows its (padding) γ.
-            batches.blockDamped[s / L] = _mm256_movemask_ps(_mm256_cmp_ps(
-                                             _mm256_loadu_ps(batches.gamma.data() + s), zeroF, _CMP_NEQ_UQ))
-                != 0;
+            batches.blockDamped[s / L] = !batches.gamma.empty()
+                && _mm256_movemask_ps(
+                       _mm256_cmp_ps(_mm256_loadu_ps(batches.gamma.data() + s), zeroF, _CMP_NEQ_UQ))
+                    != 0;
             continue;
         }
         const __m256 realF = _mm256_castsi256_ps(real);
@@ -130,6 +131,10 @@ __attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float 
         const __m256 sz = _mm256_loadu_ps(batches.spanZ.data() + s);
         storeReal(batches.spanStretch.data() + s, stretch(sx, sy, sz, rest), realF);
         storeReal(batches.alphaTilde.data() + s, _mm256_mul_ps(compliance, invDt2F), realF);
+        if (batches.gamma.empty()) {
+            batches.blockDamped[s / L] = 0; // no γ stream: no slot is damped
+            continue;
+        }
         const __m256 gamma = verlet ? zeroF : _mm256_mul_ps(_mm256_mul_ps(compliance, damping), invDtF);
         float *gammaPtr = batches.gamma.data() + s;
         const __m256 blockGamma = _mm256_blendv_ps(_mm256_loadu_ps(gammaPtr), gamma, realF);

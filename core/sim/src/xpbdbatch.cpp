@@ -81,7 +81,10 @@ void resizeStreams(XpbdBatches &out, std::size_t slots)
     out.source.resize(slots, kNone);
     out.restLength.resize(slots, 0.f);
     out.alphaTilde.resize(slots, 0.f);
-    out.gamma.resize(slots, 0.f);
+    // γ is kept only while some slot is damped (refreshBatches): it grows with the others
+    // while it is held, and stays empty otherwise.
+    if (!out.gamma.empty() || slots == 0)
+        out.gamma.resize(slots, 0.f);
     out.lambda.resize(slots, 0.f);
     out.spanX.resize(slots, nan);
     out.spanY.resize(slots, nan);
@@ -498,7 +501,9 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
         out.source[s] = kNone;
         out.spanX[s] = out.spanY[s] = out.spanZ[s] = nan;
         out.spanStretch[s] = 0.f;
-        out.restLength[s] = out.alphaTilde[s] = out.gamma[s] = out.lambda[s] = 0.f;
+        out.restLength[s] = out.alphaTilde[s] = out.lambda[s] = 0.f;
+        if (!out.gamma.empty())
+            out.gamma[s] = 0.f;
     };
     std::uint32_t *source = out.source.data();
     std::size_t j = 0;
@@ -581,7 +586,7 @@ bool refreshSlots(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdB
     const std::uint32_t *source = batches.source.data();
     float *rest = batches.restLength.data();
     float *alphaTilde = batches.alphaTilde.data();
-    float *gamma = batches.gamma.data();
+    float *gamma = batches.gamma.empty() ? nullptr : batches.gamma.data(); // none: no slot is damped
     bool ok = true;
     for (std::size_t s = begin; s < end; ++s) {
         prefetchConstraint(cons, source, s, slots);
@@ -594,13 +599,14 @@ bool refreshSlots(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdB
         batches.spanStretch[s] = spanStretch(batches.spanX[s], batches.spanY[s], batches.spanZ[s], c.restLength);
         alphaTilde[s] = c.compliance * invDt2;
         // α̃ β̃ / dt (Macklin 2016 §3.5); constraint damping is not used by Verlet.
-        gamma[s] = verlet ? 0.f : c.compliance * c.damping * invDt;
+        if (gamma)
+            gamma[s] = verlet ? 0.f : c.compliance * c.damping * invDt;
     }
     // The blocks of the range (ranges start and end on block boundaries).
     constexpr std::size_t L = XpbdBatches::kLanes;
     for (std::size_t block = begin / L; block < end / L; ++block) {
         bool damped = false;
-        for (std::size_t l = 0; l < L; ++l)
+        for (std::size_t l = 0; gamma && l < L; ++l)
             damped |= gamma[block * L + l] != 0.f;
         batches.blockDamped[block] = damped;
     }
@@ -611,9 +617,28 @@ bool refreshSlots(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdB
 // 16 floats = one cache line, so the threads never write the same line of a stream.
 constexpr std::uint32_t kSlotGrain = 16;
 
+// Whether some constraint takes a γ other than 0 in an XPBD refresh for substep dt (the
+// expression of refreshSlots, so a NaN counts as damped).
+bool anyDamped(const Cloth &cloth, float dt)
+{
+    const float invDt = 1.f / dt;
+    bool damped = false;
+    for (const DistanceConstraint &c : cloth.constraints)
+        damped |= c.compliance * c.damping * invDt != 0.f;
+    return damped;
+}
+
 bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdBatches &batches, XpbdWorker *team)
 {
     batches.recordsHashIsa = -1; // checkFrame sets it again when it asked for this refresh
+    // The γ stream is held only while a slot is damped: the kernels read it in damped blocks
+    // alone, and Verlet never. Without it every block is undamped, as all-zero γ made them.
+    if (!verlet && anyDamped(cloth, dt)) {
+        if (batches.gamma.size() != batches.slotCount())
+            batches.gamma.assign(batches.slotCount(), 0.f);
+    } else {
+        std::vector<float>().swap(batches.gamma);
+    }
     std::atomic<bool> ok { true };
     forRanges(team, batches.slotCount(), kSlotGrain, [&](std::uint32_t begin, std::uint32_t end) {
         if (!refreshSlots(cloth, dt, invDt2, verlet, batches, begin, end))
@@ -768,7 +793,7 @@ void solveOne(XpbdBatches &s, std::uint32_t k, const Positions &x, const PrevPos
     const Vec3 va = xa - positionOf(xPrev, a), vb = xb - positionOf(xPrev, b);
     const float vx = va.x - vb.x, vy = va.y - vb.y, vz = va.z - vb.z;
     const float gradDotDx = (l.nx * vx + l.ny * vy) + l.nz * vz;
-    const float g = s.gamma[k];
+    const float g = s.gamma.empty() ? 0.f : s.gamma[k]; // no γ stream: no slot is damped
     const float at = s.alphaTilde[k];
     // Without damping (γ = 0) the damping term is skipped: γ ∇C·Δx is a zero, and
     // subtracting it could only turn a -0 into +0.

@@ -47,7 +47,10 @@ struct XpbdBatches {
     std::vector<std::uint32_t> source; ///< index into Cloth::constraints, ~0 for padding
     std::vector<float> restLength; ///< m
     std::vector<float> alphaTilde; ///< α / dt², m/N/s² (refreshed when the records change)
-    std::vector<float> gamma; ///< α c / dt, dimensionless (refreshed when the records change)
+    /// α c / dt, dimensionless (refreshed when the records change); empty while no slot is
+    /// damped (every Verlet refresh, and XPBD on cloth without constraint damping), when
+    /// every block counts as undamped and no kernel reads it.
+    std::vector<float> gamma;
     std::vector<float> lambda; ///< N·s², XPBD multiplier, reset every substep
     /// While true, every slot's λ counts as 0 whatever the stream holds, and a pass stores
     /// 0 + Δλ: the first pass of a substep starts the multipliers this way instead of
