@@ -212,7 +212,8 @@ Cloth randomCloth(std::mt19937 &rng, std::size_t n)
 
 template <typename T> bool sameBits(const std::vector<T> &a, const std::vector<T> &b)
 {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+    // An empty vector's data() may be null, which memcmp must not be given even for 0 bytes.
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 // Three passes of the solvers' entry (solveXpbdPass or relaxVerletPass, over every colour)
 // from offsets `off` and multipliers zero, on kernel path `isa`, on one thread or shared with
