@@ -295,8 +295,8 @@ void checkStreams(const Cloth &cloth, const XpbdBatches &s)
                 ++seen[src];
                 const DistanceConstraint &dc = cloth.constraints[src];
                 QCOMPARE(std::size_t(dc.colour), c);
-                QCOMPARE(s.a[k], dc.a);
-                QCOMPARE(s.b[k], dc.b);
+                QCOMPARE(s.ends(k).a, dc.a);
+                QCOMPARE(s.ends(k).b, dc.b);
                 if (!window && s.conflictFree[c]) {
                     QCOMPARE(written[dc.a]++, 0);
                     QCOMPARE(written[dc.b]++, 0);
@@ -492,7 +492,7 @@ private slots:
             std::vector<std::uint8_t> touched(n, 0);
             for (std::uint32_t k = s.start[c]; k < s.start[c + 1]; ++k)
                 if (s.source[k] != kNone)
-                    touched[s.a[k]] = touched[s.b[k]] = 1;
+                    touched[s.ends(k).a] = touched[s.ends(k).b] = 1;
             q = kNone;
             for (std::uint32_t block = s.start[c] / 8; block < s.start[c + 1] / 8 && r == kNone; ++block) {
                 if (s.blockFetch[block] == XpbdBatches::Gather)

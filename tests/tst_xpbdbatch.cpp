@@ -284,11 +284,12 @@ private slots:
                     continue;
                 }
                 ++seen[s.source[k]];
-                QCOMPARE(s.a[k], cloth.constraints[s.source[k]].a);
-                QCOMPARE(s.b[k], cloth.constraints[s.source[k]].b);
+                const auto [a, b] = s.ends(k);
+                QCOMPARE(a, cloth.constraints[s.source[k]].a);
+                QCOMPARE(b, cloth.constraints[s.source[k]].b);
                 if (s.conflictFree[c]) {
-                    QCOMPARE(touched[s.a[k]]++, 0);
-                    QCOMPARE(touched[s.b[k]]++, 0);
+                    QCOMPARE(touched[a]++, 0);
+                    QCOMPARE(touched[b]++, 0);
                 }
             }
         }
@@ -318,8 +319,8 @@ private slots:
         std::vector<std::vector<int>> windowed(s.start.size(), std::vector<int>(cloth.particles.size(), 0));
         for (std::uint32_t k = 0; k < s.slotCount(); ++k) {
             if (s.source[k] != ~std::uint32_t(0)) {
-                touched[colourOf[k / L]][s.a[k]] = 1;
-                touched[colourOf[k / L]][s.b[k]] = 1;
+                touched[colourOf[k / L]][s.ends(k).a] = 1;
+                touched[colourOf[k / L]][s.ends(k).b] = 1;
             }
         }
         for (std::size_t block = 0; block < s.blockFetch.size(); ++block) {
@@ -334,27 +335,33 @@ private slots:
                     QCOMPARE(windowed[colourOf[block]][q]++, 0); // no two windows of a colour overlap
             }
             for (std::uint32_t l = 0; l < L; ++l) {
+                // The lane's ends as the kernels fetch them (through the windows; a block of
+                // runs without reading windowLanes).
+                const auto [a, b] = s.ends(k0 + l);
                 if (s.source[k0 + l] == ~std::uint32_t(0)) {
                     // A padding lane carries two particles no constraint of the colour touches,
                     // which the window writes back as they were read.
                     ++carriers;
                     QVERIFY(std::isnan(s.spanX[k0 + l]));
-                    QCOMPARE(touched[colourOf[block]][s.a[k0 + l]], 0);
-                    QCOMPARE(touched[colourOf[block]][s.b[k0 + l]], 0);
+                    QCOMPARE(touched[colourOf[block]][a], 0);
+                    QCOMPARE(touched[colourOf[block]][b], 0);
+                } else {
+                    QCOMPARE(a, cloth.constraints[s.source[k0 + l]].a);
+                    QCOMPARE(b, cloth.constraints[s.source[k0 + l]].b);
                 }
                 const auto lanes = s.windowLanes[block];
                 const std::uint32_t na = std::uint32_t(lanes >> (4 * l)) & 15u;
                 const std::uint32_t nb = std::uint32_t(lanes >> (4 * (L + l))) & 15u;
-                QCOMPARE(base[na >> 3] + (na & 7u), s.a[k0 + l]);
-                QCOMPARE(base[nb >> 3] + (nb & 7u), s.b[k0 + l]);
+                QCOMPARE(base[na >> 3] + (na & 7u), a);
+                QCOMPARE(base[nb >> 3] + (nb & 7u), b);
                 if (fetch == XpbdBatches::Runs) {
-                    QCOMPARE(s.a[k0 + l], base[0] + l);
-                    QCOMPARE(s.b[k0 + l], base[1] + l);
+                    QCOMPARE(a, base[0] + l);
+                    QCOMPARE(b, base[1] + l);
                 }
                 for (std::uint32_t w = 0; w < 2; ++w) {
                     const std::uint32_t slot = std::uint32_t(s.windowSlots[block] >> (4 * (w * L + l))) & 15u;
-                    const std::uint32_t particle = (slot & 8u ? s.b : s.a)[k0 + (slot & 7u)];
-                    QCOMPARE(particle, base[w] + l);
+                    const XpbdBatches::Ends e = s.ends(k0 + (slot & 7u));
+                    QCOMPARE(slot & 8u ? e.b : e.a, base[w] + l);
                 }
             }
         }
@@ -486,8 +493,8 @@ private slots:
                     } else {
                         for (std::uint32_t l = 0; l < 8; ++l)
                             if (s.source[k0 + l] != ~std::uint32_t(0)) {
-                                QCOMPARE(written[s.a[k0 + l]]++, 0);
-                                QCOMPARE(written[s.b[k0 + l]]++, 0);
+                                QCOMPARE(written[s.ends(k0 + l).a]++, 0);
+                                QCOMPARE(written[s.ends(k0 + l).b]++, 0);
                             }
                     }
                 }
@@ -1081,14 +1088,17 @@ private slots:
         QVERIFY(b.triangles >= t * sizeof(Triangle));
         QVERIFY(b.tension >= m * sizeof(float));
         QVERIFY(b.clothOther >= sizeof(Cloth));
-        // Per slot (one per constraint and the padding): a, b, source, rest length, α̃, λ, the
-        // span's three components and |span|² - L², 4 bytes each; γ only while a constraint
-        // is damped (none is yet).
+        // Per slot (one per constraint and the padding): source, rest length, α̃, λ, the span's
+        // three components and |span|² - L², 4 bytes each; γ only while a constraint is
+        // damped (none is yet); and the 16 ends of each gathered block.
         ClothSolverCache layout; // the layout the stepped cloth has (the colours are in its records)
         layout.ensure(static_cast<const Cloth &>(sim.cloths[0]));
         const std::size_t slotCount = layout.xpbd.slotCount();
         QVERIFY(slotCount >= m);
-        QVERIFY2(b.streams >= slotCount * 10 * 4, qPrintable(QString::number(b.streams)));
+        const std::size_t gathered = std::size_t(std::count(
+            layout.xpbd.blockFetch.begin(), layout.xpbd.blockFetch.end(), std::uint8_t(XpbdBatches::Gather)));
+        QVERIFY(gathered > 0);
+        QVERIFY2(b.streams >= slotCount * 8 * 4 + gathered * 16 * 4, qPrintable(QString::number(b.streams)));
         QVERIFY(b.blockTables > 0);
         // The frame origin, the offsets and the offsets at the substep's start, the velocity
         // after prediction and the positions at the end of the last frame.
@@ -1175,7 +1185,8 @@ private slots:
             copy.step();
             QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
             QCOMPARE(sim.stateHash(), copy.stateHash());
-            QVERIFY(sim.stateBytesByPart(0).streams >= sim.cloths[0].constraints.size() * 11 * 4);
+            // The eight streams of every slot and γ (the cloth is damped).
+            QVERIFY(sim.stateBytesByPart(0).streams >= sim.cloths[0].constraints.size() * 9 * 4);
         }
         sim.solver.kind = SolverKind::Springs;
         sim.step();

@@ -299,8 +299,7 @@ namespace {
 struct SpanStreams {
     explicit SpanStreams(XpbdBatches &b)
         : source(b.source.data())
-        , a(b.a.data())
-        , b(b.b.data())
+        , gatherEnds(b.gatherEnds.data())
         , fetch(b.blockFetch.data())
         , windowBase(b.windowBase.data())
         , windowLanes(b.windowLanes.data())
@@ -311,7 +310,7 @@ struct SpanStreams {
         , spanStretch(b.spanStretch.data())
     {
     }
-    const std::uint32_t *source, *a, *b;
+    const std::uint32_t *source, *gatherEnds;
     const std::uint8_t *fetch;
     const std::uint32_t *windowBase;
     const std::uint64_t *windowLanes;
@@ -328,8 +327,11 @@ DRAPE_STREAMS_INLINE void blockEnds(
     const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
     const std::size_t block = s / L;
     if (st.fetch[block] == XpbdBatches::Gather) {
-        const __m256i ia = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(st.a + s)), real);
-        const __m256i ib = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(st.b + s)), real);
+        const std::uint32_t *ends = st.gatherEnds + st.windowBase[2 * block];
+        const __m256i ia
+            = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(ends)), real);
+        const __m256i ib
+            = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(ends + L)), real);
         const __m256i ax = _mm256_mullo_epi32(ia, three), bx = _mm256_mullo_epi32(ib, three);
         const __m256i ay = _mm256_add_epi32(ax, one), by = _mm256_add_epi32(bx, one);
         const __m256i az = _mm256_add_epi32(ay, one), bz = _mm256_add_epi32(by, one);

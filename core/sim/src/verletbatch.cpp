@@ -20,11 +20,12 @@ template <typename Positions>
 void relaxOne(XpbdBatches &s, std::uint32_t k, const Positions &x, const float *w, float invDt2)
 {
     SlotLink l;
-    if (!slotLink(s, k, x, w, l))
+    const XpbdBatches::Ends ends = s.ends(k);
+    if (!slotLink(s, k, ends, x, w, l))
         return;
     const float f = l.C / (l.wSum + s.alphaTilde[k]);
     const float cx = l.nx * f, cy = l.ny * f, cz = l.nz * f;
-    const std::uint32_t a = s.a[k], b = s.b[k];
+    const auto [a, b] = ends;
     const Vec3 xa = positionOf(x, a), xb = positionOf(x, b);
     setPosition(x, a, Vec3 { xa.x - cx * w[a], xa.y - cy * w[a], xa.z - cz * w[a] });
     setPosition(x, b, Vec3 { xb.x + cx * w[b], xb.y + cy * w[b], xb.z + cz * w[b] });

@@ -23,15 +23,16 @@ float spanStretch(float sx, float sy, float sz, float rest)
     return float((x * x + y * y + z * z) - l * l);
 }
 
-// The nibble tables of a window block whose lanes' ends (real or carried) cover
+// The nibble tables of a window block whose lanes' ends a[l], b[l] (real or carried) cover
 // [base0, base0 + 8) and [base1, base1 + 8) once each (see XpbdBatches::blockFetch).
-void setWindows(XpbdBatches &out, std::size_t block, std::uint32_t base0, std::uint32_t base1)
+void setWindows(XpbdBatches &out, std::size_t block, std::uint32_t base0, std::uint32_t base1,
+    const std::uint32_t *a, const std::uint32_t *b)
 {
     constexpr std::uint32_t L = XpbdBatches::kLanes;
     std::uint64_t lanes = 0, slots = 0;
     for (std::uint32_t l = 0; l < L; ++l) {
         for (std::uint32_t end = 0; end < 2; ++end) {
-            const std::uint32_t particle = (end ? out.b : out.a)[block * L + l];
+            const std::uint32_t particle = (end ? b : a)[l];
             const std::uint32_t window = particle >= base1 && particle < base1 + L ? 1 : 0;
             const std::uint32_t pos = particle - (window ? base1 : base0);
             lanes |= std::uint64_t(window << 3 | pos) << (4 * (end * L + l));
@@ -72,12 +73,12 @@ void setChunks(XpbdBatches &out)
 
 // Sizes every per-slot and per-block stream for `slots` slots; slots added are padding (NaN
 // span: the kernels' length test fails whatever particles they carry, so they move nothing;
-// no constraint) in gathered blocks, those already there keep their values.
-void resizeStreams(XpbdBatches &out, std::size_t slots)
+// no constraint) in gathered blocks whose ends are particle 0 (unless `gatherNew` is false:
+// then the caller sets the new blocks' ends), those already there keep their values.
+void resizeStreams(XpbdBatches &out, std::size_t slots, bool gatherNew = true)
 {
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    out.a.resize(slots, 0);
-    out.b.resize(slots, 0);
+    const std::size_t oldBlocks = out.blockFetch.size();
     out.source.resize(slots, kNone);
     out.restLength.resize(slots, 0.f);
     out.alphaTilde.resize(slots, 0.f);
@@ -96,6 +97,12 @@ void resizeStreams(XpbdBatches &out, std::size_t slots)
     out.windowBase.resize(2 * blocks, 0);
     out.windowLanes.resize(blocks, 0);
     out.windowSlots.resize(blocks, 0);
+    if (blocks == 0)
+        out.gatherEnds.clear();
+    for (std::size_t k = oldBlocks; k < blocks && gatherNew; ++k) {
+        out.windowBase[2 * k] = std::uint32_t(out.gatherEnds.size());
+        out.gatherEnds.resize(out.gatherEnds.size() + 2 * XpbdBatches::kLanes, 0);
+    }
 }
 
 // Appends colours after the laid-out ones, colour c with room for extra[c - the old colour
@@ -382,16 +389,23 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
     const std::size_t slots = out.start[colours];
     setChunks(out);
     resizeStreams(out, 0);
-    resizeStreams(out, slots);
+    resizeStreams(out, slots, false);
     out.needsRefresh = true;
     out.builtPadding = std::uint32_t(slots - m);
     const std::size_t blockCount = blocks.size();
     for (std::size_t k = 0; k < blockCount; ++k) {
         const Block &block = blocks[k];
+        out.blockFetch[k] = block.fetch;
+        if (block.fetch != XpbdBatches::Gather) {
+            setWindows(out, k, block.base0, block.base1, block.a, block.b);
+        } else {
+            out.windowBase[2 * k] = std::uint32_t(out.gatherEnds.size());
+            out.windowBase[2 * k + 1] = 0;
+            out.gatherEnds.insert(out.gatherEnds.end(), block.a, block.a + L);
+            out.gatherEnds.insert(out.gatherEnds.end(), block.b, block.b + L);
+        }
         for (std::uint32_t l = 0; l < L; ++l) {
             const std::size_t slot = k * L + l;
-            out.a[slot] = block.a[l];
-            out.b[slot] = block.b[l];
             const std::uint32_t link = block.link[l];
             if (link == kNone)
                 continue;
@@ -401,10 +415,21 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
             out.spanX[slot] = out.spanY[slot] = out.spanZ[slot] = 0.f;
             out.spanStretch[slot] = spanStretch(0.f, 0.f, 0.f, rest);
         }
-        out.blockFetch[k] = block.fetch;
-        if (block.fetch != XpbdBatches::Gather)
-            setWindows(out, k, block.base0, block.base1);
     }
+    out.gatherEnds.shrink_to_fit();
+}
+
+void XpbdBatches::gather(std::size_t block)
+{
+    if (blockFetch[block] == Gather)
+        return;
+    std::uint32_t a[kLanes], b[kLanes];
+    blockEnds(block, a, b);
+    windowBase[2 * block] = std::uint32_t(gatherEnds.size());
+    windowBase[2 * block + 1] = 0;
+    gatherEnds.insert(gatherEnds.end(), a, a + kLanes);
+    gatherEnds.insert(gatherEnds.end(), b, b + kLanes);
+    blockFetch[block] = Gather;
 }
 
 namespace {
@@ -424,7 +449,7 @@ bool placeAdded(const DistanceConstraint &dc, std::uint32_t i, std::uint32_t c, 
             continue;
         const std::uint32_t base0 = out.windowBase[2 * block], base1 = out.windowBase[2 * block + 1];
         if (inWindow(dc.a, base0) || inWindow(dc.a, base1) || inWindow(dc.b, base0) || inWindow(dc.b, base1))
-            out.blockFetch[block] = XpbdBatches::Gather;
+            out.gather(block);
     }
     // A padding lane of a gathered block if there is one, else of a window block, which then
     // gathers (its lanes then write only what they move).
@@ -441,10 +466,9 @@ bool placeAdded(const DistanceConstraint &dc, std::uint32_t i, std::uint32_t c, 
     }
     if (free != kNone) {
         const std::uint32_t s = free;
-        out.blockFetch[s / L] = XpbdBatches::Gather;
+        out.gather(s / L);
         out.source[s] = i;
-        out.a[s] = dc.a;
-        out.b[s] = dc.b;
+        out.setEnds(s, dc.a, dc.b);
         out.spanX[s] = out.spanY[s] = out.spanZ[s] = 0.f; // set from the origins with the parameters
         return true;
     }
@@ -485,14 +509,19 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
     };
     std::vector<Old> old(oldConstraints);
     std::size_t held = 0;
-    for (std::uint32_t s = 0; s < slots; ++s) {
-        const std::uint32_t j = out.source[s];
-        if (j == kNone)
-            continue;
-        if (j >= oldConstraints)
-            return false;
-        old[j] = { s, out.a[s], out.b[s] };
-        ++held;
+    for (std::uint32_t block = 0; block < slots / L; ++block) {
+        std::uint32_t a[L], b[L];
+        out.blockEnds(block, a, b);
+        for (std::uint32_t l = 0; l < L; ++l) {
+            const std::uint32_t s = block * L + l;
+            const std::uint32_t j = out.source[s];
+            if (j == kNone)
+                continue;
+            if (j >= oldConstraints)
+                return false;
+            old[j] = { s, a[l], b[l] };
+            ++held;
+        }
     }
     if (held != oldConstraints)
         return false; // not one slot per constraint: not the layout of that topology
@@ -533,9 +562,8 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
         const Old &o = old[j++];
         source[o.slot] = std::uint32_t(i);
         if (o.a != dc.a || o.b != dc.b) {
-            out.a[o.slot] = dc.a;
-            out.b[o.slot] = dc.b;
-            out.blockFetch[o.slot / L] = XpbdBatches::Gather;
+            out.gather(o.slot / L);
+            out.setEnds(o.slot, dc.a, dc.b);
         }
     }
     for (; j < oldConstraints; ++j)
@@ -664,8 +692,9 @@ void setSpans(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::
     for (std::size_t s = begin; s < end; ++s) {
         if (batches.source[s] == kNone)
             continue; // padding keeps its NaN span
-        const Vec3 &a = origin[batches.a[s]];
-        const Vec3 &b = origin[batches.b[s]];
+        const XpbdBatches::Ends ends = batches.ends(s);
+        const Vec3 &a = origin[ends.a];
+        const Vec3 &b = origin[ends.b];
         // A float difference is correctly rounded: its error is relative to the link's
         // length, not to the distance from the world origin.
         batches.spanX[s] = a.x - b.x;
@@ -783,12 +812,12 @@ void solveOne(XpbdBatches &s, std::uint32_t k, const Positions &x, const PrevPos
 {
     const float lambda = s.lambdaZero ? 0.f : s.lambda[k];
     SlotLink l;
-    if (!slotLink(s, k, x, w, l)) {
+    const XpbdBatches::Ends ends = s.ends(k);
+    if (!slotLink(s, k, ends, x, w, l)) {
         s.lambda[k] = lambda;
         return;
     }
-    const std::uint32_t a = s.a[k];
-    const std::uint32_t b = s.b[k];
+    const auto [a, b] = ends;
     const Vec3 xa = positionOf(x, a), xb = positionOf(x, b);
     const Vec3 va = xa - positionOf(xPrev, a), vb = xb - positionOf(xPrev, b);
     const float vx = va.x - vb.x, vy = va.y - vb.y, vz = va.z - vb.z;

@@ -41,9 +41,10 @@ struct XpbdBatches {
 
     // Per slot, in the order buildXpbdBatches groups each colour into blocks (xpbdbatch.cpp).
     // Padding slots have a NaN span, which fails the kernels' length test: they move nothing
-    // whatever particles a and b name (a window block's padding carries its idle particles).
-    std::vector<std::uint32_t> a; ///< particle index
-    std::vector<std::uint32_t> b; ///< particle index
+    // whatever particles their ends name (a window block's padding carries its idle particles).
+    // A slot's ends (ends()) are not a stream of their own: a window block names them
+    // through its windows (windowBase, windowLanes), and a gathered block keeps them in
+    // gatherEnds.
     std::vector<std::uint32_t> source; ///< index into Cloth::constraints, ~0 for padding
     std::vector<float> restLength; ///< m
     std::vector<float> alphaTilde; ///< α / dt², m/N/s² (refreshed when the records change)
@@ -84,6 +85,11 @@ struct XpbdBatches {
         Windows = 2, ///< a and b spread over the two windows (windowLanes, windowSlots)
     };
     std::vector<std::uint8_t> blockFetch; ///< per block
+    /// The ends of the gathered blocks' lanes, 16 per block: ends a of its 8 lanes, then ends
+    /// b. A gathered block's first is at gatherEnds[windowBase[2 k]] (its windowBase names no
+    /// window). Blocks that turn to gathering after a layout (gather()) append theirs; a
+    /// layout from scratch compacts them.
+    std::vector<std::uint32_t> gatherEnds;
     /// Per block, set by the refresh: some lane has γ != 0. The XPBD kernel fetches the
     /// previous positions for the damping term only for such blocks; in the others γ = 0
     /// makes the term zero whatever the motion.
@@ -127,7 +133,67 @@ struct XpbdBatches {
         return needsRefresh || refreshedDt != dt || refreshedForVerlet != verlet;
     }
 
-    std::size_t slotCount() const { return a.size(); }
+    std::size_t slotCount() const { return source.size(); }
+
+    /// The particles slot k links (its ends a and b), as the kernels fetch them.
+    struct Ends {
+        std::uint32_t a = 0, b = 0;
+    };
+    Ends ends(std::size_t k) const
+    {
+        const std::size_t block = k / kLanes;
+        const std::uint32_t l = std::uint32_t(k % kLanes);
+        const std::uint32_t *base = windowBase.data() + 2 * block;
+        switch (blockFetch[block]) {
+        case Gather:
+            return { gatherEnds[base[0] + l], gatherEnds[base[0] + kLanes + l] };
+        case Runs:
+            return { base[0] + l, base[1] + l };
+        default: {
+            const std::uint64_t lanes = windowLanes[block];
+            const auto end = [&](std::uint32_t e) {
+                const std::uint32_t nib = std::uint32_t(lanes >> (4 * (e * kLanes + l))) & 15u;
+                return base[nib >> 3] + (nib & 7u);
+            };
+            return { end(0), end(1) };
+        }
+        }
+    }
+    /// Every lane's ends of block `block`.
+    void blockEnds(std::size_t block, std::uint32_t (&a)[kLanes], std::uint32_t (&b)[kLanes]) const
+    {
+        const std::uint32_t *base = windowBase.data() + 2 * block;
+        const std::uint64_t lanes = windowLanes[block];
+        const std::uint8_t fetch = blockFetch[block];
+        for (std::uint32_t l = 0; l < kLanes; ++l) {
+            if (fetch == Gather) {
+                a[l] = gatherEnds[base[0] + l];
+                b[l] = gatherEnds[base[0] + kLanes + l];
+            } else if (fetch == Runs) {
+                a[l] = base[0] + l;
+                b[l] = base[1] + l;
+            } else {
+                const std::uint32_t na = std::uint32_t(lanes >> (4 * l)) & 15u;
+                const std::uint32_t nb = std::uint32_t(lanes >> (4 * (kLanes + l))) & 15u;
+                a[l] = base[na >> 3] + (na & 7u);
+                b[l] = base[nb >> 3] + (nb & 7u);
+            }
+        }
+    }
+    /// The first of gathered block `block`'s 16 ends (gatherEnds).
+    const std::uint32_t *gathered(std::size_t block) const
+    {
+        return gatherEnds.data() + windowBase[2 * block];
+    }
+    /// Turns block `block` into a gathered one with the ends it has (a no-op for one that is).
+    void gather(std::size_t block);
+    /// Sets the ends of slot k, whose block must be gathered.
+    void setEnds(std::size_t k, std::uint32_t a, std::uint32_t b)
+    {
+        std::uint32_t *e = gatherEnds.data() + windowBase[2 * (k / kLanes)];
+        e[k % kLanes] = a;
+        e[kLanes + k % kLanes] = b;
+    }
 };
 
 /// The link of slot k as every kernel sees it, in float: d = span + e with e = x_a - x_b (the
@@ -178,14 +244,13 @@ inline void setPosition(const PlanarPositions &p, std::uint32_t i, const Vec3 &v
     p.z[i] = v.z;
 }
 
-/// Fills `link` for slot k; false when the slot moves nothing (w_a + w_b = 0, |d| < 1e-9 m).
-/// `x` is a Vec3 array or PlanarPositions.
+/// Fills `link` for slot k, whose ends are `ends` (s.ends(k)); false when the slot moves
+/// nothing (w_a + w_b = 0, |d| < 1e-9 m). `x` is a Vec3 array or PlanarPositions.
 template <typename Positions>
-inline bool slotLink(
-    const XpbdBatches &s, std::uint32_t k, const Positions &x, const float *w, SlotLink &link)
+inline bool slotLink(const XpbdBatches &s, std::uint32_t k, XpbdBatches::Ends ends, const Positions &x,
+    const float *w, SlotLink &link)
 {
-    const std::uint32_t a = s.a[k];
-    const std::uint32_t b = s.b[k];
+    const auto [a, b] = ends;
     link.wSum = w[a] + w[b];
     if (link.wSum == 0.f)
         return false;

@@ -174,8 +174,9 @@ DRAPE_AVX2_INLINE void gatherBlock(
     const float *xf = &x[0].x;
     const __m256i one = _mm256_set1_epi32(1);
     const __m256i three = _mm256_set1_epi32(3);
-    const __m256i ia = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s.a.data() + k0));
-    const __m256i ib = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s.b.data() + k0));
+    const std::uint32_t *ends = s.gathered(k0 / XpbdBatches::kLanes);
+    const __m256i ia = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(ends));
+    const __m256i ib = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(ends + XpbdBatches::kLanes));
     const __m256i ax = _mm256_mullo_epi32(ia, three);
     const __m256i ay = _mm256_add_epi32(ax, one);
     const __m256i az = _mm256_add_epi32(ay, one);
@@ -214,10 +215,11 @@ DRAPE_AVX2_INLINE void scatterBlock(
     _mm256_store_ps(o[3], out.xb.x);
     _mm256_store_ps(o[4], out.xb.y);
     _mm256_store_ps(o[5], out.xb.z);
+    const std::uint32_t *ends = s.gathered(k0 / XpbdBatches::kLanes);
     for (int bits = ok; bits != 0; bits &= bits - 1) {
         const int l = __builtin_ctz(unsigned(bits));
-        setPosition(x, s.a[k0 + l], Vec3 { o[0][l], o[1][l], o[2][l] });
-        setPosition(x, s.b[k0 + l], Vec3 { o[3][l], o[4][l], o[5][l] });
+        setPosition(x, ends[l], Vec3 { o[0][l], o[1][l], o[2][l] });
+        setPosition(x, ends[XpbdBatches::kLanes + l], Vec3 { o[3][l], o[4][l], o[5][l] });
     }
 }
 

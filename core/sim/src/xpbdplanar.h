@@ -33,8 +33,9 @@ template <bool Motion>
 DRAPE_AVX2_INLINE void gatherPlanes(const XpbdBatches &s, std::uint32_t k0, const PlanarPositions &x,
     const PlanarPositions &xPrev, const float *w, BlockIn &in)
 {
-    const __m256i ia = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s.a.data() + k0));
-    const __m256i ib = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s.b.data() + k0));
+    const std::uint32_t *ends = s.gathered(k0 / XpbdBatches::kLanes);
+    const __m256i ia = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(ends));
+    const __m256i ib = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(ends + XpbdBatches::kLanes));
     in.xa = { _mm256_i32gather_ps(x.x, ia, 4), _mm256_i32gather_ps(x.y, ia, 4),
         _mm256_i32gather_ps(x.z, ia, 4) };
     in.xb = { _mm256_i32gather_ps(x.x, ib, 4), _mm256_i32gather_ps(x.y, ib, 4),
