@@ -349,7 +349,7 @@ private slots:
                     QCOMPARE(a, cloth.constraints[s.source[k0 + l]].a);
                     QCOMPARE(b, cloth.constraints[s.source[k0 + l]].b);
                 }
-                const auto lanes = s.windowLanes[block];
+                const auto lanes = s.lanesOf(block);
                 const std::uint32_t na = std::uint32_t(lanes >> (4 * l)) & 15u;
                 const std::uint32_t nb = std::uint32_t(lanes >> (4 * (L + l))) & 15u;
                 QCOMPARE(base[na >> 3] + (na & 7u), a);
@@ -359,7 +359,7 @@ private slots:
                     QCOMPARE(b, base[1] + l);
                 }
                 for (std::uint32_t w = 0; w < 2; ++w) {
-                    const std::uint32_t slot = std::uint32_t(s.windowSlots[block] >> (4 * (w * L + l))) & 15u;
+                    const std::uint32_t slot = std::uint32_t(s.slotsOf(block) >> (4 * (w * L + l))) & 15u;
                     const XpbdBatches::Ends e = s.ends(k0 + (slot & 7u));
                     QCOMPARE(slot & 8u ? e.b : e.a, base[w] + l);
                 }
@@ -368,6 +368,15 @@ private slots:
         QVERIFY(kinds[XpbdBatches::Runs] > 0);
         QVERIFY(kinds[XpbdBatches::Windows] > 0);
         QVERIFY(carriers > 0); // row ends leave some windows part idle
+        // The window blocks share their nibble tables: each pattern is held once, and a grid
+        // has few of them (runs and the two kinds of a row's horizontal links, with their
+        // carriers at the row ends).
+        QCOMPARE(s.patternSlots.size(), s.patternLanes.size());
+        std::set<std::pair<std::uint64_t, std::uint64_t>> distinct;
+        for (std::size_t p = 0; p < s.patternLanes.size(); ++p)
+            distinct.insert({ s.patternLanes[p], s.patternSlots[p] });
+        QCOMPARE(distinct.size(), s.patternLanes.size());
+        QVERIFY2(s.patternLanes.size() <= 16, qPrintable(QString::number(s.patternLanes.size())));
         // Most of the grid's constraints are read through windows (a third gathered at most
         // on this small sheet, whose rows are three windows wide).
         QVERIFY(kinds[XpbdBatches::Gather] * 2 < kinds[XpbdBatches::Runs] + kinds[XpbdBatches::Windows]);
@@ -614,8 +623,8 @@ private slots:
             for (std::size_t b = 0; b < s.blockFetch.size(); ++b) {
                 if (s.blockFetch[b] != XpbdBatches::Windows)
                     continue;
-                evenOdd += s.windowLanes[b] == XpbdBatches::kEvenOddLanes;
-                pairs += s.windowLanes[b] == XpbdBatches::kPairLanes;
+                evenOdd += s.lanesOf(b) == XpbdBatches::kEvenOddLanes;
+                pairs += s.lanesOf(b) == XpbdBatches::kPairLanes;
             }
             const QString sheet = QString("damping %1").arg(damping);
             QVERIFY2(evenOdd > 20 && pairs > 20, qPrintable(sheet));

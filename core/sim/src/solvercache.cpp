@@ -360,7 +360,8 @@ ClothSolverCache::Bytes ClothSolverCache::bytes() const
     b.streams = capacityBytes(x.gatherEnds, x.source, x.restLength, x.alphaTilde, x.gamma, x.lambda, x.spanX,
         x.spanY, x.spanZ, x.spanStretch);
     b.blockTables = capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk,
-        x.blockFetch, x.blockDamped, x.windowBase, x.windowLanes, x.windowSlots, x.recordChunkHashes);
+        x.blockFetch, x.blockDamped, x.windowBase, x.windowPattern, x.patternLanes, x.patternSlots,
+        x.recordChunkHashes);
     b.particles = capacityBytes(preVelocity, origin, offset, offsetPrev, planarVelocity, endPosition,
         x.planes, x.prevPlanes, stiffnessSum, dampingSum, contactNormal, contactCollider, meshHint);
     b.other = sizeof(*this)

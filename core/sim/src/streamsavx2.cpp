@@ -302,7 +302,8 @@ struct SpanStreams {
         , gatherEnds(b.gatherEnds.data())
         , fetch(b.blockFetch.data())
         , windowBase(b.windowBase.data())
-        , windowLanes(b.windowLanes.data())
+        , windowPattern(b.windowPattern.data())
+        , patternLanes(b.patternLanes.data())
         , restLength(b.restLength.data())
         , spanX(b.spanX.data())
         , spanY(b.spanY.data())
@@ -313,7 +314,8 @@ struct SpanStreams {
     const std::uint32_t *source, *gatherEnds;
     const std::uint8_t *fetch;
     const std::uint32_t *windowBase;
-    const std::uint64_t *windowLanes;
+    const std::uint16_t *windowPattern;
+    const std::uint64_t *patternLanes;
     const float *restLength;
     float *spanX, *spanY, *spanZ, *spanStretch;
 };
@@ -345,7 +347,7 @@ DRAPE_STREAMS_INLINE void blockEnds(
         xa = x0;
         xb = x1;
     } else {
-        const std::uint64_t lanes = st.windowLanes[block];
+        const std::uint64_t lanes = st.patternLanes[st.windowPattern[block]];
         xa = avx2::pick(x0, x1, avx2::nibbles(std::uint32_t(lanes)));
         xb = avx2::pick(x0, x1, avx2::nibbles(std::uint32_t(lanes >> 32)));
     }

@@ -10,7 +10,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-
+#include <map>
+#include <utility>
 
 namespace drape::detail {
 
@@ -23,10 +24,15 @@ float spanStretch(float sx, float sy, float sz, float rest)
     return float((x * x + y * y + z * z) - l * l);
 }
 
-// The nibble tables of a window block whose lanes' ends a[l], b[l] (real or carried) cover
-// [base0, base0 + 8) and [base1, base1 + 8) once each (see XpbdBatches::blockFetch).
-void setWindows(XpbdBatches &out, std::size_t block, std::uint32_t base0, std::uint32_t base1,
-    const std::uint32_t *a, const std::uint32_t *b)
+// The window patterns laid out so far (XpbdBatches::windowPattern), by their nibbles.
+using PatternIndex = std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint16_t>;
+
+// The windows and the nibble tables of a window block whose lanes' ends a[l], b[l] (real or
+// carried) cover [base0, base0 + 8) and [base1, base1 + 8) once each (see
+// XpbdBatches::blockFetch), its pattern taken from `patterns` or added to them. False when
+// it is a new pattern and the table is full: the block must then be gathered.
+bool setWindows(XpbdBatches &out, PatternIndex &patterns, std::size_t block, std::uint32_t base0,
+    std::uint32_t base1, const std::uint32_t *a, const std::uint32_t *b)
 {
     constexpr std::uint32_t L = XpbdBatches::kLanes;
     std::uint64_t lanes = 0, slots = 0;
@@ -39,10 +45,19 @@ void setWindows(XpbdBatches &out, std::size_t block, std::uint32_t base0, std::u
             slots |= std::uint64_t(end << 3 | l) << (4 * (window * L + pos));
         }
     }
+    const auto [it, added] = patterns.try_emplace({ lanes, slots }, std::uint16_t(out.patternLanes.size()));
+    if (added) {
+        if (out.patternLanes.size() == XpbdBatches::kMaxPatterns) {
+            patterns.erase(it);
+            return false;
+        }
+        out.patternLanes.push_back(lanes);
+        out.patternSlots.push_back(slots);
+    }
     out.windowBase[2 * block] = base0;
     out.windowBase[2 * block + 1] = base1;
-    out.windowLanes[block] = lanes;
-    out.windowSlots[block] = slots;
+    out.windowPattern[block] = it->second;
+    return true;
 }
 
 constexpr std::uint32_t kNone = ~std::uint32_t(0);
@@ -95,10 +110,12 @@ void resizeStreams(XpbdBatches &out, std::size_t slots, bool gatherNew = true)
     out.blockFetch.resize(blocks, XpbdBatches::Gather);
     out.blockDamped.resize(blocks, 1);
     out.windowBase.resize(2 * blocks, 0);
-    out.windowLanes.resize(blocks, 0);
-    out.windowSlots.resize(blocks, 0);
-    if (blocks == 0)
+    out.windowPattern.resize(blocks, 0);
+    if (blocks == 0) {
         out.gatherEnds.clear();
+        out.patternLanes.clear();
+        out.patternSlots.clear();
+    }
     for (std::size_t k = oldBlocks; k < blocks && gatherNew; ++k) {
         out.windowBase[2 * k] = std::uint32_t(out.gatherEnds.size());
         out.gatherEnds.resize(out.gatherEnds.size() + 2 * XpbdBatches::kLanes, 0);
@@ -393,12 +410,15 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
     out.needsRefresh = true;
     out.builtPadding = std::uint32_t(slots - m);
     const std::size_t blockCount = blocks.size();
+    PatternIndex patterns;
     for (std::size_t k = 0; k < blockCount; ++k) {
         const Block &block = blocks[k];
         out.blockFetch[k] = block.fetch;
-        if (block.fetch != XpbdBatches::Gather) {
-            setWindows(out, k, block.base0, block.base1, block.a, block.b);
-        } else {
+        // A colour's blocks are independent, so one gathered instead of read through its
+        // windows gives the same bits.
+        if (block.fetch == XpbdBatches::Gather
+            || !setWindows(out, patterns, k, block.base0, block.base1, block.a, block.b)) {
+            out.blockFetch[k] = XpbdBatches::Gather;
             out.windowBase[2 * k] = std::uint32_t(out.gatherEnds.size());
             out.windowBase[2 * k + 1] = 0;
             out.gatherEnds.insert(out.gatherEnds.end(), block.a, block.a + L);
@@ -417,6 +437,8 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
         }
     }
     out.gatherEnds.shrink_to_fit();
+    out.patternLanes.shrink_to_fit();
+    out.patternSlots.shrink_to_fit();
 }
 
 void XpbdBatches::gather(std::size_t block)

@@ -43,7 +43,7 @@ struct XpbdBatches {
     // Padding slots have a NaN span, which fails the kernels' length test: they move nothing
     // whatever particles their ends name (a window block's padding carries its idle particles).
     // A slot's ends (ends()) are not a stream of their own: a window block names them
-    // through its windows (windowBase, windowLanes), and a gathered block keeps them in
+    // through its windows (windowBase, lanesOf), and a gathered block keeps them in
     // gatherEnds.
     std::vector<std::uint32_t> source; ///< index into Cloth::constraints, ~0 for padding
     std::vector<float> restLength; ///< m
@@ -82,7 +82,7 @@ struct XpbdBatches {
     enum BlockFetch : std::uint8_t {
         Gather = 0, ///< scattered particles (or padding): gathers and scalar stores
         Runs = 1, ///< a = window 0, b = window 1, lane l at position l (no permutes)
-        Windows = 2, ///< a and b spread over the two windows (windowLanes, windowSlots)
+        Windows = 2, ///< a and b spread over the two windows (lanesOf, slotsOf)
     };
     std::vector<std::uint8_t> blockFetch; ///< per block
     /// The ends of the gathered blocks' lanes, 16 per block: ends a of its 8 lanes, then ends
@@ -95,18 +95,27 @@ struct XpbdBatches {
     /// makes the term zero whatever the motion.
     std::vector<std::uint8_t> blockDamped;
     std::vector<std::uint32_t> windowBase; ///< 2 per block: first particle of window 0, 1
-    /// Per block, lane → window: nibble l (bits 4l..4l+3) for end a of lane l, nibble 8 + l
+    /// Per window block, which of the window patterns (patternLanes, patternSlots) its lanes
+    /// take. A grid has three (runs and its two kinds below), a mesh a few more: held once,
+    /// not 16 bytes per block.
+    std::vector<std::uint16_t> windowPattern;
+    /// Per pattern, lane → window: nibble l (bits 4l..4l+3) for end a of lane l, nibble 8 + l
     /// for end b; a nibble is the window (bit 3) and the position in it (bits 0-2).
-    std::vector<std::uint64_t> windowLanes;
-    /// The windowLanes of a grid's two kinds of window blocks, which the AVX2 kernels fetch
+    std::vector<std::uint64_t> patternLanes;
+    /// Per pattern, window → lane: nibble q for position q of window 0, nibble 8 + q for
+    /// window 1; a nibble is the end (bit 3 set: b) and the lane (bits 0-2).
+    std::vector<std::uint64_t> patternSlots;
+    static constexpr std::size_t kMaxPatterns = 1u << 16;
+    /// The lane → window nibbles of window block `block`.
+    std::uint64_t lanesOf(std::size_t block) const { return patternLanes[windowPattern[block]]; }
+    /// Its window → lane nibbles.
+    std::uint64_t slotsOf(std::size_t block) const { return patternSlots[windowPattern[block]]; }
+    /// The lanesOf of a grid's two kinds of window blocks, which the AVX2 kernels fetch
     /// with shuffles instead of general permutes (xpbdplanar.h): lane l's ends at positions
     /// 2l and 2l + 1 of the two windows (a row's horizontal links), or at 4 (l / 2) + l % 2
     /// and two positions further (its links two particles apart).
     static constexpr std::uint64_t kEvenOddLanes = 0xfdb97531eca86420ull;
     static constexpr std::uint64_t kPairLanes = 0xfeba7632dc985410ull;
-    /// Per block, window → lane: nibble q for position q of window 0, nibble 8 + q for window
-    /// 1; a nibble is the end (bit 3 set: b) and the lane (bits 0-2).
-    std::vector<std::uint64_t> windowSlots;
 
     /// Padding slots when buildXpbdBatches laid the streams out, plus the rounding of colours
     /// remapXpbdBatches appended since: padding beyond it is what removals left, and past a
@@ -150,7 +159,7 @@ struct XpbdBatches {
         case Runs:
             return { base[0] + l, base[1] + l };
         default: {
-            const std::uint64_t lanes = windowLanes[block];
+            const std::uint64_t lanes = lanesOf(block);
             const auto end = [&](std::uint32_t e) {
                 const std::uint32_t nib = std::uint32_t(lanes >> (4 * (e * kLanes + l))) & 15u;
                 return base[nib >> 3] + (nib & 7u);
@@ -163,8 +172,8 @@ struct XpbdBatches {
     void blockEnds(std::size_t block, std::uint32_t (&a)[kLanes], std::uint32_t (&b)[kLanes]) const
     {
         const std::uint32_t *base = windowBase.data() + 2 * block;
-        const std::uint64_t lanes = windowLanes[block];
         const std::uint8_t fetch = blockFetch[block];
+        const std::uint64_t lanes = fetch == Windows ? lanesOf(block) : 0;
         for (std::uint32_t l = 0; l < kLanes; ++l) {
             if (fetch == Gather) {
                 a[l] = gatherEnds[base[0] + l];

@@ -147,7 +147,7 @@ DRAPE_AVX2_INLINE void loadPlanarWindows(const XpbdBatches &s, std::uint32_t k0,
         in.wb = _mm256_loadu_ps(w + base1);
         return;
     }
-    const std::uint64_t lanes = s.windowLanes[block];
+    const std::uint64_t lanes = s.lanesOf(block);
     if (lanes == kEvenOddLanes)
         return loadDealtWindows<kEvenOddLanes, Motion>(base0, base1, x, xPrev, w, in);
     if (lanes == kPairLanes)
@@ -179,12 +179,12 @@ DRAPE_AVX2_INLINE void storePlanarWindows(const XpbdBatches &s, std::uint32_t k0
         storePlanes(x, base1, yb);
         return;
     }
-    const std::uint64_t lanes = s.windowLanes[block];
+    const std::uint64_t lanes = s.lanesOf(block);
     if (lanes == kEvenOddLanes)
         return storeDealtWindows<kEvenOddLanes>(base0, base1, x, ya, yb);
     if (lanes == kPairLanes)
         return storeDealtWindows<kPairLanes>(base0, base1, x, ya, yb);
-    const std::uint64_t slots = s.windowSlots[block];
+    const std::uint64_t slots = s.slotsOf(block);
     storePlanes(x, base0, pick(ya, yb, nibbles(std::uint32_t(slots))));
     storePlanes(x, base1, pick(ya, yb, nibbles(std::uint32_t(slots >> 32))));
 }
