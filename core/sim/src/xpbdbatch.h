@@ -96,8 +96,8 @@ struct XpbdBatches {
     std::vector<std::uint8_t> blockDamped;
     std::vector<std::uint32_t> windowBase; ///< 2 per block: first particle of window 0, 1
     /// Per window block, which of the window patterns (patternLanes, patternSlots) its lanes
-    /// take. A grid has three (runs and its two kinds below), a mesh a few more: held once,
-    /// not 16 bytes per block.
+    /// take. A grid has three at any size (runs and the two kinds below); each is held once
+    /// instead of 16 bytes per block.
     std::vector<std::uint16_t> windowPattern;
     /// Per pattern, lane → window: nibble l (bits 4l..4l+3) for end a of lane l, nibble 8 + l
     /// for end b; a nibble is the window (bit 3) and the position in it (bits 0-2).
