@@ -151,42 +151,18 @@ struct XpbdBatches {
     Ends ends(std::size_t k) const
     {
         const std::size_t block = k / kLanes;
-        const std::uint32_t l = std::uint32_t(k % kLanes);
-        const std::uint32_t *base = windowBase.data() + 2 * block;
-        switch (blockFetch[block]) {
-        case Gather:
-            return { gatherEnds[base[0] + l], gatherEnds[base[0] + kLanes + l] };
-        case Runs:
-            return { base[0] + l, base[1] + l };
-        default: {
-            const std::uint64_t lanes = lanesOf(block);
-            const auto end = [&](std::uint32_t e) {
-                const std::uint32_t nib = std::uint32_t(lanes >> (4 * (e * kLanes + l))) & 15u;
-                return base[nib >> 3] + (nib & 7u);
-            };
-            return { end(0), end(1) };
-        }
-        }
+        const std::uint8_t fetch = blockFetch[block];
+        return laneEnds(block, std::uint32_t(k % kLanes), fetch, fetch == Windows ? lanesOf(block) : 0);
     }
     /// Every lane's ends of block `block`.
     void blockEnds(std::size_t block, std::uint32_t (&a)[kLanes], std::uint32_t (&b)[kLanes]) const
     {
-        const std::uint32_t *base = windowBase.data() + 2 * block;
         const std::uint8_t fetch = blockFetch[block];
         const std::uint64_t lanes = fetch == Windows ? lanesOf(block) : 0;
         for (std::uint32_t l = 0; l < kLanes; ++l) {
-            if (fetch == Gather) {
-                a[l] = gatherEnds[base[0] + l];
-                b[l] = gatherEnds[base[0] + kLanes + l];
-            } else if (fetch == Runs) {
-                a[l] = base[0] + l;
-                b[l] = base[1] + l;
-            } else {
-                const std::uint32_t na = std::uint32_t(lanes >> (4 * l)) & 15u;
-                const std::uint32_t nb = std::uint32_t(lanes >> (4 * (kLanes + l))) & 15u;
-                a[l] = base[na >> 3] + (na & 7u);
-                b[l] = base[nb >> 3] + (nb & 7u);
-            }
+            const Ends e = laneEnds(block, l, fetch, lanes);
+            a[l] = e.a;
+            b[l] = e.b;
         }
     }
     /// The first of gathered block `block`'s 16 ends (gatherEnds).
@@ -202,6 +178,21 @@ struct XpbdBatches {
         std::uint32_t *e = gatherEnds.data() + windowBase[2 * (k / kLanes)];
         e[k % kLanes] = a;
         e[kLanes + k % kLanes] = b;
+    }
+
+private:
+    /// The ends of lane l of block `block`, whose fetch is `fetch` and, for a window block
+    /// that is not runs, whose lane nibbles are `lanes`.
+    Ends laneEnds(std::size_t block, std::uint32_t l, std::uint8_t fetch, std::uint64_t lanes) const
+    {
+        const std::uint32_t *base = windowBase.data() + 2 * block;
+        if (fetch == Gather)
+            return { gatherEnds[base[0] + l], gatherEnds[base[0] + kLanes + l] };
+        if (fetch == Runs)
+            return { base[0] + l, base[1] + l };
+        const std::uint32_t na = std::uint32_t(lanes >> (4 * l)) & 15u;
+        const std::uint32_t nb = std::uint32_t(lanes >> (4 * (kLanes + l))) & 15u;
+        return { base[na >> 3] + (na & 7u), base[nb >> 3] + (nb & 7u) };
     }
 };
 
