@@ -393,6 +393,33 @@ private slots:
         passesEqualReference(batched, cache);
     }
 
+    // A layout whose pattern table is full gathers the window blocks that would need a new
+    // pattern: the kernels then give those blocks' lanes the bits the windows gave them.
+    void blocksPastThePatternTableGather_data() { kernelRows(); }
+    void blocksPastThePatternTableGather()
+    {
+        DRAPE_KERNEL_ROW();
+        Cloth batched = jitteredSheet(61, 57);
+        ClothSolverCache full;
+        full.ensure(batched);
+        ClothSolverCache capped;
+        capped.xpbd.maxPatterns = 1;
+        capped.ensure(batched);
+        QCOMPARE(capped.xpbd.patternLanes.size(), std::size_t(1));
+        QVERIFY(full.xpbd.patternLanes.size() > 1);
+        const auto count = [](const XpbdBatches &s, std::uint8_t fetch) {
+            return std::count(s.blockFetch.begin(), s.blockFetch.end(), fetch);
+        };
+        // The same blocks, those of the other patterns gathered.
+        QCOMPARE(capped.xpbd.blockFetch.size(), full.xpbd.blockFetch.size());
+        QVERIFY(count(capped.xpbd, XpbdBatches::Gather) > count(full.xpbd, XpbdBatches::Gather));
+        QVERIFY(count(capped.xpbd, XpbdBatches::Runs) + count(capped.xpbd, XpbdBatches::Windows) > 0);
+        Cloth copy = batched;
+        passesEqualReference(batched, capped);
+        passesEqualReference(copy, full);
+        QVERIFY(samePositions(batched, copy));
+    }
+
     // Blocks whose constraints have no damping skip the previous positions: still the
     // reference's bits, which evaluates the damping term γ ∇C·Δx with γ = 0.
     void undampedBlocksEqualSequentialPass_data() { kernelRows(); }

@@ -47,7 +47,7 @@ bool setWindows(XpbdBatches &out, PatternIndex &patterns, std::size_t block, std
     }
     const auto [it, added] = patterns.try_emplace({ lanes, slots }, std::uint16_t(out.patternLanes.size()));
     if (added) {
-        if (out.patternLanes.size() == XpbdBatches::kMaxPatterns) {
+        if (out.patternLanes.size() >= std::min<std::size_t>(out.maxPatterns, std::size_t(1) << 16)) {
             patterns.erase(it);
             return false;
         }

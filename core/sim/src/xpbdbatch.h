@@ -105,7 +105,9 @@ struct XpbdBatches {
     /// Per pattern, window → lane: nibble q for position q of window 0, nibble 8 + q for
     /// window 1; a nibble is the end (bit 3 set: b) and the lane (bits 0-2).
     std::vector<std::uint64_t> patternSlots;
-    static constexpr std::size_t kMaxPatterns = 1u << 16;
+    /// The most patterns a layout holds (windowPattern indexes 2^16); a layout that would
+    /// need more gathers the blocks past them. Lowered only by tests of that path.
+    std::size_t maxPatterns = std::size_t(1) << 16;
     /// The lane → window nibbles of window block `block`.
     std::uint64_t lanesOf(std::size_t block) const { return patternLanes[windowPattern[block]]; }
     /// Its window → lane nibbles.
