@@ -165,7 +165,7 @@ void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predi
 /// values writePositionsFromOffsets() and finishPositionSubstep() would leave.
 void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt);
 
-/// A plain XPBD frame on the AVX2 kernels keeps the particles' state in planes from its first
+/// A plain XPBD frame on the vector kernels keeps the particles' state in planes from its first
 /// substep's constraint passes to its last's (stepXpbd): the offsets and the offsets at the
 /// substep's start where the passes read them (XpbdBatches::planes, prevPlanes), and the
 /// carried velocities beside them (ClothSolverCache::planarVelocity). Between two substeps

@@ -84,7 +84,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
             setXpbdSpans(cache.xpbd, cache.origin.data(), solverTeam(cache));
         std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
         if (!bends(cloth.bending)) {
-            // Nothing between the passes: back to back on the AVX2 kernels' planes (see stepXpbd).
+            // Nothing between the passes: back to back on the vector kernels' planes (see stepXpbd).
             stats.projections += relax(cloth, cache, invDt2, ctx.solver.iterations);
         } else {
             for (int it = 0; it < ctx.solver.iterations; ++it) {

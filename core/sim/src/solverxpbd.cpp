@@ -80,11 +80,11 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
     // end with the self-collision pass on positions and fold the rest of their end into the
     // next one's prediction, as a plain frame does (the same bits as the unfolded substeps).
     const bool selfOnly = !plain && ctx.solver.selfCollision && plainButSelfCollision(cloth, cache, ctx);
-    // A plain frame of several substeps on the AVX2 kernels, without bending between the
-    // passes, keeps the particles in planes from its first substep's passes to its last's
-    // (PlainPlanes): no copies into planes and back around each substep's passes.
+    // A plain frame of several substeps on the AVX2 or AVX-512 kernels, without bending
+    // between the passes, keeps the particles in planes from its first substep's passes to
+    // its last's (PlainPlanes): no copies into planes and back around each substep's passes.
     const bool planar
-        = plain && ctx.substeps > 1 && !bends(cloth.bending) && xpbdKernelIsa() == KernelIsa::Avx2;
+        = plain && ctx.substeps > 1 && !bends(cloth.bending) && xpbdKernelIsa() >= KernelIsa::Avx2;
     PlainPlanes planes;
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;

@@ -59,7 +59,10 @@ void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t e
     const PlanarPositions &x, const float *invMass, float invDt2)
 {
     if (conflictFree) {
-        relaxConflictFreePlanarAvx2(batches, begin, end, x, invMass, invDt2);
+        if (xpbdKernelIsa() == KernelIsa::Avx512)
+            relaxConflictFreePlanarAvx512(batches, begin, end, x, invMass, invDt2);
+        else
+            relaxConflictFreePlanarAvx2(batches, begin, end, x, invMass, invDt2);
         return;
     }
     for (std::uint32_t k = begin; k < end; ++k) {

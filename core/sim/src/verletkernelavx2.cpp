@@ -116,4 +116,12 @@ DRAPE_AVX512_KERNEL void relaxConflictFreeAvx512(
     avx512::solveColourRangeInPairs(s, begin, end, x, nullptr, w, arith);
 }
 
+DRAPE_AVX512_KERNEL void relaxConflictFreePlanarAvx512(XpbdBatches &s, std::uint32_t begin, std::uint32_t end,
+    const PlanarPositions &x, const float *w, float invDt2)
+{
+    VerletArith arith;
+    arith.invDt2 = invDt2;
+    avx512::solvePlanarColourRangeInPairs(s, begin, end, x, x, w, arith);
+}
+
 } // namespace drape::detail

@@ -944,7 +944,10 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
     const PlanarPositions &x, const PlanarPositions &xPrev, const float *invMass)
 {
     if (conflictFree) {
-        solveConflictFreePlanarAvx2(batches, begin, end, x, xPrev, invMass);
+        if (xpbdKernelIsa() == KernelIsa::Avx512)
+            solveConflictFreePlanarAvx512(batches, begin, end, x, xPrev, invMass);
+        else
+            solveConflictFreePlanarAvx2(batches, begin, end, x, xPrev, invMass);
         return;
     }
     for (std::uint32_t k = begin; k < end; ++k) {
@@ -956,7 +959,7 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
 void solveXpbdPass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass,
     std::size_t particles, XpbdWorker *team, int passes)
 {
-    if (xpbdKernelIsa() != KernelIsa::Avx2) {
+    if (xpbdKernelIsa() == KernelIsa::Portable) {
         for (int pass = 0; pass < passes; ++pass) {
             solveColours(batches, x, xPrev, invMass, team);
             batches.lambdaZero = false;
@@ -976,7 +979,7 @@ void solveXpbdPass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float
 void relaxVerletPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2, std::size_t particles,
     XpbdWorker *team, int passes)
 {
-    if (xpbdKernelIsa() != KernelIsa::Avx2) {
+    if (xpbdKernelIsa() == KernelIsa::Portable) {
         for (int pass = 0; pass < passes; ++pass)
             relaxColours(batches, x, invMass, invDt2, team);
         return;

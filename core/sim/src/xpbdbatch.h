@@ -65,7 +65,7 @@ struct XpbdBatches {
     /// fixed for the frame (SlotLink): set with the spans and with the rest lengths.
     std::vector<float> spanStretch;
 
-    /// Scratch of the AVX2 passes (solveXpbdPass, relaxVerletPass): the particles' offsets
+    /// Scratch of the vector passes (solveXpbdPass, relaxVerletPass): the particles' offsets
     /// as planes (PlanarPositions, laid out by copyToPlanes), and their offsets at the start
     /// of the substep when a block is damped or the frame is plain (stepXpbd, PlainPlanes).
     std::vector<float> planes, prevPlanes;
@@ -218,7 +218,7 @@ struct SlotLink {
     float C = 0.f; ///< m, |d| - L
 };
 
-/// Particle offsets as three arrays of floats, one per coordinate: the layout the AVX2 passes
+/// Particle offsets as three arrays of floats, one per coordinate: the layout the vector passes
 /// work in (solveXpbdPass), where a run of 8 consecutive particles is three plain vector loads.
 struct PlanarPositions {
     float *x = nullptr;
@@ -354,23 +354,23 @@ void xpbdConstraintTensions(
 void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree, Vec3 *x,
     const Vec3 *xPrev, const float *invMass);
 
-/// The same with the offsets as planes (the AVX2 kernels only: call when xpbdKernelIsa() is
-/// KernelIsa::Avx2).
+/// The same with the offsets as planes (the AVX2 and AVX-512 kernels only: call when
+/// xpbdKernelIsa() is not KernelIsa::Portable).
 void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
     const PlanarPositions &x, const PlanarPositions &xPrev, const float *invMass);
 
 /// `passes` Gauss-Seidel passes over every colour in order (solveXpbdSlots colour by colour,
 /// shared with `team` if set) on the offsets of `particles` particles; passes after the first
 /// take the multipliers the one before left (XpbdBatches::lambdaZero is cleared after the
-/// first). With the AVX2 kernels the offsets are copied into planes before the passes
-/// (XpbdBatches::planes) and back after them: a block of a grid then reads its runs of
+/// first). With the AVX2 or AVX-512 kernels the offsets are copied into planes before the
+/// passes (XpbdBatches::planes) and back after them: a block of a grid then reads its runs of
 /// particles with plain loads, where Vec3 triples need a transpose in and out of every
 /// block. The same bits either way, and whatever the passes are split into calls.
 void solveXpbdPass(XpbdBatches &batches, Vec3 *x, const Vec3 *xPrev, const float *invMass,
     std::size_t particles, XpbdWorker *team = nullptr, int passes = 1);
 
 // The pieces of solveXpbdPass, for a caller that keeps the offsets in planes across substeps
-// (a plain frame, stepXpbd). AVX2 only: call when xpbdKernelIsa() is KernelIsa::Avx2.
+// (a plain frame, stepXpbd). Call when xpbdKernelIsa() is not KernelIsa::Portable.
 
 /// `particles` Vec3 copied into planes held by `store` (grown when the cloth grew, so that a
 /// step allocates only when its particle count rose), shared with `team` if set.
@@ -416,7 +416,7 @@ bool refreshVerletBatches(const Cloth &cloth, float dt, XpbdBatches &batches, Xp
 void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
     Vec3 *x, const float *invMass, float invDt2);
 
-/// The same with the offsets as planes (call when xpbdKernelIsa() is KernelIsa::Avx2).
+/// The same with the offsets as planes (call when xpbdKernelIsa() is not KernelIsa::Portable).
 void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end, bool conflictFree,
     const PlanarPositions &x, const float *invMass, float invDt2);
 

@@ -47,6 +47,12 @@ void solveConflictFreePlanarAvx2(XpbdBatches &s, std::uint32_t begin, std::uint3
     const PlanarPositions &x, const PlanarPositions &xPrev, const float *w);
 void relaxConflictFreePlanarAvx2(XpbdBatches &s, std::uint32_t begin, std::uint32_t end,
     const PlanarPositions &x, const float *w, float invDt2);
+/// The same two with two blocks in each 16-lane AVX-512 register, the same bits. Only call
+/// when xpbdKernelIsa() is Avx512.
+void solveConflictFreePlanarAvx512(XpbdBatches &s, std::uint32_t begin, std::uint32_t end,
+    const PlanarPositions &x, const PlanarPositions &xPrev, const float *w);
+void relaxConflictFreePlanarAvx512(XpbdBatches &s, std::uint32_t begin, std::uint32_t end,
+    const PlanarPositions &x, const float *w, float invDt2);
 /// Copies particles [begin, end) from Vec3 to planes and back, eight at a time. Only call when
 /// xpbdKernelIsa() >= Avx2.
 void toPlanesAvx2(const Vec3 *v, std::size_t begin, std::size_t end, const PlanarPositions &p);

@@ -11,11 +11,13 @@
 // positions and inverse masses and store the corrected positions of the lanes that moved
 // one by one.
 //
-// The solvers' passes take the planar entries (solveConflictFreePlanarAvx2, xpbdplanar.h):
-// solveXpbdPass copies the offsets into planes of x, y and z for the pass, so that a window
-// is three plain loads with no transpose (13 % fewer instructions in the kernel). The Vec3
-// entries stay for per-colour calls on Vec3 arrays (solveXpbdSlots) and share their block
-// loop with the AVX-512 kernels.
+// The solvers' passes take the planar entries (solveConflictFreePlanarAvx2, xpbdplanar.h, and
+// solveConflictFreePlanarAvx512, xpbdpairs.h): solveXpbdPass copies the offsets into planes
+// of x, y and z for the pass, so that a window is three plain loads with no transpose (13 %
+// fewer instructions in the 8-lane kernel). On AVX-512 two blocks share each 16-lane
+// register from fetch to store (solveWindowPair), which took a fifth off the kernel's time
+// on the 128² benchmark sheet (docs/benchmark.md). The Vec3 entries stay for per-colour
+// calls on Vec3 arrays (solveXpbdSlots) and share their block loop with the AVX-512 kernels.
 //
 // Bit-identical to solveOne: every operation is the same IEEE operation in the same order
 // (no FMA: the AVX-512 build of the kernel could contract a multiply and an add into one
@@ -215,40 +217,50 @@ struct XpbdArith {
         }
     }
 
-    // solve on P pairs of blocks, 16 lanes at a time (xpbdpairs.h). A pair with one damped
-    // block takes the damping term in all its lanes: the undamped block's lanes have γ = 0,
-    // which picks the undamped numerator, and (1 + 0) w + α̃ = w + α̃ exactly.
+    // Δλ of pair p (slots [k0, k0 + 16)) from its geometry, stored into λ as λ + Δλ:
+    // deltaLambda on 16 lanes. A pair with one damped block takes the damping term in all its
+    // lanes: the undamped block's lanes have γ = 0, which picks the undamped numerator, and
+    // (1 + 0) w + α̃ = w + α̃ exactly. Lanes that cannot move get +0, as the 8-lane kernel's
+    // mask gives them.
     template <int P>
-    DRAPE_AVX512_INLINE void solve16(XpbdBatches &s, const std::uint32_t (&k0)[P], const avx512::PairIn (&in)[P],
-        avx512::PairOut (&out)[P]) const
+    DRAPE_AVX512_INLINE __m512 pairDeltaLambda(XpbdBatches &s, std::uint32_t k0,
+        const avx512::PairGeometry<P> &geo, int p, __mmask16 ok, bool damped, const avx512::Lanes16 &v) const
     {
         const __m512 oneF = _mm512_set1_ps(1.f);
         const __m512 signF = _mm512_set1_ps(-0.f);
+        const avx512::Lanes16 &n = geo.n[p];
+        const __m512 at = _mm512_loadu_ps(s.alphaTilde.data() + k0);
+        float *lambdaPtr = s.lambda.data() + k0;
+        const __m512 lambda = s.lambdaZero ? _mm512_setzero_ps() : _mm512_loadu_ps(lambdaPtr);
+        const __m512 undamped = _mm512_sub_ps(_mm512_xor_ps(geo.C[p], signF), _mm512_mul_ps(at, lambda));
+        __m512 num = undamped;
+        __m512 den = _mm512_add_ps(geo.wSum[p], at);
+        if (damped) {
+            const __m512 g = _mm512_loadu_ps(s.gamma.data() + k0);
+            const __m512 gradDotDx = _mm512_add_ps(
+                _mm512_add_ps(_mm512_mul_ps(n.x, v.x), _mm512_mul_ps(n.y, v.y)), _mm512_mul_ps(n.z, v.z));
+            num = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(g, _mm512_setzero_ps(), _CMP_EQ_OQ),
+                _mm512_sub_ps(undamped, _mm512_mul_ps(g, gradDotDx)), undamped);
+            den = _mm512_add_ps(_mm512_mul_ps(_mm512_add_ps(oneF, g), geo.wSum[p]), at);
+        }
+        const __m512 dLambda = _mm512_maskz_div_ps(ok, num, den);
+        _mm512_storeu_ps(lambdaPtr, _mm512_add_ps(lambda, dLambda));
+        return dLambda;
+    }
+
+    // solve on P pairs of blocks, 16 lanes at a time (xpbdpairs.h).
+    template <int P>
+    DRAPE_AVX512_INLINE void solve16(XpbdBatches &s, const std::uint32_t (&k0)[P],
+        const avx512::PairIn (&in)[P], avx512::PairOut (&out)[P]) const
+    {
         __m512 dLambda[P];
         avx512::PairGeometry<P> geo;
         avx512::pairGeometry<P>(s, k0, in, geo, out);
 #pragma GCC unroll 4
         for (int p = 0; p < P; ++p) {
-            const avx512::PairIn &b = in[p];
-            const avx512::Lanes16 &n = geo.n[p];
-            const __m512 at = _mm512_loadu_ps(s.alphaTilde.data() + k0[p]);
-            float *lambdaPtr = s.lambda.data() + k0[p];
-            const __m512 lambda = s.lambdaZero ? _mm512_setzero_ps() : _mm512_loadu_ps(lambdaPtr);
-            const __m512 undamped = _mm512_sub_ps(_mm512_xor_ps(geo.C[p], signF), _mm512_mul_ps(at, lambda));
-            __m512 num = undamped;
-            __m512 den = _mm512_add_ps(geo.wSum[p], at);
             const std::size_t block = k0[p] / XpbdBatches::kLanes;
-            if (s.blockDamped[block] || s.blockDamped[block + 1]) {
-                const __m512 g = _mm512_loadu_ps(s.gamma.data() + k0[p]);
-                const __m512 gradDotDx = _mm512_add_ps(
-                    _mm512_add_ps(_mm512_mul_ps(n.x, b.v.x), _mm512_mul_ps(n.y, b.v.y)), _mm512_mul_ps(n.z, b.v.z));
-                num = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(g, _mm512_setzero_ps(), _CMP_EQ_OQ),
-                    _mm512_sub_ps(undamped, _mm512_mul_ps(g, gradDotDx)), undamped);
-                den = _mm512_add_ps(_mm512_mul_ps(_mm512_add_ps(oneF, g), geo.wSum[p]), at);
-            }
-            // Lanes that cannot move get +0, as the 8-lane kernel's mask gives them.
-            dLambda[p] = _mm512_maskz_div_ps(out[p].ok, num, den);
-            _mm512_storeu_ps(lambdaPtr, _mm512_add_ps(lambda, dLambda[p]));
+            dLambda[p] = pairDeltaLambda<P>(
+                s, k0[p], geo, p, out[p].ok, s.blockDamped[block] || s.blockDamped[block + 1], in[p].v);
         }
 #pragma GCC unroll 4
         for (int p = 0; p < P; ++p) {
@@ -303,6 +315,12 @@ DRAPE_AVX512_KERNEL void solveConflictFreeAvx512(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
     avx512::solveColourRangeInPairs(s, begin, end, x, xPrev, w, XpbdArith {});
+}
+
+DRAPE_AVX512_KERNEL void solveConflictFreePlanarAvx512(XpbdBatches &s, std::uint32_t begin, std::uint32_t end,
+    const PlanarPositions &x, const PlanarPositions &xPrev, const float *w)
+{
+    avx512::solvePlanarColourRangeInPairs(s, begin, end, x, xPrev, w, XpbdArith {});
 }
 
 } // namespace drape::detail
