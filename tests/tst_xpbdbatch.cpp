@@ -238,6 +238,21 @@ std::vector<Vec3> wholePasses(XpbdBatches &s, const std::vector<Vec3> &off, cons
     return x;
 }
 
+// A 24 × 17 sheet hung by its top row, four substeps a frame, not yet stepped.
+Simulation hangingSheet()
+{
+    GridSpec g;
+    g.across = 24;
+    g.down = 17;
+    Simulation sim;
+    sim.solver.substeps = 4;
+    Cloth c = makeGrid(g);
+    for (int i = 0; i < g.across; ++i)
+        c.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
+    sim.cloths.push_back(c);
+    return sim;
+}
+
 // One row per kernel (xpbdkernel.h): each block kernel this CPU can run, and the portable
 // one. Rows the CPU cannot run are skipped.
 void kernelRows()
@@ -1097,15 +1112,8 @@ private slots:
         // The memory figures of bench/ come from Simulation::stateBytesByPart. Each part must
         // hold at least what its arrays need at their sizes: a part that forgot an array
         // would fall short of this floor, one that counted an array twice would break the sum.
-        GridSpec g;
-        g.across = 24;
-        g.down = 17;
-        Simulation sim;
-        sim.solver.substeps = 4;
-        Cloth c = makeGrid(g);
-        for (int i = 0; i < g.across; ++i)
-            c.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
-        sim.cloths.push_back(c);
+        Simulation sim = hangingSheet();
+        const Cloth &c = sim.cloths[0];
         const std::size_t n = c.particles.size(), m = c.constraints.size(), t = c.triangles.size();
 
         const StateBytes unstepped = sim.stateBytesByPart(0);
@@ -1165,6 +1173,42 @@ private slots:
         fresh.setTime(undamped.time(), undamped.frame());
         fresh.step();
         QCOMPARE(sim.stateHash(), fresh.stateHash());
+    }
+
+    void copiesCarryNoScratch()
+    {
+        // The vector kernels' planes (the offsets, their values at the substep's start, the
+        // carried velocities) live only within a step. A copy of a simulation (a timeline
+        // snapshot) leaves them out and steps on bit for bit all the same; an assignment
+        // keeps the target's, so that a player copying a state every frame allocates nothing.
+        if (xpbdKernelIsaOfCpu() == KernelIsa::Portable)
+            QSKIP("the portable kernels use no planes");
+        Simulation sim = hangingSheet();
+        const std::size_t n = sim.cloths[0].particles.size();
+        sim.run(3);
+        QVERIFY(!sim.status().blownUp);
+        const StateBytes b = sim.stateBytesByPart(0);
+
+        Simulation copy = sim;
+        const StateBytes cb = copy.stateBytesByPart(0);
+        // Nine planes of n floats: three each for the offsets, the previous offsets and the
+        // velocities.
+        QVERIFY2(b.solverParticles >= cb.solverParticles + n * 9 * sizeof(float),
+            qPrintable(QString("%1 against %2").arg(b.solverParticles).arg(cb.solverParticles)));
+        QCOMPARE(cb.streams, b.streams);
+        copy.step();
+        sim.step();
+        QCOMPARE(copy.stateHash(), sim.stateHash());
+        QCOMPARE(copy.stateBytesByPart(0).solverParticles, sim.stateBytesByPart(0).solverParticles);
+
+        Simulation player = sim;
+        player.step(); // its own planes
+        const std::size_t own = player.stateBytesByPart(0).solverParticles;
+        player = sim;
+        QCOMPARE(player.stateBytesByPart(0).solverParticles, own);
+        player.step();
+        sim.step();
+        QCOMPARE(player.stateHash(), sim.stateHash());
     }
 
     void springsFramesHoldNoStreams()

@@ -131,7 +131,7 @@ struct ClothSolverCache {
     std::vector<Vec3> offset; ///< m, displacement since the start of the frame
     std::vector<Vec3> offsetPrev; ///< m, offset at the start of the current substep
     /// A plain XPBD frame's carried velocities as planes (PlainPlanes, solver.h).
-    std::vector<float> planarVelocity; ///< m/s
+    ScratchVector<float> planarVelocity; ///< m/s
 
     // Kinematic particles: moved from outside between frames, interpolated across substeps.
     std::vector<Vec3> endPosition; ///< m, positions at the end of the last frame

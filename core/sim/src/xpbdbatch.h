@@ -21,6 +21,22 @@ namespace drape::detail {
 
 class XpbdWorker;
 
+/// A vector whose contents live only within a step (every step writes it before reading it):
+/// a copy of its owner starts it empty, and an assignment leaves the target's as it was, its
+/// storage kept for reuse. A copy of a simulation (a timeline snapshot, a rollback point)
+/// then carries none of it.
+template <typename T> class ScratchVector : public std::vector<T> {
+public:
+    ScratchVector() = default;
+    ScratchVector(const ScratchVector &) noexcept
+        : std::vector<T>()
+    { }
+    ScratchVector(ScratchVector &&) noexcept = default;
+    ScratchVector &operator=(const ScratchVector &) noexcept { return *this; }
+    ScratchVector &operator=(ScratchVector &&) noexcept = default;
+    ~ScratchVector() = default;
+};
+
 struct XpbdBatches {
     static constexpr std::uint32_t kLanes = 8;
 
@@ -68,7 +84,7 @@ struct XpbdBatches {
     /// Scratch of the vector passes (solveXpbdPass, relaxVerletPass): the particles' offsets
     /// as planes (PlanarPositions, laid out by copyToPlanes), and their offsets at the start
     /// of the substep when a block is damped or the frame is plain (stepXpbd, PlainPlanes).
-    std::vector<float> planes, prevPlanes;
+    ScratchVector<float> planes, prevPlanes;
 
     /// How the AVX2 kernel fetches the particles of a block (slots [k kLanes, (k+1) kLanes)).
     /// The 16 particles of a block of a grid's colour usually fill two runs of 8 consecutive
