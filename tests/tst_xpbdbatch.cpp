@@ -715,6 +715,94 @@ private slots:
         }
     }
 
+    void mixedWindowPairsEqualPortable()
+    {
+        // The AVX-512 passes take two blocks at a time (solveWindowPair). When one is Runs
+        // and the other Windows, the runs block's lanes are picked through its nibble
+        // pattern like any window block's; a grid's colours never pair the two (each family
+        // of links has colours of its own, ClothSolverCache). Here groups of 16 particles
+        // carry 8 links each, as runs (l, l + 8) or in a row's even/odd layout (2l, 2l + 1)
+        // in turn: too few of either for a family, so they are coloured greedily, into the
+        // same colour. The window groups leave a few links out (idle lanes) and name some
+        // ends the other way round; damping comes on every third group, and not at all.
+        if (xpbdKernelIsaOfCpu() < KernelIsa::Avx2)
+            QSKIP("this CPU runs the portable passes only");
+        for (int damped = 0; damped < 2; ++damped) {
+            ExplicitSpec spec;
+            for (std::uint32_t group = 0; group < 14; ++group) {
+                const std::uint32_t base = group * 16;
+                for (std::uint32_t q = 0; q < 16; ++q) {
+                    const float jitter = 0.002f * std::sin(float(base + q) * 1.7f);
+                    spec.positions.push_back(
+                        { 0.05f * float(group) + 0.01f * float(q), 1.f + jitter, jitter });
+                    spec.masses.push_back(0.01f + 0.002f * float((base + q) % 5));
+                }
+                const bool runs = group % 2 == 0;
+                for (std::uint32_t l = 0; l < 8; ++l) {
+                    // A runs block needs every lane, end a in window 0.
+                    if (!runs && (group * 8 + l) % 13 == 5)
+                        continue;
+                    DistanceConstraint c;
+                    c.a = runs ? base + l : base + 2 * l;
+                    c.b = runs ? base + l + 8 : base + 2 * l + 1;
+                    if (!runs && l % 3 == 1)
+                        std::swap(c.a, c.b);
+                    c.restLength
+                        = length(spec.positions[c.a] - spec.positions[c.b]) * (0.95f + 0.01f * float(l));
+                    c.compliance = l % 4 == 0 ? 0.f : 1e-5f;
+                    c.damping = damped && group % 3 == 0 && c.compliance > 0.f ? 0.3f : 0.f;
+                    spec.constraints.push_back(c);
+                }
+            }
+            Cloth cloth = makeExplicit(spec);
+            cloth.particles.setKind(37, ParticleKind::Static);
+            ClothSolverCache cache;
+            cache.ensure(cloth);
+            XpbdBatches &s = cache.xpbd;
+            const float dt = 1.f / 600.f;
+            QVERIFY(refreshXpbdBatches(cloth, dt, s)); // sets blockDamped
+            int mixed = 0, mixedDamped = 0;
+            for (std::size_t c = 0; c + 1 < s.start.size(); ++c) {
+                if (!s.conflictFree[c])
+                    continue;
+                for (std::uint32_t k0 = s.start[c]; k0 + 16 <= s.start[c + 1]; k0 += 16) {
+                    const std::size_t b = k0 / 8;
+                    const bool pair = (s.blockFetch[b] == XpbdBatches::Runs
+                                          && s.blockFetch[b + 1] == XpbdBatches::Windows)
+                        || (s.blockFetch[b] == XpbdBatches::Windows
+                            && s.blockFetch[b + 1] == XpbdBatches::Runs);
+                    mixed += pair;
+                    mixedDamped += pair && (s.blockDamped[b] || s.blockDamped[b + 1]);
+                }
+            }
+            QVERIFY2(mixed > 2, qPrintable(QString::number(mixed)));
+            QVERIFY(damped ? mixedDamped > 0 : mixedDamped == 0);
+            const std::size_t n = cloth.particles.size();
+            std::vector<Vec3> off(n), offPrev(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                const float t = float(i);
+                off[i] = Vec3 { std::sin(t), std::cos(1.3f * t), std::sin(0.7f * t) } * 1e-3f;
+                offPrev[i] = off[i] - Vec3 { std::cos(t), std::sin(1.1f * t), std::cos(0.3f * t) } * 2e-3f;
+            }
+            for (int verlet = 0; verlet < 2; ++verlet) {
+                QVERIFY(verlet ? refreshVerletBatches(cloth, dt, s) : refreshXpbdBatches(cloth, dt, s));
+                setXpbdSpans(s, cloth.particles.position.data());
+                const std::vector<Vec3> expected = wholePasses(
+                    s, off, offPrev, cloth.particles.invMass, dt, verlet, int(KernelIsa::Portable), nullptr);
+                const std::vector<float> expectedLambda = s.lambda;
+                QVERIFY(!sameBits(expected, off)); // it moved
+                for (int path = int(KernelIsa::Avx2); path <= int(xpbdKernelIsaOfCpu()); ++path) {
+                    const std::vector<Vec3> x
+                        = wholePasses(s, off, offPrev, cloth.particles.invMass, dt, verlet, path, nullptr);
+                    const QString where
+                        = QString("damped %1 verlet %2 kernel %3").arg(damped).arg(verlet).arg(path);
+                    QVERIFY2(sameBits(expected, x), qPrintable(where + " positions"));
+                    QVERIFY2(sameBits(expectedLambda, s.lambda), qPrintable(where + " lambda"));
+                }
+            }
+        }
+    }
+
     // The per-frame refresh (parameters, record checks) and spans pass of the block kernels'
     // CPUs give the portable loops' bits, for XPBD and Verlet, on sheets with padding, a
     // frame origin far from the world origin, damped and undamped blocks, and records broken
