@@ -4,16 +4,17 @@
 // flight along a block's chain of dependent operations (fetch, square root, two divisions,
 // store) with half the arithmetic instructions; measured 3-5 % faster for XPBD and 4-7 % for
 // Verlet at N = 128 than four 8-lane blocks, where four pairs spill more and gained nothing
-// for XPBD. Blocks are still fetched and stored one by one (xpbdblocks.inc): two blocks'
-// lanes are joined into one register for the arithmetic and split again for the stores.
-// Lanes that cannot move are masked in k-registers instead of vector masks.
+// for XPBD. On Vec3 arrays (solveColourRangeInPairs), and on planes for a pair with a
+// gathered block, blocks are fetched and stored one by one (xpbdblocks.inc, xpbdplanar.h):
+// two blocks' lanes are joined into one register for the arithmetic, through memory on the
+// stack, and split again for the stores. Lanes that cannot move are masked in k-registers
+// instead of vector masks.
 //
 // On planes (the solvers' passes, solveConflictFreePlanarAvx512) a pair of window blocks
 // skips that round trip: its lanes come from the planes straight into 16-lane registers,
-// a block's two windows side by side, and go back the same way (solveWindowPair). Blocks
-// are then no longer fetched into memory on the stack and joined from there, which took the
-// XPBD frame of the 128² benchmark sheet from about 2.9 to 2.4 ms and Verlet's from 2.7 to
-// 2.1 ms (docs/benchmark.md).
+// a block's two windows side by side, and go back the same way (solveWindowPair). Moving
+// the AVX-512 passes onto planes with this path took the XPBD frame of the 128² benchmark
+// sheet from about 2.9 to 2.4 ms and Verlet's from 2.7 to 2.1 ms (docs/benchmark.md).
 //
 // Every operation is the 8-lane arithmetic's (xpbdlanes.h: blockGeometry; the kernels' Arith
 // structs) lane for lane, in the same IEEE operations and order, so the results are the same
