@@ -13,8 +13,9 @@ enum class KernelIsa : int {
     /// latency of a block's chain (fetch, square root, two divisions, store), and four
     /// independent chains hide more of it than two (about 10 % faster here, spills and all).
     Avx2 = 1,
-    /// The same AVX2 arithmetic compiled with AVX-512VL's 32 vector registers, which keep
-    /// more of the four blocks' lanes out of memory.
+    /// The same arithmetic on two blocks per 512-bit register (xpbdpairs.h), with AVX-512VL's
+    /// 32 vector registers and two-source permutes; on planes a pair of window blocks goes
+    /// from fetch to store in registers (solveWindowPair).
     Avx512 = 2,
 };
 
