@@ -91,8 +91,8 @@ private:
             QVERIFY(c.topologyRevision > original.topologyRevision);
         // The index maps hold for every operation (identity when nothing is added or removed).
         if (r.edit.changedConstraints.empty())
-            checkMap(original.constraints, c.constraints, constraintIndexMap(r.edit, original.constraints.size()),
-                     r.edit.removedConstraints.size());
+            checkMap(original.constraints.records(), c.constraints.records(),
+                constraintIndexMap(r.edit, original.constraints.size()), r.edit.removedConstraints.size());
         checkMap(original.triangles, c.triangles, triangleIndexMap(r.edit, original.triangles.size()),
                  r.edit.removedTriangles.size());
     }
@@ -193,7 +193,8 @@ private slots:
         QCOMPARE(dc.kind, ConstraintKind::User);
         QCOMPARE(dc.restLength, length(original.particles.position[0] - original.particles.position[29]));
         // Everything that was there keeps its index.
-        checkMap(original.constraints, c.constraints, constraintIndexMap(add.edit, original.constraints.size()), 0);
+        checkMap(original.constraints.records(), c.constraints.records(),
+            constraintIndexMap(add.edit, original.constraints.size()), 0);
 
         NewConstraintDef def;
         def.restLength = 0.5f;
@@ -235,7 +236,8 @@ private slots:
         apply(c, r.edit);
         for (const Triangle &t : c.triangles)
             QVERIFY2(!spans(t, edge), "a triangle still spans the removed edge");
-        checkMap(original.constraints, c.constraints, constraintIndexMap(r.edit, original.constraints.size()), 3);
+        checkMap(original.constraints.records(), c.constraints.records(),
+            constraintIndexMap(r.edit, original.constraints.size()), 3);
         checkMap(original.triangles, c.triangles, triangleIndexMap(r.edit, original.triangles.size()), expected);
 
         const std::vector<std::uint32_t> selection{0, 1, 7, 8, 61};
@@ -266,7 +268,8 @@ private slots:
         apply(c, e);
         QCOMPARE(c.constraints[0], x);
         QCOMPARE(c.constraints[3], y);
-        checkMap(original.constraints, c.constraints, constraintIndexMap(e, original.constraints.size()), 2);
+        checkMap(original.constraints.records(), c.constraints.records(),
+            constraintIndexMap(e, original.constraints.size()), 2);
         checkMap(original.triangles, c.triangles, triangleIndexMap(e, original.triangles.size()), 1);
     }
 
@@ -281,8 +284,8 @@ private slots:
         QVERIFY(!cut.edit.removedTriangles.empty());
         Cloth c = original;
         apply(c, cut.edit);
-        checkMap(original.constraints, c.constraints, constraintIndexMap(cut.edit, original.constraints.size()),
-                 cut.edit.removedConstraints.size());
+        checkMap(original.constraints.records(), c.constraints.records(),
+            constraintIndexMap(cut.edit, original.constraints.size()), cut.edit.removedConstraints.size());
 
         ClothEditResult seg = makeCutSegment(original, {-0.5f, 1.25f, 0.f}, {0.f, 1.25f, 0.f}, 0.05f);
         checkRoundTrip(original, seg);

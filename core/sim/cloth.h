@@ -6,9 +6,12 @@
 #include "base/vec3.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace drape {
@@ -101,6 +104,108 @@ struct BendingParams {
     bool operator==(const BendingParams &) const = default;
 };
 
+/// A cloth's distance constraints: a vector of records that knows whether it may have changed
+/// since the solver last checked it. Every access that can write (the non-const accessors,
+/// iterators and modifiers) counts as a change, so the solver validates and hashes the records
+/// again before its next step; while nothing writes, it steps on what it checked, without
+/// reading all the records every frame (docs/solvers.md, "What a frame checks"). A reference,
+/// pointer or iterator from a writing access may be written through until the next step of a
+/// simulation that holds the cloth, not after it.
+class ConstraintRecords {
+public:
+    using value_type = DistanceConstraint;
+    using size_type = std::size_t;
+    using iterator = std::vector<DistanceConstraint>::iterator;
+    using const_iterator = std::vector<DistanceConstraint>::const_iterator;
+
+    ConstraintRecords() = default;
+    ConstraintRecords(std::vector<DistanceConstraint> records)
+        : m_records(std::move(records))
+    { }
+    ConstraintRecords(std::initializer_list<DistanceConstraint> records)
+        : m_records(records)
+    { }
+    ConstraintRecords(const ConstraintRecords &) = default;
+    ConstraintRecords(ConstraintRecords &&o) noexcept
+        : m_records(std::move(o.m_records))
+        , m_contentId(std::exchange(o.m_contentId, 0))
+    { }
+    ConstraintRecords &operator=(const ConstraintRecords &) = default;
+    ConstraintRecords &operator=(ConstraintRecords &&o) noexcept
+    {
+        m_records = std::move(o.m_records);
+        m_contentId = std::exchange(o.m_contentId, 0);
+        return *this;
+    }
+    ConstraintRecords &operator=(std::vector<DistanceConstraint> records)
+    {
+        m_records = std::move(records);
+        m_contentId = 0;
+        return *this;
+    }
+    ConstraintRecords &operator=(std::initializer_list<DistanceConstraint> records)
+    {
+        m_records = records;
+        m_contentId = 0;
+        return *this;
+    }
+
+    // Reading.
+    std::size_t size() const { return m_records.size(); }
+    bool empty() const { return m_records.empty(); }
+    std::size_t capacity() const { return m_records.capacity(); }
+    const DistanceConstraint &operator[](std::size_t i) const { return m_records[i]; }
+    const DistanceConstraint &front() const { return m_records.front(); }
+    const DistanceConstraint &back() const { return m_records.back(); }
+    const DistanceConstraint *data() const { return m_records.data(); }
+    const_iterator begin() const { return m_records.begin(); }
+    const_iterator end() const { return m_records.end(); }
+    const std::vector<DistanceConstraint> &records() const { return m_records; }
+    /// Equal records (DistanceConstraint::operator==: the solver's colours aside).
+    bool operator==(const ConstraintRecords &o) const { return m_records == o.m_records; }
+
+    // Writing: each marks the records changed.
+    DistanceConstraint &operator[](std::size_t i) { return edit()[i]; }
+    DistanceConstraint &front() { return edit().front(); }
+    DistanceConstraint &back() { return edit().back(); }
+    DistanceConstraint *data() { return edit().data(); }
+    iterator begin() { return edit().begin(); }
+    iterator end() { return edit().end(); }
+    void push_back(const DistanceConstraint &c) { edit().push_back(c); }
+    template <typename... Args> DistanceConstraint &emplace_back(Args &&...args)
+    {
+        return edit().emplace_back(std::forward<Args>(args)...);
+    }
+    void pop_back() { edit().pop_back(); }
+    iterator erase(const_iterator at) { return edit().erase(at); }
+    iterator erase(const_iterator first, const_iterator last) { return edit().erase(first, last); }
+    void resize(std::size_t n) { edit().resize(n); }
+    void clear() { edit().clear(); }
+    void reserve(std::size_t n) { m_records.reserve(n); } // the records stay as they are
+    void swap(ConstraintRecords &o) noexcept
+    {
+        m_records.swap(o.m_records);
+        std::swap(m_contentId, o.m_contentId);
+    }
+    /// The vector itself, for writing with the standard algorithms; counts as a change.
+    std::vector<DistanceConstraint> &edit()
+    {
+        m_contentId = 0;
+        return m_records;
+    }
+
+    /// A number that names the present records: the same number while nothing writes them
+    /// (copies included, since they hold the same records), another after any write. It is
+    /// drawn from one counter for the whole process when first asked after a write, so
+    /// records that were never copied from one another never share it. Not for concurrent
+    /// use on the same records, like every other member.
+    std::uint64_t contentId() const;
+
+private:
+    std::vector<DistanceConstraint> m_records;
+    mutable std::uint64_t m_contentId = 0; ///< 0: not drawn since the last write
+};
+
 /// Particle attributes as parallel arrays, all of the same length.
 struct Particles {
     std::vector<Vec3> position;        ///< m, current position
@@ -130,7 +235,7 @@ struct Particles {
 struct Cloth {
     std::string name;
     Particles particles;
-    std::vector<DistanceConstraint> constraints;
+    ConstraintRecords constraints;
     std::vector<Triangle> triangles;
     /// Texture coordinates per particle (an imported mesh's UVs); empty, or of another length
     /// than the particles after a tear split some, means they derive from the rest positions.

@@ -41,6 +41,11 @@ struct StepStats {
     /// layout").
     std::uint32_t streamLayouts = 0;
     std::uint32_t streamRemaps = 0;
+    /// Times the XPBD and Verlet solvers read every constraint record to check and hash it
+    /// before the step: the first step, and any after something wrote the records
+    /// (ConstraintRecords), changed the particle count or the kernels. Otherwise the step
+    /// goes on what the last check found, and this stays 0.
+    std::uint32_t recordScans = 0;
 };
 
 /// Where the bytes of Simulation::stateBytes() go, counted from array capacities, so that a

@@ -168,9 +168,9 @@ std::string apply(Cloth &cloth, const ClothEdit &edit)
         storeParticleRecord(cloth.particles, c.index, c.after);
     for (const ConstraintChange &c : edit.changedConstraints)
         cloth.constraints[c.index] = c.after;
-    removeSorted(cloth.constraints, edit.removedConstraints);
-    insertSorted(
-        cloth.constraints, edit.addedConstraints, [](const IndexedConstraint &c) { return c.constraint; });
+    removeSorted(cloth.constraints.edit(), edit.removedConstraints);
+    insertSorted(cloth.constraints.edit(), edit.addedConstraints,
+        [](const IndexedConstraint &c) { return c.constraint; });
     removeSorted(cloth.triangles, edit.removedTriangles);
     insertSorted(cloth.triangles, edit.addedTriangles, [](const IndexedTriangle &t) { return t.triangle; });
     if (edit.changesTopology())
@@ -201,9 +201,9 @@ std::string revert(Cloth &cloth, const ClothEdit &edit)
 
     removeSorted(cloth.triangles, edit.addedTriangles);
     insertSorted(cloth.triangles, edit.removedTriangles, [](const IndexedTriangle &t) { return t.triangle; });
-    removeSorted(cloth.constraints, edit.addedConstraints);
-    insertSorted(
-        cloth.constraints, edit.removedConstraints, [](const IndexedConstraint &c) { return c.constraint; });
+    removeSorted(cloth.constraints.edit(), edit.addedConstraints);
+    insertSorted(cloth.constraints.edit(), edit.removedConstraints,
+        [](const IndexedConstraint &c) { return c.constraint; });
     for (auto c = edit.changedConstraints.rbegin(); c != edit.changedConstraints.rend(); ++c)
         cloth.constraints[c->index] = c->before;
     for (auto c = edit.particles.rbegin(); c != edit.particles.rend(); ++c)

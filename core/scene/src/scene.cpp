@@ -388,7 +388,7 @@ ExplicitDesc explicitFromCloth(const Cloth &cloth)
     e.rest = cloth.particles.rest;
     e.mass = cloth.particles.mass;
     e.kind = cloth.particles.kind;
-    e.constraints = cloth.constraints;
+    e.constraints = cloth.constraints.records();
     // The solver's colours are state of the run, not of the scene: a start made from a
     // running cloth is coloured afresh, as it would be after saving and opening it.
     for (DistanceConstraint &c : e.constraints)

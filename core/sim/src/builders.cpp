@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace drape {
 
@@ -114,8 +115,8 @@ Cloth makeGrid(const GridSpec &spec)
     // the constraints a tear or vertex split appends do not double the array at once.
     std::vector<DistanceConstraint> fitted;
     fitted.reserve(cloth.constraints.size() + cloth.constraints.size() / 32);
-    fitted.assign(cloth.constraints.begin(), cloth.constraints.end());
-    cloth.constraints.swap(fitted);
+    fitted.assign(std::as_const(cloth.constraints).begin(), std::as_const(cloth.constraints).end());
+    cloth.constraints.edit().swap(fitted);
     cloth.touchTopology();
     return cloth;
 }

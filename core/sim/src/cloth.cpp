@@ -2,6 +2,7 @@
 #include "sim/cloth.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -136,6 +137,14 @@ void Particles::setMass(std::uint32_t i, float massKg)
 {
     mass[i] = massKg;
     invMass[i] = inverseMassFor(massKg, kind[i]);
+}
+
+std::uint64_t ConstraintRecords::contentId() const
+{
+    static std::atomic<std::uint64_t> drawn { 0 };
+    if (m_contentId == 0)
+        m_contentId = drawn.fetch_add(1, std::memory_order_relaxed) + 1;
+    return m_contentId;
 }
 
 double Cloth::totalMass() const

@@ -393,7 +393,10 @@ void Simulation::step()
         cache.xpbdWorker.beginFrame(cache.constraintCount == ~std::size_t(0) ? 0 : cache.constraintCount);
         // The cheap check (and the solver's refresh of its parameters) first; the full
         // validation only names what it found.
-        if (detail::checkFrame(cloths[c], m_in->caches[c], solver))
+        const std::uint64_t scans = cache.xpbd.recordScans;
+        const bool ok = detail::checkFrame(cloths[c], cache, solver);
+        m_stats.recordScans += std::uint32_t(cache.xpbd.recordScans - scans);
+        if (ok)
             continue;
         const std::string problem = cloths[c].validate();
         if (!problem.empty()) {

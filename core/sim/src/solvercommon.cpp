@@ -23,13 +23,14 @@ bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSetting
     const float dt = float(solver.substepDt());
     const bool verlet = solver.kind == SolverKind::Verlet;
     if (laidOut && (verlet || solver.kind == SolverKind::Xpbd)) {
-        // Every record is checked every frame, in record order; the refresh (which reads the
-        // records in slot order, with gathers) runs only when the parameters it takes may
-        // have changed: records that hash differently, another substep or solver, a layout.
+        // The records are checked in record order whenever something may have written them
+        // since the last check (ConstraintRecords); the refresh (which reads the records in
+        // slot order, with gathers) runs only when the parameters it takes may have changed:
+        // records that hash differently, another substep or solver, a layout.
         XpbdBatches &batches = cache.xpbd;
         std::uint64_t hash = 0;
         int isa = -1;
-        if (!scanConstraintRecords(cloth, hash, isa, solverTeam(cache), batches.recordChunkHashes))
+        if (!scanConstraintRecordsOnce(cloth, batches, hash, isa, solverTeam(cache)))
             return false;
         if (!batches.staleFor(dt, verlet) && batches.recordsHashIsa == isa && batches.recordsHash == hash)
             return true;

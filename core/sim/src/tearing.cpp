@@ -40,8 +40,9 @@ std::uint32_t tearOverstretched(Cloth &cloth, std::vector<std::uint64_t> &scratc
     scratch.clear();
     const bool haveTension = cloth.tension.size() == cloth.constraints.size();
     std::size_t out = 0;
-    for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
-        const DistanceConstraint &k = cloth.constraints[c];
+    const ConstraintRecords &records = cloth.constraints; // read without marking them written
+    for (std::size_t c = 0; c < records.size(); ++c) {
+        const DistanceConstraint &k = records[c];
         if ((k.tearStrain < kNeverTear && constraintStrain(cloth, k) > k.tearStrain) || isOverTension(cloth, c)) {
             scratch.push_back(edgeKey(k.a, k.b));
             continue;

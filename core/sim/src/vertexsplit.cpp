@@ -60,6 +60,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <utility>
 
 namespace drape {
 
@@ -141,7 +142,7 @@ void Splitter::buildAdjacency()
         for (std::uint32_t v : m_cloth.triangles[t].v)
             m_trianglesOf[v].push_back(t);
     for (std::uint32_t c = 0; c < m_cloth.constraints.size(); ++c) {
-        const DistanceConstraint &dc = m_cloth.constraints[c];
+        const DistanceConstraint &dc = std::as_const(m_cloth.constraints)[c];
         m_constraintsOf[dc.a].push_back(c);
         if (dc.b != dc.a)
             m_constraintsOf[dc.b].push_back(c);
@@ -506,7 +507,7 @@ bool Splitter::trySplit(std::uint32_t p, std::uint32_t o, SplitReport &report)
 
 void Splitter::compact(SplitReport &report)
 {
-    std::vector<DistanceConstraint> &cs = m_cloth.constraints;
+    std::vector<DistanceConstraint> &cs = m_cloth.constraints.edit();
     std::vector<std::uint32_t> map(cs.size(), kRemovedIndex);
     std::uint32_t next = 0;
     for (std::uint32_t i = 0; i < cs.size(); ++i) {
@@ -580,8 +581,9 @@ SplitReport splitOverstretched(Cloth &cloth, int maxSplits)
         return report;
     const Particles &pa = cloth.particles;
     std::vector<Candidate> candidates; // stays unallocated unless something is over its limit
-    for (std::uint32_t i = 0; i < cloth.constraints.size(); ++i) {
-        const DistanceConstraint &c = cloth.constraints[i];
+    const ConstraintRecords &records = cloth.constraints; // read without marking them written
+    for (std::uint32_t i = 0; i < records.size(); ++i) {
+        const DistanceConstraint &c = records[i];
         assert(c.a < pa.size() && c.b < pa.size());
         if (!isOverstretched(cloth, c) && !isOverTension(cloth, i))
             continue;
@@ -601,7 +603,7 @@ SplitReport splitOverstretched(Cloth &cloth, int maxSplits)
     constexpr std::size_t kScanLimit = 8;
     if (candidates.size() <= kScanLimit) {
         const bool any = std::any_of(candidates.begin(), candidates.end(), [&](const Candidate &k) {
-            const DistanceConstraint &c = cloth.constraints[k.constraint];
+            const DistanceConstraint &c = records[k.constraint];
             return splittable(cloth, c.a, c.b) || splittable(cloth, c.b, c.a);
         });
         if (!any)

@@ -805,6 +805,27 @@ bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa, Xp
     return ok.load(std::memory_order_relaxed);
 }
 
+bool scanConstraintRecordsOnce(
+    const Cloth &cloth, XpbdBatches &batches, std::uint64_t &hash, int &isa, XpbdWorker *team)
+{
+    const std::uint64_t id = cloth.constraints.contentId();
+    if (id == batches.scannedRecords && batches.scannedParticles == cloth.particles.size()
+        && batches.scannedIsa == int(xpbdKernelIsa())) {
+        hash = batches.scannedHash;
+        isa = batches.scannedIsa;
+        return true;
+    }
+    batches.scannedRecords = 0;
+    if (!scanConstraintRecords(cloth, hash, isa, team, batches.recordChunkHashes))
+        return false;
+    ++batches.recordScans;
+    batches.scannedRecords = id;
+    batches.scannedParticles = cloth.particles.size();
+    batches.scannedHash = hash;
+    batches.scannedIsa = isa;
+    return true;
+}
+
 void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin, XpbdWorker *team)
 {
     forRanges(team, batches.slotCount(), kSlotGrain,

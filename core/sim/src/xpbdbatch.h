@@ -149,6 +149,13 @@ struct XpbdBatches {
     std::uint64_t recordsHash = 0;
     int recordsHashIsa = -1; ///< KernelIsa of recordsHash, -1: none
     std::vector<std::uint64_t> recordChunkHashes; ///< scanConstraintRecords' scratch
+    /// The records scanConstraintRecordsOnce last found valid (ConstraintRecords::contentId,
+    /// 0: none), the particle count they were checked against, and their hash and kernels.
+    std::uint64_t scannedRecords = 0;
+    std::size_t scannedParticles = 0;
+    std::uint64_t scannedHash = 0;
+    int scannedIsa = -1;
+    std::uint64_t recordScans = 0; ///< scans scanConstraintRecordsOnce made, for the tests
     /// What the last refresh filled the parameters for: the substep (s) and the solver (the
     /// Verlet refresh rounds α/dt² its own way and has no γ).
     float refreshedDt = 0.f;
@@ -351,6 +358,12 @@ bool refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches, Xpbd
 /// `chunkHashes` is scratch, kept by the caller so that a frame allocates nothing.
 bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa, XpbdWorker *team,
     std::vector<std::uint64_t> &chunkHashes);
+
+/// scanConstraintRecords, unless the records are the ones the last successful scan into
+/// `batches` checked (the same ConstraintRecords::contentId, particle count and kernels):
+/// then their hash and kernels are taken from that scan, and nothing is read.
+bool scanConstraintRecordsOnce(
+    const Cloth &cloth, XpbdBatches &batches, std::uint64_t &hash, int &isa, XpbdWorker *team = nullptr);
 
 /// Sets the spans from the frame origin (positions at the start of the frame), one pass over
 /// the slots holding a constraint (the catch-all colour's included), shared with `team` if
