@@ -993,9 +993,11 @@ private slots:
 
     void recordsAreScannedAfterEveryWrite()
     {
-        // Retunes written between frames in every way the records allow, on a simulation that
-        // scans only after a write, against one made to scan before every frame: the same
-        // bits, and no scan where nothing wrote.
+        // Retunes written between frames through each kind of writing access, on a
+        // simulation that scans only after a write, against one made to scan before every
+        // frame: the same bits, and no scan where nothing wrote. Each retune changes the
+        // motion (checked against a copy stepped without it), so one that went unseen would
+        // show in the bits.
         QFETCH(SolverKind, kind);
         Simulation sim = hangingSheet();
         sim.solver.kind = kind;
@@ -1008,19 +1010,21 @@ private slots:
                 r[k].compliance = 1e-4f;
                 break;
             case 1:
+                r.data()[k].compliance = 2e-4f;
                 r.data()[k].damping = 0.5f;
                 break;
             case 2:
                 (r.begin() + std::ptrdiff_t(k))->restLength *= 1.01f;
                 break;
             default:
-                r.edit()[k].compliance = 0.f;
+                r.edit()[k].compliance = 3e-4f;
                 break;
             }
         };
         std::uint32_t scans = 0;
         for (int frame = 0; frame < 24; ++frame) {
             const bool write = frame > 2 && frame % 3 == 0;
+            Simulation unretuned = sim;
             if (write) {
                 retune(sim.cloths[0], frame / 3);
                 retune(always.cloths[0], frame / 3);
@@ -1030,6 +1034,10 @@ private slots:
             always.step();
             const QString where = QString("frame %1").arg(frame);
             QVERIFY2(sim.stateHash() == always.stateHash(), qPrintable(where));
+            if (write) {
+                unretuned.step();
+                QVERIFY2(sim.stateHash() != unretuned.stateHash(), qPrintable(where));
+            }
             QCOMPARE(always.lastStepStats().recordScans, frame == 0 ? 0u : 1u);
             // The first frame validates the records on its own (the streams are laid out
             // after it), the second scans what that layout coloured, then only writes count.

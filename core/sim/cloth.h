@@ -133,6 +133,8 @@ public:
     ConstraintRecords &operator=(const ConstraintRecords &) = default;
     ConstraintRecords &operator=(ConstraintRecords &&o) noexcept
     {
+        if (this == &o)
+            return *this;
         m_records = std::move(o.m_records);
         m_contentId = std::exchange(o.m_contentId, 0);
         return *this;
@@ -195,10 +197,11 @@ public:
     }
 
     /// A number that names the present records: the same number while nothing writes them
-    /// (copies included, since they hold the same records), another after any write. It is
-    /// drawn from one counter for the whole process when first asked after a write, so
-    /// records that were never copied from one another never share it. Not for concurrent
-    /// use on the same records, like every other member.
+    /// (copies made after it was drawn included, since they hold the same records), another
+    /// after any write. It is drawn from one counter for the whole process when first asked
+    /// after a write, so records that were never copied from one another never share it.
+    /// Although const, it may write the number it draws: not for concurrent use on the same
+    /// records (the solver calls it from the thread that steps them).
     std::uint64_t contentId() const;
 
 private:

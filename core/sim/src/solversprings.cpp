@@ -131,8 +131,9 @@ std::uint64_t addSpringForces(Cloth &cloth, const ClothSolverCache &cache)
     const Vec3 *v = p.velocity.data();
     Vec3 *f = p.force.data();
     resetTension(cloth);
-    for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
-        const DistanceConstraint &k = cloth.constraints[c];
+    const ConstraintRecords &records = cloth.constraints; // read without marking them written
+    for (std::size_t c = 0; c < records.size(); ++c) {
+        const DistanceConstraint &k = records[c];
         // Length and stretch in double: see the note in solverxpbd.cpp.
         const double dx = double(x[k.b].x) - double(x[k.a].x);
         const double dy = double(x[k.b].y) - double(x[k.a].y);

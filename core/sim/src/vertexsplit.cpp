@@ -116,6 +116,11 @@ private:
     void removeUnjoined(std::uint32_t v);
     void remove(std::uint32_t ci);
     void compact(SplitReport &report);
+    /// Constraint ci, read without marking the records written (ConstraintRecords).
+    const DistanceConstraint &record(std::uint32_t ci) const
+    {
+        return std::as_const(m_cloth.constraints)[ci];
+    }
 
     Cloth &m_cloth;
     std::size_t m_originalConstraints;
@@ -142,7 +147,7 @@ void Splitter::buildAdjacency()
         for (std::uint32_t v : m_cloth.triangles[t].v)
             m_trianglesOf[v].push_back(t);
     for (std::uint32_t c = 0; c < m_cloth.constraints.size(); ++c) {
-        const DistanceConstraint &dc = std::as_const(m_cloth.constraints)[c];
+        const DistanceConstraint &dc = record(c);
         m_constraintsOf[dc.a].push_back(c);
         if (dc.b != dc.a)
             m_constraintsOf[dc.b].push_back(c);
@@ -163,7 +168,7 @@ void Splitter::run(std::vector<Candidate> &candidates, int maxSplits, SplitRepor
         const std::uint32_t ci = candidates[k].constraint;
         if (m_removed[ci])
             continue;
-        const DistanceConstraint c = m_cloth.constraints[ci];
+        const DistanceConstraint c = record(ci);
         if (m_locked[c.a] || m_locked[c.b])
             continue; // its load changed with that split: judge it again next call
         if (int(report.splits.size()) >= maxSplits) {
@@ -254,7 +259,7 @@ void Splitter::repoint(std::uint32_t ci, std::uint32_t from, std::uint32_t to)
 
 void Splitter::duplicate(std::uint32_t ci, std::uint32_t from, std::uint32_t to)
 {
-    DistanceConstraint copy = m_cloth.constraints[ci];
+    DistanceConstraint copy = record(ci);
     const std::uint32_t other = copy.a == from ? copy.b : copy.a;
     (copy.a == from ? copy.a : copy.b) = to;
     const auto ni = std::uint32_t(m_cloth.constraints.size());
@@ -266,7 +271,7 @@ void Splitter::duplicate(std::uint32_t ci, std::uint32_t from, std::uint32_t to)
 
 void Splitter::remove(std::uint32_t ci)
 {
-    const DistanceConstraint &c = m_cloth.constraints[ci];
+    const DistanceConstraint &c = record(ci);
     m_removed[ci] = true;
     ++m_removedCount;
     std::erase(m_constraintsOf[c.a], ci);
@@ -317,7 +322,7 @@ void Splitter::removeCrossing(const Vec3 &xp, const Vec3 &n)
             continue;
         m_work = m_constraintsOf[v];
         for (std::uint32_t ci : m_work) {
-            const DistanceConstraint &c = m_cloth.constraints[ci];
+            const DistanceConstraint &c = record(ci);
             const std::uint32_t w = c.a == v ? c.b : c.a;
             if (c.kind == ConstraintKind::User || ringFlags(w) != kMoved)
                 continue;
@@ -372,7 +377,7 @@ void Splitter::removeUnjoined(std::uint32_t v)
         return;
     m_work = m_constraintsOf[v];
     for (std::uint32_t ci : m_work) {
-        const DistanceConstraint &c = m_cloth.constraints[ci];
+        const DistanceConstraint &c = record(ci);
         if (c.kind != ConstraintKind::Bend && c.kind != ConstraintKind::Shear)
             continue;
         const std::uint32_t w = c.a == v ? c.b : c.a;
@@ -405,7 +410,7 @@ std::size_t Splitter::classify(
     for (std::uint32_t e : elements) {
         bool positive = false;
         if (rope) {
-            const DistanceConstraint &c = m_cloth.constraints[e];
+            const DistanceConstraint &c = record(e);
             const std::uint32_t other = c.a == p ? c.b : c.a;
             positive = dot(x[other] - xp, n) > 0.f;
             mark(other, positive ? kMoved : kKept);
@@ -483,7 +488,7 @@ bool Splitter::trySplit(std::uint32_t p, std::uint32_t o, SplitReport &report)
         }
         m_work = m_constraintsOf[p];
         for (std::uint32_t ci : m_work) {
-            const DistanceConstraint &c = m_cloth.constraints[ci];
+            const DistanceConstraint &c = record(ci);
             const std::uint32_t other = c.a == p ? c.b : c.a;
             if (other == p)
                 continue;
