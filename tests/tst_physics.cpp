@@ -140,6 +140,8 @@ private slots:
     void chainTensionTears();
     void pinReactionsCarryTheWeight_data();
     void pinReactionsCarryTheWeight();
+    void tensionIsMadeOnRequest_data();
+    void tensionIsMadeOnRequest();
     void reportTotalsOfAHangingChain();
     void tethersHoldTheStretchLimit_data();
     void tethersHoldTheStretchLimit();
@@ -174,9 +176,10 @@ void TestPhysics::chainTensionTears()
         sim.run(900); // 15 s: the oscillation decays as exp(-t)
         QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
         const Cloth &c = sim.cloths[0];
-        QCOMPARE(c.tension.size(), c.constraints.size());
-        QVERIFY2(std::abs(c.tensionOf(0) - 190.f) < 0.5f, qPrintable(QString::number(c.tensionOf(0))));
-        QVERIFY(std::abs(c.tensionOf(1) - 180.f) < 0.5f);
+        const std::vector<float> tension = sim.constraintTensions(0);
+        QCOMPARE(tension.size(), c.constraints.size());
+        QVERIFY2(std::abs(tension[0] - 190.f) < 0.5f, qPrintable(QString::number(tension[0])));
+        QVERIFY(std::abs(tension[1] - 180.f) < 0.5f);
 
         for (DistanceConstraint &k : sim.cloths[0].constraints)
             k.tearForce = threshold;
@@ -203,6 +206,68 @@ void TestPhysics::pinReactionsCarryTheWeight_data()
     chainTensionTears_data();
 }
 
+void TestPhysics::tensionIsMadeOnRequest_data()
+{
+    chainTensionTears_data();
+}
+
+// A cloth that can tear by tension has its tension written per constraint every substep
+// (tearing reads it); one that cannot leaves the last substep's multipliers in the solver's
+// streams and has it made when asked. Both must read the same, bit for bit, on the plain
+// frame and on one with a collider; an edit of the topology leaves it unknown until a step.
+void TestPhysics::tensionIsMadeOnRequest()
+{
+    QFETCH(int, solver);
+    for (const bool collider : { false, true }) {
+        Simulation onRequest = makeSim(SolverKind(solver), 40, 1, 9.81f, 1.f);
+        onRequest.cloths.push_back(hangingSheet(12, 1.f, 1e-3f));
+        if (collider) { // a ball the sheet swings onto: the frames are no longer plain
+            Collider ball;
+            ball.kind = ColliderKind::Sphere;
+            ball.baseCenter = ball.center = { 0.f, 2.f, 0.15f };
+            ball.radius = 0.1f;
+            onRequest.colliders.push_back(ball);
+        }
+        Simulation written = onRequest;
+        for (DistanceConstraint &k : written.cloths[0].constraints)
+            k.tearForce = 1e30f; // never reached, but the cloth is now tearable
+        QVERIFY(onRequest.constraintTensions(0)
+            == std::vector<float>(onRequest.cloths[0].constraints.size(), 0.f));
+        for (int f = 0; f < 20; ++f) {
+            for (Simulation *sim : { &onRequest, &written }) {
+                sim->cloths[0].particles.position[0].z += 0.002f; // a pinned corner moved: the sheet swings
+                sim->step();
+                QVERIFY2(!sim->status().blownUp, sim->status().message.c_str());
+            }
+            QCOMPARE(onRequest.stateHash(), written.stateHash());
+            const std::vector<float> asked = onRequest.constraintTensions(0);
+            QVERIFY(asked == written.constraintTensions(0)); // the same bits (QCOMPARE fuzzes floats)
+            QVERIFY2(std::any_of(asked.begin(), asked.end(), [](float t) { return t > 0.01f; }),
+                qPrintable(QString("frame %1: no tension").arg(f)));
+            QVERIFY(Simulation(onRequest).constraintTensions(0) == asked); // a copy carries it
+        }
+        // Kept per constraint only by the cloth that tears by tension (and by the springs
+        // solver, whose force pass makes it anyway).
+        if (SolverKind(solver) != SolverKind::Springs)
+            QCOMPARE(onRequest.stateBytesByPart(0).tension, std::size_t(0));
+        QVERIFY(written.stateBytesByPart(0).tension >= written.cloths[0].constraints.size() * sizeof(float));
+
+        // A constraint removed between frames: unknown (all zero) for the constraints now there,
+        // whichever way it was kept, and known again after the next step.
+        for (Simulation *sim : { &onRequest, &written }) {
+            Cloth &cloth = sim->cloths[0];
+            cloth.constraints.erase(cloth.constraints.begin());
+            cloth.touchTopology();
+            QVERIFY(sim->constraintTensions(0) == std::vector<float>(cloth.constraints.size(), 0.f));
+            sim->step();
+            const std::vector<float> t = sim->constraintTensions(0);
+            QCOMPARE(t.size(), cloth.constraints.size());
+            QVERIFY(std::any_of(t.begin(), t.end(), [](float v) { return v > 0.01f; }));
+        }
+        QVERIFY(onRequest.constraintTensions(0) == written.constraintTensions(0));
+    }
+}
+
 // At rest the pins of a hanging sheet hold exactly the weight of its free particles:
 // Σ R = -g Σ m_free, within 0.5 %, and nothing sideways.
 void TestPhysics::pinReactionsCarryTheWeight()
@@ -214,7 +279,7 @@ void TestPhysics::pinReactionsCarryTheWeight()
     sim.cloths.push_back(hangingSheet(12, 1.f, 1e-3f));
     sim.run(600);
     QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
-    const std::vector<PinReaction> reactions = pinReactions(sim.cloths[0]);
+    const std::vector<PinReaction> reactions = pinReactions(sim.cloths[0], sim.constraintTensions(0));
     QCOMPARE(reactions.size(), std::size_t(12));
     Vec3 sum;
     for (const PinReaction &r : reactions) {

@@ -226,7 +226,6 @@ void apply(Simulation &sim, const Event &e)
             cloth.constraints[out++] = cloth.constraints[c];
         }
         cloth.constraints.resize(out);
-        cloth.tension.clear();
         cloth.touchTopology();
         break;
     }

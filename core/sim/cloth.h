@@ -52,14 +52,14 @@ struct DistanceConstraint {
     float tearStrain = kNeverTear; ///< (|x_a - x_b| - L) / L beyond which it tears; +inf = never
     ConstraintKind kind = ConstraintKind::Structural;
     /// The solver's colour for this constraint (0-63, kUncoloured before the solver saw it).
-    /// Solver-derived state like Cloth::tension, not an authored property: scene files do not
+    /// Solver-derived state, not an authored property: scene files do not
     /// store it and operator== ignores it. It lives in the record (in what was padding) so
     /// that a copy of the cloth carries it: the XPBD and Verlet results depend on which colour
     /// each constraint has, and after a tear or a cut the survivors keep theirs (see
     /// ClothSolverCache::ensure), so a copy whose solver streams are built afresh steps on
     /// bit for bit like the cloth it was copied from.
     std::uint8_t colour = kUncoloured;
-    float tearForce = kNeverTear; ///< N, tension (see Cloth::tension) beyond which it tears; +inf = never
+    float tearForce = kNeverTear; ///< N, tension (sim/tension.h) beyond which it tears; +inf = never
 
     static constexpr std::uint8_t kUncoloured = 0xFF;
 
@@ -251,11 +251,6 @@ struct Cloth {
     /// Dihedral bending; its elements are derived from `triangles` and the rest positions by
     /// the solver whenever the topology changes (tears, cuts and splits need no remapping).
     BendingParams bending;
-    /// N, tension of each constraint (positive when stretched) in the last substep, parallel
-    /// to `constraints`: XPBD -λ/Δt², springs k (|d| - L), Verlet the relaxation's correction
-    /// as a force. Motion state, written by the solvers; empty or a different size until the
-    /// solver ran on the current topology (then every tension reads as unknown).
-    std::vector<float> tension;
     /// Incremented by every change to triangles, constraints or the particle count, so a
     /// renderer rebuilds index buffers only when it changes.
     std::uint64_t topologyRevision = 0;
@@ -270,8 +265,6 @@ struct Cloth {
     /// one branch-free pass, so that it is cheap enough to run before every step. When it
     /// says no, validate() names the problem.
     bool validExceptConstraints() const;
-    /// Tension of constraint c in the last substep (N), 0 when unknown.
-    float tensionOf(std::size_t c) const { return tension.size() == constraints.size() ? tension[c] : 0.f; }
 };
 
 /// Per-vertex normals from the triangles (area weighted), for rendering and wind.

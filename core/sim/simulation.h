@@ -55,17 +55,20 @@ struct StateBytes {
     std::size_t particles = 0; ///< the Particles arrays
     std::size_t constraints = 0; ///< the constraint records
     std::size_t triangles = 0;
-    std::size_t tension = 0; ///< Cloth::tension
     std::size_t clothOther = 0; ///< the Cloth itself, its name and texture coordinates
     std::size_t streams = 0; ///< the solvers' per-slot constraint streams (XpbdBatches)
     std::size_t blockTables = 0; ///< the streams' per-block, per-colour and per-chunk tables
     std::size_t solverParticles = 0; ///< the solvers' per-particle arrays (frame offsets, planes, velocities)
     std::size_t solverOther = 0; ///< the rest of the solver cache (bending, adjacency, contacts, hashes)
+    /// The tension readout the solver keeps per constraint: only while tearing by tension or
+    /// the springs solver read it within a frame (otherwise constraintTensions() derives it
+    /// from the streams on request).
+    std::size_t tension = 0;
     std::size_t snapshot = 0; ///< the blow-up rollback snapshot
 
-    /// The cloth's own arrays (what a scene file describes, plus the tension readout).
-    std::size_t cloth() const { return particles + constraints + triangles + tension + clothOther; }
-    std::size_t solver() const { return streams + blockTables + solverParticles + solverOther; }
+    /// The cloth's own arrays (what a scene file describes).
+    std::size_t cloth() const { return particles + constraints + triangles + clothOther; }
+    std::size_t solver() const { return streams + blockTables + solverParticles + solverOther + tension; }
     std::size_t total() const { return cloth() + solver() + snapshot; }
 };
 
@@ -119,6 +122,16 @@ public:
     std::size_t stateBytes(std::size_t cloth) const;
     /// stateBytes() part by part (all zero for a cloth index out of range).
     StateBytes stateBytesByPart(std::size_t cloth) const;
+
+    /// N, the tension each constraint of cloth `cloth` carried in the last substep of the last
+    /// step (positive when stretched), parallel to its constraints: XPBD -λ/Δt², springs
+    /// k (|d| - L), Verlet the relaxation's corrections as a force (sim/tension.h turns it into
+    /// pin reactions and stress). Every entry is 0 while it is unknown: before the first
+    /// step, after an edit that changed the cloth's constraints or topology, after a vertex
+    /// split or a blow-up. The solvers keep what it takes and make it on request, so a frame
+    /// whose tension nobody reads costs nothing for it; `out` is resized to the constraints.
+    void constraintTensions(std::size_t cloth, std::vector<float> &out) const;
+    std::vector<float> constraintTensions(std::size_t cloth) const;
 
     /// All settings and cloth problems, each naming the field or index and the value.
     std::vector<std::string> validate() const;

@@ -39,11 +39,12 @@ struct SplitReport {
     bool empty() const { return splits.empty() && constraintMap.empty(); }
 };
 
-/// Splits particles of constraints stretched past their tear strain (cloth.tearMode ==
-/// SplitVertex; any other mode does nothing), at most `maxSplits` times, most strained
-/// constraint first. Bumps the topology revision when anything changed. Total mass and
-/// momentum are conserved exactly up to float rounding; the result is deterministic.
-SplitReport splitOverstretched(Cloth &cloth, int maxSplits);
+/// Splits particles of constraints stretched past their tear strain, or pulling harder than
+/// their tear force by `tension` (the constraint tensions, sim/tension.h; null: unknown)
+/// (cloth.tearMode == SplitVertex; any other mode does nothing), at most `maxSplits` times,
+/// most strained constraint first. Bumps the topology revision when anything changed. Total
+/// mass and momentum are conserved exactly up to float rounding; the result is deterministic.
+SplitReport splitOverstretched(Cloth &cloth, int maxSplits, const std::vector<float> *tension = nullptr);
 
 /// True when constraint `c` of `cloth` is stretched past its tear strain:
 /// (|x_a - x_b| - L) / L > tearStrain. Never true for tearStrain = +inf or L <= 0.

@@ -192,14 +192,16 @@ void TestViewport::stressRatiosAndLegendScale()
     spec.count = 3;
     spec.length = 0.2f;
     Cloth rope = makeRope(spec);
-    rope.tension = {10.f, 5.f};
-    QCOMPARE(maxStress(rope, 0.1f), 100.f);
+    std::vector<float> tension = { 10.f, 5.f };
+    QCOMPARE(maxStress(rope, tension, 0.1f), 100.f);
     std::vector<float> ratios;
-    computeStressRatios(rope, 0.1f, 200.f, ratios);
+    computeStressRatios(rope, tension, 0.1f, 200.f, ratios);
     QCOMPARE(ratios, (std::vector<float>{0.5f, 0.5f, 0.25f}));
-    rope.tension = {-3.f, 5.f}; // compressed counts as no stress
-    computeStressRatios(rope, 0.1f, 100.f, ratios);
+    tension = { -3.f, 5.f }; // compressed counts as no stress
+    computeStressRatios(rope, tension, 0.1f, 100.f, ratios);
     QCOMPARE(ratios, (std::vector<float>{0.f, 0.5f, 0.5f}));
+    tension = { 10.f }; // not of the rope's constraints: unknown, no stress
+    QCOMPARE(maxStress(rope, tension, 0.1f), 0.f);
     QCOMPARE(niceCeiling(0.3f), 0.5f);
     QCOMPARE(niceCeiling(190.f), 200.f);
     QCOMPARE(niceCeiling(1000.f), 1000.f);
@@ -225,7 +227,8 @@ void TestViewport::stressMapDrawsWithItsScale()
     QVERIFY2(stress != plain, "the stress map changed nothing");
     // The legend tops at the largest stress rounded up to 1, 2 or 5 × 10ⁿ N/m.
     const Cloth &cloth = document.simulation().cloths.at(0);
-    const float worst = maxStress(cloth, clothSpacing(document.scene().cloths.at(0)));
+    const float worst = maxStress(
+        cloth, document.simulation().constraintTensions(0), clothSpacing(document.scene().cloths.at(0)));
     QVERIFY(worst > 0.f);
     QCOMPARE(viewport.stressScale(), niceCeiling(worst));
 }

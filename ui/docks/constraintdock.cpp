@@ -303,12 +303,16 @@ void ConstraintDock::refreshReactions()
     // Per cloth the total, then the pins one by one (the first few: a curtain rail has dozens).
     constexpr std::size_t kListed = 8;
     QStringList lines;
-    const auto &cloths = m_document->simulation().cloths;
+    const Simulation &sim = m_document->simulation();
+    const auto &cloths = sim.cloths;
+    std::vector<float> tension;
     const auto newtons = [](const Vec3 &f) {
         return tr("(%1, %2, %3) N").arg(double(f.x), 0, 'g', 4).arg(double(f.y), 0, 'g', 4).arg(double(f.z), 0, 'g', 4);
     };
-    for (const Cloth &cloth : cloths) {
-        const std::vector<PinReaction> reactions = pinReactions(cloth);
+    for (std::size_t ci = 0; ci < cloths.size(); ++ci) {
+        const Cloth &cloth = cloths[ci];
+        sim.constraintTensions(ci, tension);
+        const std::vector<PinReaction> reactions = pinReactions(cloth, tension);
         if (reactions.empty())
             continue;
         Vec3 total;

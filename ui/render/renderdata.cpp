@@ -180,21 +180,22 @@ void computeStrainRatios(const Cloth &cloth, std::vector<float> &out)
     }
 }
 
-float maxStress(const Cloth &cloth, float width)
+float maxStress(const Cloth &cloth, const std::vector<float> &tension, float width)
 {
     float worst = 0.f;
     for (std::size_t c = 0; c < cloth.constraints.size(); ++c)
-        worst = std::max(worst, constraintStress(cloth, c, width));
+        worst = std::max(worst, constraintStress(cloth, tension, c, width));
     return worst;
 }
 
-void computeStressRatios(const Cloth &cloth, float width, float scale, std::vector<float> &out)
+void computeStressRatios(
+    const Cloth &cloth, const std::vector<float> &tension, float width, float scale, std::vector<float> &out)
 {
     out.assign(cloth.particles.size(), 0.f);
     const float inv = scale > 0.f ? 1.f / scale : 0.f;
     for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
         const DistanceConstraint &k = cloth.constraints[c];
-        const float r = std::max(constraintStress(cloth, c, width), 0.f) * inv;
+        const float r = std::max(constraintStress(cloth, tension, c, width), 0.f) * inv;
         out[k.a] = std::max(out[k.a], r);
         out[k.b] = std::max(out[k.b], r);
     }

@@ -54,11 +54,13 @@ float tearRisk(const Cloth &cloth, const DistanceConstraint &c);
 /// Per-particle maximum tear risk over the constraints touching it (0 for free particles).
 void computeStrainRatios(const Cloth &cloth, std::vector<float> &out);
 
-/// Largest stress (N/m, tension over the strip width `width` m) of any constraint, 0 if none pulls.
-float maxStress(const Cloth &cloth, float width);
+/// Largest stress (N/m, tension over the strip width `width` m) of any constraint, 0 if none
+/// pulls; `tension` is the cloth's constraint tensions (Simulation::constraintTensions).
+float maxStress(const Cloth &cloth, const std::vector<float> &tension, float width);
 /// Per-particle maximum stress over the constraints touching it, as a fraction of `scale` N/m
 /// (compressed constraints count as 0), for the stress heat map.
-void computeStressRatios(const Cloth &cloth, float width, float scale, std::vector<float> &out);
+void computeStressRatios(
+    const Cloth &cloth, const std::vector<float> &tension, float width, float scale, std::vector<float> &out);
 /// The smallest 1, 2, 5 × 10ⁿ at or above v (the stress legend's top), 1 for v <= 0.
 float niceCeiling(float v);
 

@@ -461,7 +461,9 @@ void SceneRenderer::drawClothSurface(std::size_t index, const Scene &scene, cons
     const ClothDesc fallback;
     const ClothDesc &desc = index < scene.cloths.size() ? scene.cloths[index] : fallback;
     if (stress) {
-        computeStressRatios(sim.cloths[index], clothSpacing(desc), options.stressScale, m_scratchStrain);
+        sim.constraintTensions(index, m_scratchTension);
+        computeStressRatios(
+            sim.cloths[index], m_scratchTension, clothSpacing(desc), options.stressScale, m_scratchStrain);
         glBindBuffer(GL_ARRAY_BUFFER, b.strain);
         glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(m_scratchStrain.size() * sizeof(float)), m_scratchStrain.data());
     }

@@ -171,6 +171,7 @@ private:
     std::vector<LineVertex> m_scratchLines;
     std::vector<Vec3> m_scratchNormals;
     std::vector<float> m_scratchStrain;
+    std::vector<float> m_scratchTension; ///< N per constraint, for the stress map
     std::vector<float> m_scratchUv;
     std::vector<std::uint32_t> m_scratchIndices;
     int m_allocations = 0;

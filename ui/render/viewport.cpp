@@ -429,10 +429,14 @@ void Viewport::paintGL()
         if (m_showStress) {
             // The ramp tops at the largest stress now, rounded up to 1, 2 or 5 × 10ⁿ N/m.
             const Scene &scene = m_document->scene();
-            const auto &cloths = shownSimulation().cloths;
+            const Simulation &shown = shownSimulation();
+            const auto &cloths = shown.cloths;
             float worst = 0.f;
-            for (std::size_t c = 0; c < cloths.size() && c < scene.cloths.size(); ++c)
-                worst = std::max(worst, maxStress(cloths[c], clothSpacing(scene.cloths[c])));
+            std::vector<float> tension;
+            for (std::size_t c = 0; c < cloths.size() && c < scene.cloths.size(); ++c) {
+                shown.constraintTensions(c, tension);
+                worst = std::max(worst, maxStress(cloths[c], tension, clothSpacing(scene.cloths[c])));
+            }
             m_stressScale = niceCeiling(worst);
             options.stress = true;
             options.stressScale = m_stressScale;

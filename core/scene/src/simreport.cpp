@@ -17,6 +17,7 @@ FrameTotals frameTotals(const Scene &scene, const Simulation &sim)
     t.torn = sim.lastStepStats().tornConstraints;
     t.splits = sim.lastStepStats().splitParticles;
     const Vec3 g = sim.world.gravity;
+    std::vector<float> tension;
     for (std::size_t ci = 0; ci < sim.cloths.size(); ++ci) {
         const Cloth &c = sim.cloths[ci];
         const Particles &p = c.particles;
@@ -25,6 +26,7 @@ FrameTotals frameTotals(const Scene &scene, const Simulation &sim)
             t.potentialEnergy -= double(p.mass[i]) * double(dot(g, p.position[i]));
         }
         const float width = ci < scene.cloths.size() ? clothSpacing(scene.cloths[ci]) : 0.f;
+        sim.constraintTensions(ci, tension);
         for (std::size_t k = 0; k < c.constraints.size(); ++k) {
             const DistanceConstraint &d = c.constraints[k];
             const double strain = constraintStrain(c, d);
@@ -33,9 +35,9 @@ FrameTotals frameTotals(const Scene &scene, const Simulation &sim)
                 const double stretch = strain * double(d.restLength);
                 t.elasticEnergy += 0.5 * stretch * stretch / double(d.compliance);
             }
-            t.maxStress = std::max(t.maxStress, double(constraintStress(c, k, width)));
+            t.maxStress = std::max(t.maxStress, double(constraintStress(c, tension, k, width)));
         }
-        for (const PinReaction &r : pinReactions(c)) {
+        for (const PinReaction &r : pinReactions(c, tension)) {
             t.pinReaction += r.force;
             ++t.pins;
         }

@@ -6,6 +6,7 @@
 #include "collision.h"
 #include "sim/clothcollision.h"
 #include "solver.h"
+#include "tensionrecord.h"
 
 #include <algorithm>
 #include <atomic>
@@ -329,8 +330,10 @@ void Simulation::rollBack()
             if (!isFinite(p.velocity[i]))
                 p.velocity[i] = {};
         }
-        if (c < m_in->caches.size())
+        if (c < m_in->caches.size()) {
             m_in->caches[c].invalidateHistory();
+            detail::forgetTension(m_in->caches[c]); // of the frame that blew up
+        }
     }
 }
 
@@ -481,7 +484,6 @@ StateBytes Simulation::stateBytesByPart(std::size_t cloth) const
         + p.kind.capacity() * sizeof(ParticleKind);
     bytes.constraints = c.constraints.capacity() * sizeof(DistanceConstraint);
     bytes.triangles = c.triangles.capacity() * sizeof(Triangle);
-    bytes.tension = c.tension.capacity() * sizeof(float);
     bytes.clothOther = sizeof(Cloth) + c.name.capacity() + c.uv.capacity() * sizeof(c.uv[0]);
     if (cloth < m_in->caches.size()) {
         const detail::ClothSolverCache::Bytes solverBytes = m_in->caches[cloth].bytes();
@@ -489,6 +491,7 @@ StateBytes Simulation::stateBytesByPart(std::size_t cloth) const
         bytes.blockTables = solverBytes.blockTables;
         bytes.solverParticles = solverBytes.particles;
         bytes.solverOther = solverBytes.other;
+        bytes.tension = solverBytes.tension;
     }
     if (cloth < m_in->lastGood.size()) {
         const detail::FrameSnapshot &s = m_in->lastGood[cloth];
@@ -496,6 +499,24 @@ StateBytes Simulation::stateBytesByPart(std::size_t cloth) const
             = (s.position.capacity() + s.previous.capacity() + s.velocity.capacity()) * sizeof(Vec3);
     }
     return bytes;
+}
+
+void Simulation::constraintTensions(std::size_t cloth, std::vector<float> &out) const
+{
+    out.clear();
+    if (cloth >= cloths.size())
+        return;
+    if (cloth < m_in->caches.size())
+        detail::readTension(cloths[cloth], m_in->caches[cloth], out);
+    else
+        out.assign(cloths[cloth].constraints.size(), 0.f); // never stepped: unknown
+}
+
+std::vector<float> Simulation::constraintTensions(std::size_t cloth) const
+{
+    std::vector<float> out;
+    constraintTensions(cloth, out);
+    return out;
 }
 
 std::size_t Simulation::memoryBytes() const

@@ -369,6 +369,7 @@ ClothSolverCache::Bytes ClothSolverCache::bytes() const
             bendLambda, kinematic, kinematicStart, kinematicTarget, cellStart, cellEntries, cellOf,
             selfCandidates, selfPairsFound, selfFoundStart, selfPushed, selfPairs, selfPairsAnchor,
             splitsThisFrame, tethers.particle, tethers.anchor, tethers.restDistance);
+    b.tension = capacityBytes(tension);
     return b;
 }
 

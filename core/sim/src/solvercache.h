@@ -63,6 +63,14 @@ struct SelfCandidate {
     bool ownCell = false; ///< in the searched cell itself (paired with higher indices only)
 };
 
+/// Where the tension of the last substep is kept (ClothSolverCache::tensionKept).
+enum class TensionKept : std::uint8_t {
+    None, ///< unknown: no step yet, a split or a blow-up since
+    Record, ///< ClothSolverCache::tension, per constraint
+    XpbdStreams, ///< the XPBD multipliers of ClothSolverCache::xpbd, per slot: -λ/Δt²
+    VerletStreams, ///< the Verlet force sums in the same place
+};
+
 struct ClothSolverCache {
     // Topology key: the cache is rebuilt when any of these differ from the cloth.
     std::uint64_t revision = ~std::uint64_t(0);
@@ -163,6 +171,20 @@ struct ClothSolverCache {
 
     Tethers tethers; ///< long-range attachments (when Cloth::tetherStretch > 0)
 
+    /// The tension readout (tension.cpp; Simulation::constraintTensions reads it). A solver
+    /// whose tearing reads the tension within a frame, and the springs solver, write it per
+    /// constraint into `tension` each substep (TensionKept::Record); the others leave the
+    /// multipliers of their last substep in `xpbd` and only note how to turn them into
+    /// forces (TensionKept::XpbdStreams, VerletStreams), so that a frame nobody reads the
+    /// tension of pays nothing for it.
+    std::vector<float> tension; ///< N per constraint (TensionKept::Record)
+    TensionKept tensionKept = TensionKept::None;
+    float tensionDt = 0.f; ///< s, TensionKept::XpbdStreams: the substep the multipliers are of
+    /// Kept in the streams: the constraint count and topology revision they were solved for;
+    /// an edit that changed either leaves the tension unknown until a step.
+    std::size_t tensionConstraints = 0;
+    std::uint64_t tensionRevision = 0;
+
     // Splits made during the current frame (rollback of created particles).
     std::vector<ParticleSplit> splitsThisFrame;
 
@@ -207,7 +229,8 @@ public:
         std::size_t blockTables = 0;
         std::size_t particles = 0;
         std::size_t other = 0;
-        std::size_t total() const { return streams + blockTables + particles + other; }
+        std::size_t tension = 0; ///< the tension readout kept per constraint
+        std::size_t total() const { return streams + blockTables + particles + other + tension; }
     };
     Bytes bytes() const;
 };

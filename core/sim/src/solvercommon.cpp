@@ -4,6 +4,7 @@
 #include "sim/tearing.h"
 #include "sim/vertexsplit.h"
 #include "solver.h"
+#include "tensionrecord.h"
 #include "xpbdkernel.h"
 #include "xpbdlanes.h"
 
@@ -591,16 +592,19 @@ void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext 
     if (!cache.tearable)
         return;
     if (cloth.tearMode == TearMode::RemoveConstraint) {
-        const std::uint32_t torn = tearOverstretched(cloth, ctx.tearScratch);
+        std::vector<float> *tension = tensionWithinFrame(cloth, cache) ? &cache.tension : nullptr;
+        const std::uint32_t torn = tearOverstretched(cloth, ctx.tearScratch, tension);
         if (torn) {
             stats.tornConstraints += torn;
+            keepTornTension(cloth, cache);
             cache.ensure(cloth);
         }
     } else if (cloth.tearMode == TearMode::SplitVertex) {
-        const SplitReport report = splitOverstretched(cloth, ctx.solver.maxSplitsPerStep);
+        const SplitReport report
+            = splitOverstretched(cloth, ctx.solver.maxSplitsPerStep, tensionWithinFrame(cloth, cache));
         if (!report.splits.empty()) {
             stats.splitParticles += std::uint32_t(report.splits.size());
-            cloth.tension.assign(cloth.constraints.size(), 0.f); // unknown until the next solve
+            forgetTension(cache); // unknown until the next solve
             cache.splitsThisFrame.insert(
                 cache.splitsThisFrame.end(), report.splits.begin(), report.splits.end());
             cache.ensure(cloth);

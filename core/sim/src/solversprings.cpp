@@ -124,13 +124,14 @@ std::string checkSpringStability(const Cloth &cloth, ClothSolverCache &cache, co
 
 namespace {
 
-std::uint64_t addSpringForces(Cloth &cloth, const ClothSolverCache &cache)
+std::uint64_t addSpringForces(Cloth &cloth, ClothSolverCache &cache)
 {
     Particles &p = cloth.particles;
     const Vec3 *x = p.position.data();
     const Vec3 *v = p.velocity.data();
     Vec3 *f = p.force.data();
-    resetTension(cloth);
+    resetTension(cloth, cache);
+    float *tension = cache.tension.data();
     const ConstraintRecords &records = cloth.constraints; // read without marking them written
     for (std::size_t c = 0; c < records.size(); ++c) {
         const DistanceConstraint &k = records[c];
@@ -144,8 +145,8 @@ std::uint64_t addSpringForces(Cloth &cloth, const ClothSolverCache &cache)
         const Vec3 n { float(dx / len), float(dy / len), float(dz / len) };
         const float stretch = float(len - double(k.restLength));
         const float closing = dot(v[k.b] - v[k.a], n);
-        cloth.tension[c] = cache.springStiffness[c] * stretch; // Hooke's force, N
-        const Vec3 fa = n * (cloth.tension[c] + k.damping * closing);
+        tension[c] = cache.springStiffness[c] * stretch; // Hooke's force, N
+        const Vec3 fa = n * (tension[c] + k.damping * closing);
         f[k.a] += fa;
         f[k.b] -= fa;
     }

@@ -93,7 +93,6 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
                     cloth.particles.invMass.data(), cache.origin.data(), cache.offset.data(), dt, nullptr);
             }
         }
-        const bool record = cache.tearable || s + 1 == ctx.substeps;
         if (plain) {
             if (s + 1 == ctx.substeps)
                 finishPlainFrame(cloth, cache, dt);
@@ -101,9 +100,12 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
             writePositionsFromOffsets(cloth, cache);
         }
         // The passes' corrections as forces (tension.cpp). Only tearing reads them within a
-        // frame; without it only the last substep's record survives, so only that one is made.
-        if (record)
-            recordVerletTension(cloth, cache.xpbd, solverTeam(cache));
+        // frame; without it the last substep's sums stay in the streams, made into the
+        // tension when something asks for it (Simulation::constraintTensions).
+        if (cache.tearable)
+            recordVerletTension(cloth, cache, solverTeam(cache));
+        else if (s + 1 == ctx.substeps)
+            keepVerletTension(cloth, cache);
         if (plain)
             continue;
         applyTethers(cloth, cache); // on positions; finishPositionSubstep() takes their offsets back

@@ -138,7 +138,7 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         if (plain) {
             if (s + 1 == ctx.substeps) {
                 finishPlainFrame(cloth, cache, dt);
-                recordXpbdTension(cloth, cache.xpbd, dt, solverTeam(cache));
+                keepXpbdTension(cloth, cache, dt); // made on request (Simulation::constraintTensions)
             }
             continue;
         }
@@ -150,9 +150,12 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         }
         writePositionsFromOffsets(cloth, cache);
         // -λ/Δt² of this substep (tension.cpp). Only tearing reads it within a frame; without
-        // it each substep's record would overwrite the last, so only the final one is made.
-        if (cache.tearable || s + 1 == ctx.substeps)
-            recordXpbdTension(cloth, cache.xpbd, dt, solverTeam(cache));
+        // it the last substep's multipliers stay in the streams, and the tension is made from
+        // them when something asks for it (Simulation::constraintTensions).
+        if (cache.tearable)
+            recordXpbdTension(cloth, cache, dt, solverTeam(cache));
+        else if (s + 1 == ctx.substeps)
+            keepXpbdTension(cloth, cache, dt);
         applyTethers(cloth, cache); // on positions; finishPositionSubstep() takes their offsets back
 
         finishPositionSubstep(cloth, cache, ctx, s, dt, stats);

@@ -35,22 +35,24 @@ float constraintStrain(const Cloth &cloth, const DistanceConstraint &c)
     return (l - c.restLength) / c.restLength;
 }
 
-std::uint32_t tearOverstretched(Cloth &cloth, std::vector<std::uint64_t> &scratch)
+std::uint32_t tearOverstretched(
+    Cloth &cloth, std::vector<std::uint64_t> &scratch, std::vector<float> *tension)
 {
     scratch.clear();
-    const bool haveTension = cloth.tension.size() == cloth.constraints.size();
+    const bool haveTension = tension && tension->size() == cloth.constraints.size();
     std::size_t out = 0;
     const ConstraintRecords &records = cloth.constraints; // read without marking them written
     for (std::size_t c = 0; c < records.size(); ++c) {
         const DistanceConstraint &k = records[c];
-        if ((k.tearStrain < kNeverTear && constraintStrain(cloth, k) > k.tearStrain) || isOverTension(cloth, c)) {
+        if ((k.tearStrain < kNeverTear && constraintStrain(cloth, k) > k.tearStrain)
+            || isOverTension(cloth, tension, c)) {
             scratch.push_back(edgeKey(k.a, k.b));
             continue;
         }
         if (out != c) {
             cloth.constraints[out] = k;
             if (haveTension)
-                cloth.tension[out] = cloth.tension[c];
+                (*tension)[out] = (*tension)[c];
         }
         ++out;
     }
@@ -59,7 +61,7 @@ std::uint32_t tearOverstretched(Cloth &cloth, std::vector<std::uint64_t> &scratc
     const auto torn = std::uint32_t(cloth.constraints.size() - out);
     cloth.constraints.resize(out);
     if (haveTension)
-        cloth.tension.resize(out);
+        tension->resize(out);
     std::sort(scratch.begin(), scratch.end());
     const auto hasTornEdge = [&](const Triangle &t) {
         for (int e = 0; e < 3; ++e) {

@@ -12,19 +12,20 @@
 #include "sim/tension.h"
 
 #include "tensionrecord.h"
+#include "xpbdbatch.h"
 
 #include <algorithm>
 
 namespace drape {
 
-std::vector<PinReaction> pinReactions(const Cloth &cloth)
+std::vector<PinReaction> pinReactions(const Cloth &cloth, const std::vector<float> &tension)
 {
     const Particles &p = cloth.particles;
     std::vector<std::int32_t> slot(p.size(), -1);
     std::vector<PinReaction> out;
     for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
         const DistanceConstraint &k = cloth.constraints[c];
-        const float t = cloth.tensionOf(c);
+        const float t = tensionAt(cloth, tension, c);
         const Vec3 d = p.position[k.b] - p.position[k.a];
         const float len = length(d);
         if (len < 1e-9f)
@@ -49,23 +50,114 @@ std::vector<PinReaction> pinReactions(const Cloth &cloth)
 
 namespace detail {
 
-void resetTension(Cloth &cloth)
+namespace {
+
+void keep(const Cloth &cloth, ClothSolverCache &cache, TensionKept kept)
 {
-    cloth.tension.assign(cloth.constraints.size(), 0.f);
+    cache.tensionKept = kept;
+    cache.tensionConstraints = cloth.constraints.size();
+    cache.tensionRevision = cloth.topologyRevision;
 }
 
-void recordXpbdTension(Cloth &cloth, const XpbdBatches &batches, float dt, XpbdWorker *team)
+} // namespace
+
+void resetTension(const Cloth &cloth, ClothSolverCache &cache)
+{
+    cache.tension.assign(cloth.constraints.size(), 0.f);
+    keep(cloth, cache, TensionKept::Record);
+}
+
+void recordXpbdTension(const Cloth &cloth, ClothSolverCache &cache, float dt, XpbdWorker *team)
 {
     // Every constraint has a slot, so every entry is written: only the size needs setting.
-    cloth.tension.resize(cloth.constraints.size());
-    xpbdConstraintTensions(batches, dt, cloth.tension, team); // -λ/Δt² per constraint (xpbdbatch.h)
+    cache.tension.resize(cloth.constraints.size());
+    xpbdConstraintTensions(cache.xpbd, dt, cache.tension, team); // -λ/Δt² per constraint (xpbdbatch.h)
+    keep(cloth, cache, TensionKept::Record);
 }
 
-void recordVerletTension(Cloth &cloth, const XpbdBatches &batches, XpbdWorker *team)
+void recordVerletTension(const Cloth &cloth, ClothSolverCache &cache, XpbdWorker *team)
 {
     // As for XPBD: every entry is written, so the tension is not cleared first.
-    cloth.tension.resize(cloth.constraints.size());
-    verletConstraintTensions(batches, cloth.tension, team);
+    cache.tension.resize(cloth.constraints.size());
+    verletConstraintTensions(cache.xpbd, cache.tension, team);
+    keep(cloth, cache, TensionKept::Record);
+}
+
+void keepTornTension(const Cloth &cloth, ClothSolverCache &cache)
+{
+    if (cache.tensionKept == TensionKept::Record && cache.tension.size() == cloth.constraints.size())
+        keep(cloth, cache, TensionKept::Record);
+    else
+        forgetTension(cache);
+}
+
+namespace {
+
+void keepInStreams(const Cloth &cloth, ClothSolverCache &cache, TensionKept kept, float dt)
+{
+    keep(cloth, cache, kept);
+    cache.tensionDt = dt;
+    // A record kept by earlier frames (tearing since switched off, the springs solver) is
+    // stale now: its memory goes.
+    std::vector<float>().swap(cache.tension);
+}
+
+} // namespace
+
+void keepXpbdTension(const Cloth &cloth, ClothSolverCache &cache, float dt)
+{
+    keepInStreams(cloth, cache, TensionKept::XpbdStreams, dt);
+}
+
+void keepVerletTension(const Cloth &cloth, ClothSolverCache &cache)
+{
+    keepInStreams(cloth, cache, TensionKept::VerletStreams, 0.f);
+}
+
+void forgetTension(ClothSolverCache &cache)
+{
+    cache.tensionKept = TensionKept::None;
+    std::vector<float>().swap(cache.tension);
+}
+
+namespace {
+
+/// The readout is for the cloth's constraints as they are: the ones it was made for, with
+/// no edit of the topology since.
+bool keptForTheseConstraints(const Cloth &cloth, const ClothSolverCache &cache)
+{
+    return cache.tensionConstraints == cloth.constraints.size()
+        && cache.tensionRevision == cloth.topologyRevision;
+}
+
+} // namespace
+
+const std::vector<float> *tensionWithinFrame(const Cloth &cloth, const ClothSolverCache &cache)
+{
+    return cache.tensionKept == TensionKept::Record && keptForTheseConstraints(cloth, cache)
+            && cache.tension.size() == cloth.constraints.size()
+        ? &cache.tension
+        : nullptr;
+}
+
+void readTension(const Cloth &cloth, const ClothSolverCache &cache, std::vector<float> &out)
+{
+    const std::size_t n = cloth.constraints.size();
+    if (const std::vector<float> *record = tensionWithinFrame(cloth, cache)) {
+        out = *record;
+        return;
+    }
+    out.assign(n, 0.f);
+    const bool streams
+        = cache.tensionKept == TensionKept::XpbdStreams || cache.tensionKept == TensionKept::VerletStreams;
+    // The streams map their slots to the constraints they were laid out for (source), which
+    // an edit of the topology since would have renumbered.
+    if (!streams || !keptForTheseConstraints(cloth, cache) || !cache.streamsLaidOut)
+        return;
+    if (cache.tensionKept == TensionKept::XpbdStreams)
+        xpbdConstraintTensions(cache.xpbd, cache.tensionDt, out); // every constraint has a slot
+    else
+        verletConstraintTensions(cache.xpbd, out);
 }
 
 } // namespace detail

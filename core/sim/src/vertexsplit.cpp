@@ -579,7 +579,7 @@ bool isOverstretched(const Cloth &cloth, const DistanceConstraint &c)
     return lengthSquared(cloth.particles.position[c.b] - cloth.particles.position[c.a]) > limit * limit;
 }
 
-SplitReport splitOverstretched(Cloth &cloth, int maxSplits)
+SplitReport splitOverstretched(Cloth &cloth, int maxSplits, const std::vector<float> *tension)
 {
     SplitReport report;
     if (cloth.tearMode != TearMode::SplitVertex)
@@ -590,7 +590,7 @@ SplitReport splitOverstretched(Cloth &cloth, int maxSplits)
     for (std::uint32_t i = 0; i < records.size(); ++i) {
         const DistanceConstraint &c = records[i];
         assert(c.a < pa.size() && c.b < pa.size());
-        if (!isOverstretched(cloth, c) && !isOverTension(cloth, i))
+        if (!isOverstretched(cloth, c) && !isOverTension(cloth, tension, i))
             continue;
         if (pa.kind[c.a] != ParticleKind::Dynamic && pa.kind[c.b] != ParticleKind::Dynamic)
             continue; // pinned at both ends: nothing may split

@@ -71,7 +71,6 @@ void layFrameOver(Simulation &sim, const CachedFrame &frame)
             cloth.particles.rest = topology->rest;
             cloth.triangles = topology->triangles;
             cloth.constraints.clear();
-            cloth.tension.clear();
             if (cloth.uv.size() != topology->particleCount)
                 cloth.uv.clear();
             cloth.topologyRevision = topology->revision;
