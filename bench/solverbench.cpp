@@ -7,7 +7,7 @@
 // arrays), total_bytes_per_particle (Simulation::stateBytes: the cloth's arrays, the solver's
 // streams and caches and the rollback snapshot) and its other parts per particle
 // (Simulation::stateBytesByPart): tension_bytes_ (the tension the solver keeps per constraint:
-// only for a cloth that tears by tension or the springs solver), stream_bytes_ (the per-slot
+// only for a cloth that can tear, or on the springs solver), stream_bytes_ (the per-slot
 // constraint streams), block_table_bytes_, solver_particle_bytes_ (the solver's per-particle
 // arrays), solver_other_bytes_ and snapshot_bytes_per_particle. The XPBD and Verlet rows also give how the
 // kernel fetches the blocks of the sheet's constraint streams (xpbdbatch.h, BlockFetch): gathered_blocks_pct,

@@ -60,9 +60,9 @@ struct StateBytes {
     std::size_t blockTables = 0; ///< the streams' per-block, per-colour and per-chunk tables
     std::size_t solverParticles = 0; ///< the solvers' per-particle arrays (frame offsets, planes, velocities)
     std::size_t solverOther = 0; ///< the rest of the solver cache (bending, adjacency, contacts, hashes)
-    /// The tension readout the solver keeps per constraint: only while tearing by tension or
-    /// the springs solver read it within a frame (otherwise constraintTensions() derives it
-    /// from the streams on request).
+    /// The tension readout the solver keeps per constraint: only while the cloth can tear
+    /// (its tearing reads it within a frame) or on the springs solver (otherwise
+    /// constraintTensions() derives it from the streams on request).
     std::size_t tension = 0;
     std::size_t snapshot = 0; ///< the blow-up rollback snapshot
 
@@ -127,9 +127,11 @@ public:
     /// step (positive when stretched), parallel to its constraints: XPBD -λ/Δt², springs
     /// k (|d| - L), Verlet the relaxation's corrections as a force (sim/tension.h turns it into
     /// pin reactions and stress). Every entry is 0 while it is unknown: before the first
-    /// step, after an edit that changed the cloth's constraints or topology, after a vertex
-    /// split or a blow-up. The solvers keep what it takes and make it on request, so a frame
-    /// whose tension nobody reads costs nothing for it; `out` is resized to the constraints.
+    /// step, after an edit that changed the cloth's constraint count or topology revision
+    /// (one that only retunes a constraint keeps the last step's value), after a vertex
+    /// split in the last substep, or a blow-up. The solvers keep what it takes and make it on
+    /// request, so a frame whose tension nobody reads costs nothing for it; `out` is resized
+    /// to the constraints.
     void constraintTensions(std::size_t cloth, std::vector<float> &out) const;
     std::vector<float> constraintTensions(std::size_t cloth) const;
 

@@ -113,7 +113,11 @@ struct ClothSolverCache {
     std::vector<std::uint32_t> adjacencyStart;
     std::vector<std::uint32_t> adjacency;
     float minRestLength = 0.f; ///< m, shortest structural/shear rest length (self-collision cap)
-    bool tearable = false; ///< some constraint has a finite tear strain
+    bool tearable = false; ///< some constraint has a finite tear strain or force
+    /// Whether this frame can tear anything: a constraint that can tear, in a cloth whose
+    /// tear mode is not None. A new editor cloth has a finite tear strain and tears nothing
+    /// (TearMode::None): its frames are plain frames, and keep no tension record.
+    bool tears(const Cloth &cloth) const { return tearable && cloth.tearMode != TearMode::None; }
 
     // Per-particle scratch, sized to the particle count.
     std::vector<Vec3> preVelocity; ///< m/s, velocity after prediction (restitution)
@@ -184,6 +188,9 @@ struct ClothSolverCache {
     /// an edit that changed either leaves the tension unknown until a step.
     std::size_t tensionConstraints = 0;
     std::uint64_t tensionRevision = 0;
+    /// Kept in the streams: layouts + remaps when they were solved (a layout since would have
+    /// renumbered the slots, whatever the revision says).
+    std::uint64_t tensionLayout = 0;
 
     // Splits made during the current frame (rollback of created particles).
     std::vector<ParticleSplit> splitsThisFrame;

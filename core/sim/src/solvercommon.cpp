@@ -241,8 +241,8 @@ void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &pre
 bool plainButSelfCollision(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx)
 {
     const bool wind = ctx.world.wind.speed > 0.f && !cloth.triangles.empty(); // accumulateExternalForces
-    return !cache.tearable && !(cloth.tetherStretch > 0.f) && ctx.surfaces == nullptr && ctx.colliderCount == 0
-        && !wind;
+    return !cache.tears(cloth) && !(cloth.tetherStretch > 0.f) && ctx.surfaces == nullptr
+        && ctx.colliderCount == 0 && !wind;
 }
 
 bool plainFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx)
@@ -598,7 +598,7 @@ void endPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const PlainPlanes &pl
 
 void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, StepStats &stats)
 {
-    if (!cache.tearable)
+    if (!cache.tears(cloth))
         return;
     if (cloth.tearMode == TearMode::RemoveConstraint) {
         std::vector<float> *tension = tensionWithinFrame(cloth, cache) ? &cache.tension : nullptr;

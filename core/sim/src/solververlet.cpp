@@ -102,7 +102,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
         // The passes' corrections as forces (tension.cpp). Only tearing reads them within a
         // frame; without it the last substep's sums stay in the streams, made into the
         // tension when something asks for it (Simulation::constraintTensions).
-        if (cache.tearable)
+        if (cache.tears(cloth))
             recordVerletTension(cloth, cache, solverTeam(cache));
         else if (s + 1 == ctx.substeps)
             keepVerletTension(cloth, cache);

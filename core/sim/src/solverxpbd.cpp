@@ -152,7 +152,7 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         // -λ/Δt² of this substep (tension.cpp). Only tearing reads it within a frame; without
         // it the last substep's multipliers stay in the streams, and the tension is made from
         // them when something asks for it (Simulation::constraintTensions).
-        if (cache.tearable)
+        if (cache.tears(cloth))
             recordXpbdTension(cloth, cache, dt, solverTeam(cache));
         else if (s + 1 == ctx.substeps)
             keepXpbdTension(cloth, cache, dt);

@@ -97,6 +97,7 @@ void keepInStreams(const Cloth &cloth, ClothSolverCache &cache, TensionKept kept
 {
     keep(cloth, cache, kept);
     cache.tensionDt = dt;
+    cache.tensionLayout = cache.layouts + cache.remaps;
     // A record kept by earlier frames (tearing since switched off, the springs solver) is
     // stale now: its memory goes.
     std::vector<float>().swap(cache.tension);
@@ -152,7 +153,8 @@ void readTension(const Cloth &cloth, const ClothSolverCache &cache, std::vector<
         = cache.tensionKept == TensionKept::XpbdStreams || cache.tensionKept == TensionKept::VerletStreams;
     // The streams map their slots to the constraints they were laid out for (source), which
     // an edit of the topology since would have renumbered.
-    if (!streams || !keptForTheseConstraints(cloth, cache) || !cache.streamsLaidOut)
+    if (!streams || !keptForTheseConstraints(cloth, cache) || !cache.streamsLaidOut
+        || cache.tensionLayout != cache.layouts + cache.remaps)
         return;
     if (cache.tensionKept == TensionKept::XpbdStreams)
         xpbdConstraintTensions(cache.xpbd, cache.tensionDt, out); // every constraint has a slot
