@@ -251,6 +251,9 @@ void TestEditor::timelineScrubsAndDeletesEvents()
     // The timeline under the viewport: a marker per event of the take, a click on the ruler
     // brings the document to the replay at that frame (from the cache's snapshots), deleting
     // a marker's event is one undo step, and the worker fills the cache.
+    // How long to wait for the worker (ms): a bound on liveness, not on speed. Under ASan and
+    // UBSan on a slow two-core machine the curtain's first 45 frames took 24 s.
+    constexpr int kWorkerWait = 90000;
     MainWindow window;
     window.setDocument(preset(QStringLiteral("curtain")));
     window.resize(800, 600);
@@ -262,7 +265,7 @@ void TestEditor::timelineScrubsAndDeletesEvents()
     window.controller()->stepFrames(30);
     QVERIFY(doc->setKind(0, {10, 11, 12}, false).isEmpty()); // unhook three hooks at 30
     window.controller()->stepFrames(15);
-    QTRY_VERIFY_WITH_TIMEOUT(settled(doc) && doc->frame() == 45, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc) && doc->frame() == 45, kWorkerWait);
     QCOMPARE(ruler->markers().size(), qsizetype(1));
     QCOMPARE(ruler->markers().front().frame, quint64(30));
     QCOMPARE(ruler->playhead(), quint64(45));
@@ -271,12 +274,12 @@ void TestEditor::timelineScrubsAndDeletesEvents()
         emit ruler->playheadRequested(f);
         QCOMPARE(ruler->playhead(), f);
         // A cached frame at once; one the worker is still making when it arrives.
-        QTRY_COMPARE_WITH_TIMEOUT(doc->frame(), std::uint64_t(f), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(doc->frame(), std::uint64_t(f), kWorkerWait);
         QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), doc->take(), f).stateHash());
         QCOMPARE(ruler->playhead(), f);
     }
     // The paused worker fills the cache from the playhead on.
-    QTRY_VERIFY_WITH_TIMEOUT(doc->timeline().cachedFrame(60) != nullptr, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(doc->timeline().cachedFrame(60) != nullptr, kWorkerWait);
     window.timelineBar()->refresh();
 
     const int steps = doc->undoStack()->count();
@@ -286,7 +289,7 @@ void TestEditor::timelineScrubsAndDeletesEvents()
     QCOMPARE(ruler->markers().size(), qsizetype(0));
     QCOMPARE(doc->simulation().stateHash(), replay(doc->scene(), Take{}, 44).stateHash());
     doc->undoStack()->undo();
-    QTRY_VERIFY(settled(doc)); // an undo that re-simulates arrives from the worker
+    QTRY_VERIFY_WITH_TIMEOUT(settled(doc), kWorkerWait); // an undo that re-simulates arrives from the worker
     QCOMPARE(doc->take().events.size(), std::size_t(1));
     QCOMPARE(ruler->markers().size(), qsizetype(1));
 }
