@@ -11,11 +11,17 @@
 #include "sim/simulation.h"
 #include "uvsquare.h"
 
+// White-box: the bending pass and its eight-lane chunks.
+#include "bendingsolve.h"
+#include "xpbdkernel.h"
+
 #include <QTest>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
+#include <random>
 #include <set>
 
 using namespace drape;
@@ -116,6 +122,7 @@ private slots:
     void oldBendStiffnessLoadsAsRigidity();
     void oldTakeEventsReplayAsRigidity();
     void bendModelOnlyWhileTheClothBends();
+    void chunkedPassKeepsTheOneByOneBits();
 };
 
 void TestBending::gradientMatchesFiniteDifferences()
@@ -488,6 +495,95 @@ void TestBending::bendModelOnlyWhileTheClothBends()
     }
     QVERIFY(turned.stateHash() != stayedLimp.stateHash());
     QVERIFY(turned.stateBytes(0) > stayedLimp.stateBytes(0));
+}
+
+void TestBending::chunkedPassKeepsTheOneByOneBits()
+{
+    // The AVX2 pass (solveBendChunkAvx2, eight patches at a time in the schedule's order)
+    // against the one-by-one pass, bit for bit: on a crumpled, pinned sheet with a hole (so
+    // that border patches run one by one between the chunks), some hinges degenerate (a
+    // zero-length edge), folds past a right angle, and every mix of the three rigidities.
+    if (detail::xpbdKernelIsaOfCpu() < detail::KernelIsa::Avx2)
+        QSKIP("the CPU has no AVX2: the pass always runs one by one");
+    GridSpec g;
+    g.across = 23;
+    g.down = 19;
+    g.bend = false;
+    Cloth c = makeGrid(g);
+    // A hole: the triangles touching two particles in the middle go.
+    const std::uint32_t holeA = gridIndex(g, 11, 9), holeB = gridIndex(g, 12, 9);
+    std::erase_if(c.triangles, [&](const Triangle &t) {
+        return std::find(std::begin(t.v), std::end(t.v), holeA) != std::end(t.v)
+            || std::find(std::begin(t.v), std::end(t.v), holeB) != std::end(t.v);
+    });
+    // A curved rest shape (rest angles away from zero) and a warp axis.
+    std::mt19937 random(7);
+    std::uniform_real_distribution<float> noise(-1.f, 1.f);
+    for (Vec3 &r : c.particles.rest)
+        r.z += 0.02f * std::sin(7.f * r.x) + 0.005f * noise(random);
+    c.bending.warpAxis = normalized(Vec3 { 1.f, 2.f, 0.3f });
+    for (int i = 0; i < g.across; ++i) // three pinned rows: the patches between them are all fixed
+        for (int j = 0; j < 3; ++j)
+            c.particles.setKind(gridIndex(g, i, j), ParticleKind::Static);
+    c.particles.setKind(gridIndex(g, 5, 12), ParticleKind::Kinematic);
+
+    // Positions: the rest shape crumpled, with a few sharp folds and zero-length edges.
+    std::vector<Vec3> origin = c.particles.rest;
+    std::vector<Vec3> offset(origin.size());
+    for (std::size_t i = 0; i < origin.size(); ++i) {
+        origin[i] += Vec3 { 0.01f * noise(random), 0.01f * noise(random), 0.03f * noise(random) };
+        offset[i] = Vec3 { 1e-4f * noise(random), 1e-4f * noise(random), 1e-4f * noise(random) };
+    }
+    for (int i = 0; i < g.across; ++i) // a fold past a right angle along row 14
+        for (int j = 15; j < g.down; ++j)
+            origin[gridIndex(g, i, j)].z += 0.08f * float(j - 14);
+    for (int i : { 3, 8, 17 }) { // zero-length edges: a particle on its right-hand neighbour, both
+                                 // held there (a pass would move them apart)
+        origin[gridIndex(g, i, 7)] = origin[gridIndex(g, i + 1, 7)];
+        offset[gridIndex(g, i, 7)] = offset[gridIndex(g, i + 1, 7)];
+        c.particles.setKind(gridIndex(g, i, 7), ParticleKind::Static);
+        c.particles.setKind(gridIndex(g, i + 1, 7), ParticleKind::Static);
+    }
+
+    BendModel model;
+    buildBendModel(c, model);
+    detail::BendSchedule schedule;
+    detail::buildBendSchedule(model, c.particles.size(), schedule);
+    QVERIFY(!schedule.chunks.empty());
+    const auto oneByOne = std::count_if(schedule.steps.begin(), schedule.steps.end(),
+        [](std::uint32_t step) { return !(step & detail::BendSchedule::kChunk); });
+    QVERIFY(oneByOne > 0);
+    QVERIFY(std::size_t(oneByOne) < model.patches.size() / 4);
+
+    struct Rigidity {
+        float weft, warp;
+    };
+    for (const Rigidity r : { Rigidity { 2e-4f, 0.f }, Rigidity { 1e-4f, 5e-3f }, Rigidity { 0.f, 3e-4f },
+             Rigidity { 4e-3f, 2e-6f } }) {
+        BendingParams params = c.bending;
+        params.rigidity = r.weft;
+        params.warpRigidity = r.warp;
+        for (const bool multipliers : { true, false }) {
+            // The same passes on both paths: four with the XPBD multipliers (kept from pass
+            // to pass), or two without (Verlet).
+            std::vector<Vec3> moved[2];
+            std::vector<float> lambda[2];
+            for (int path = 0; path < 2; ++path) {
+                detail::setXpbdKernelLimit(path == 0 ? detail::KernelIsa::Portable : detail::KernelIsa::Avx2);
+                moved[path] = offset;
+                lambda[path].assign(3 * model.patches.size(), 0.f);
+                for (int pass = 0; pass < (multipliers ? 4 : 2); ++pass)
+                    detail::solveBending(model, schedule, params, c.particles.invMass.data(), origin.data(),
+                        moved[path].data(), 1.f / 600.f, multipliers ? lambda[path].data() : nullptr);
+            }
+            detail::setXpbdKernelLimit(detail::KernelIsa::Avx512);
+            QVERIFY(moved[0] != offset); // the pass did move the sheet
+            QVERIFY(std::memcmp(moved[0].data(), moved[1].data(), moved[0].size() * sizeof(Vec3)) == 0);
+            QVERIFY(std::memcmp(lambda[0].data(), lambda[1].data(), lambda[0].size() * sizeof(float)) == 0);
+            if (multipliers)
+                QVERIFY(std::any_of(lambda[0].begin(), lambda[0].end(), [](float l) { return l != 0.f; }));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestBending)

@@ -2,7 +2,9 @@
 #include "bendingsolve.h"
 
 #include "bendingpatch.h"
+#include "xpbdkernel.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace drape::detail {
@@ -31,68 +33,189 @@ bool solve3(const double m[3][3], const double r[3], double x[3])
     return true;
 }
 
+// One patch of the pass: the XPBD step of its vector constraint (see bendingsolve.h).
+void solvePatch(const BendModel &model, std::size_t p, const float rigidity[3], double invDt2,
+    const float *invMass, const Vec3 *origin, Vec3 *offset, float *lambda)
+{
+    const BendPatch &patch = model.patches[p];
+    float w[6];
+    float wSum = 0.f;
+    for (int s = 0; s < patch.count; ++s)
+        wSum += w[s] = invMass[patch.vertex[s]];
+    if (wSum == 0.f)
+        return;
+    // Slot positions relative to the first: the origins' difference is exact for
+    // neighbours and the offsets are small, so the angles keep a substep's tiny motion.
+    const std::uint32_t first = patch.vertex[0];
+    Vec3 x[6];
+    for (int s = 0; s < patch.count; ++s)
+        x[s] = (origin[patch.vertex[s]] - origin[first]) + (offset[patch.vertex[s]] - offset[first]);
+    bendpatch::Linearised lin;
+    bendpatch::linearise(model, patch, x, lin);
+    double m[3][3] = {}, r[3] = {}, alpha[3] = {};
+    float *l = lambda ? lambda + 3 * p : nullptr;
+    for (int k = 0; k < 3; ++k) {
+        const double stiffness = double(rigidity[k]) * double(patch.area); // N·m³
+        if (!(stiffness > 0.0)) {
+            m[k][k] = 1.0; // an inactive component: Δλ_k = 0
+            continue;
+        }
+        alpha[k] = invDt2 / stiffness;
+        for (int j = 0; j <= k; ++j) {
+            double sum = 0.0;
+            for (int s = 0; s < patch.count; ++s)
+                sum += double(w[s]) * double(dot(lin.grad[k][s], lin.grad[j][s]));
+            if (!(rigidity[j] > 0.f))
+                sum = 0.0;
+            m[k][j] = m[j][k] = sum;
+        }
+        m[k][k] += alpha[k];
+        r[k] = -double(lin.c[k]) - alpha[k] * (l ? double(l[k]) : 0.0);
+    }
+    double dl[3];
+    if (!solve3(m, r, dl))
+        return;
+    for (int k = 0; k < 3; ++k) {
+        if (!(alpha[k] > 0.0))
+            dl[k] = 0.0;
+        if (l)
+            l[k] += float(dl[k]);
+    }
+    for (int s = 0; s < patch.count; ++s) {
+        if (w[s] == 0.f)
+            continue;
+        const Vec3 step
+            = lin.grad[0][s] * float(dl[0]) + lin.grad[1][s] * float(dl[1]) + lin.grad[2][s] * float(dl[2]);
+        offset[patch.vertex[s]] += step * w[s];
+    }
+}
+
+// The corner of hinge `h` (BendPatch::slot row) that sits in slot `s`, or -1.
+int cornerAt(const std::uint8_t (&h)[4], int s)
+{
+    for (int c = 0; c < 4; ++c)
+        if (h[c] == s)
+            return c;
+    return -1;
+}
+
+// A patch the chunks can take: six distinct slots, three hinges, each hinge touching the
+// triangle's three corners and its own far corner in slot 3 + i (every interior triangle).
+bool chunkable(const BendPatch &patch)
+{
+    if (patch.count != 6)
+        return false;
+    for (int i = 0; i < 3; ++i) {
+        if (patch.hinge[i] == kNoHinge)
+            return false;
+        for (int s = 0; s < 3; ++s)
+            if (cornerAt(patch.slot[i], s) < 0)
+                return false;
+        if (cornerAt(patch.slot[i], 3 + i) < 0)
+            return false;
+    }
+    return true;
+}
+
+void fillLane(BendChunk &chunk, int lane, const BendModel &model, std::uint32_t p)
+{
+    const BendPatch &patch = model.patches[p];
+    for (int s = 0; s < 6; ++s)
+        chunk.vertex[s][lane] = patch.vertex[s];
+    chunk.patch[lane] = p;
+    chunk.area[lane] = patch.area;
+    for (int i = 0; i < 3; ++i) {
+        chunk.restAngle[i][lane] = model.hinges[patch.hinge[i]].restAngle;
+        for (int k = 0; k < 3; ++k)
+            chunk.coeff[k][i][lane] = patch.coeff[k][i];
+        for (int c = 0; c < 4; ++c)
+            chunk.slot[i][c][lane] = patch.slot[i][c];
+        for (int s = 0; s < 3; ++s)
+            chunk.corner[i][s][lane] = std::uint8_t(cornerAt(patch.slot[i], s));
+        chunk.outer[i][lane] = std::uint8_t(cornerAt(patch.slot[i], 3 + i));
+    }
+}
+
 } // namespace
 
-std::uint64_t solveBending(const BendModel &model, const BendingParams &params, const float *invMass,
-    const Vec3 *origin, Vec3 *offset, float dt, float *lambda)
+void buildBendSchedule(const BendModel &model, std::size_t particleCount, BendSchedule &out)
+{
+    out.steps.clear();
+    out.chunks.clear();
+    const std::size_t n = model.patches.size();
+    out.patches = n;
+    // Levels: one above the highest level of the earlier patches sharing a particle.
+    std::vector<std::uint32_t> level(n), above(particleCount, 0);
+    std::uint32_t levels = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+        const BendPatch &patch = model.patches[p];
+        std::uint32_t l = 0;
+        for (int s = 0; s < patch.count; ++s)
+            l = std::max(l, above[patch.vertex[s]]);
+        for (int s = 0; s < patch.count; ++s)
+            above[patch.vertex[s]] = l + 1;
+        level[p] = l;
+        levels = std::max(levels, l + 1);
+    }
+    // The patches level by level (a counting sort keeps their order within a level).
+    std::vector<std::uint32_t> start(levels + 1, 0), byLevel(n);
+    for (std::size_t p = 0; p < n; ++p)
+        ++start[level[p] + 1];
+    for (std::uint32_t l = 0; l < levels; ++l)
+        start[l + 1] += start[l];
+    std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+    for (std::size_t p = 0; p < n; ++p)
+        byLevel[fill[level[p]]++] = std::uint32_t(p);
+    for (std::uint32_t l = 0; l < levels; ++l) {
+        BendChunk chunk;
+        for (std::uint32_t i = start[l]; i < start[l + 1]; ++i) {
+            const std::uint32_t p = byLevel[i];
+            if (!chunkable(model.patches[p])) {
+                out.steps.push_back(p);
+                continue;
+            }
+            fillLane(chunk, chunk.lanes++, model, p);
+            if (chunk.lanes == BendChunk::kLanes) {
+                out.steps.push_back(std::uint32_t(out.chunks.size()) | BendSchedule::kChunk);
+                out.chunks.push_back(chunk);
+                chunk.lanes = 0;
+            }
+        }
+        if (chunk.lanes == 0)
+            continue;
+        if (chunk.lanes == 1) { // not worth eight lanes
+            out.steps.push_back(chunk.patch[0]);
+            continue;
+        }
+        for (int lane = chunk.lanes; lane < BendChunk::kLanes; ++lane)
+            fillLane(chunk, lane, model, chunk.patch[0]); // repeats lane 0, never written back
+        out.steps.push_back(std::uint32_t(out.chunks.size()) | BendSchedule::kChunk);
+        out.chunks.push_back(chunk);
+    }
+    out.steps.shrink_to_fit();
+    out.chunks.shrink_to_fit();
+}
+
+std::uint64_t solveBending(const BendModel &model, const BendSchedule &schedule, const BendingParams &params,
+    const float *invMass, const Vec3 *origin, Vec3 *offset, float dt, float *lambda)
 {
     if (!bends(params))
         return 0;
     float rigidity[3];
     patchRigidity(params, rigidity);
     const double invDt2 = 1.0 / (double(dt) * double(dt));
-    for (std::size_t p = 0; p < model.patches.size(); ++p) {
-        const BendPatch &patch = model.patches[p];
-        float w[6];
-        float wSum = 0.f;
-        for (int s = 0; s < patch.count; ++s)
-            wSum += w[s] = invMass[patch.vertex[s]];
-        if (wSum == 0.f)
-            continue;
-        // Slot positions relative to the first: the origins' difference is exact for
-        // neighbours and the offsets are small, so the angles keep a substep's tiny motion.
-        const std::uint32_t first = patch.vertex[0];
-        Vec3 x[6];
-        for (int s = 0; s < patch.count; ++s)
-            x[s] = (origin[patch.vertex[s]] - origin[first]) + (offset[patch.vertex[s]] - offset[first]);
-        bendpatch::Linearised lin;
-        bendpatch::linearise(model, patch, x, lin);
-        double m[3][3] = {}, r[3] = {}, alpha[3] = {};
-        float *l = lambda ? lambda + 3 * p : nullptr;
-        for (int k = 0; k < 3; ++k) {
-            const double stiffness = double(rigidity[k]) * double(patch.area); // N·m³
-            if (!(stiffness > 0.0)) {
-                m[k][k] = 1.0; // an inactive component: Δλ_k = 0
-                continue;
-            }
-            alpha[k] = invDt2 / stiffness;
-            for (int j = 0; j <= k; ++j) {
-                double sum = 0.0;
-                for (int s = 0; s < patch.count; ++s)
-                    sum += double(w[s]) * double(dot(lin.grad[k][s], lin.grad[j][s]));
-                if (!(rigidity[j] > 0.f))
-                    sum = 0.0;
-                m[k][j] = m[j][k] = sum;
-            }
-            m[k][k] += alpha[k];
-            r[k] = -double(lin.c[k]) - alpha[k] * (l ? double(l[k]) : 0.0);
+    if (schedule.patches == model.patches.size() && !schedule.chunks.empty()
+        && xpbdKernelIsa() >= KernelIsa::Avx2) {
+        for (const std::uint32_t step : schedule.steps) {
+            if (step & BendSchedule::kChunk)
+                solveBendChunkAvx2(schedule.chunks[step & ~BendSchedule::kChunk], rigidity, invDt2, invMass,
+                    origin, offset, lambda);
+            else
+                solvePatch(model, step, rigidity, invDt2, invMass, origin, offset, lambda);
         }
-        double dl[3];
-        if (!solve3(m, r, dl))
-            continue;
-        for (int k = 0; k < 3; ++k) {
-            if (!(alpha[k] > 0.0))
-                dl[k] = 0.0;
-            if (l)
-                l[k] += float(dl[k]);
-        }
-        for (int s = 0; s < patch.count; ++s) {
-            if (w[s] == 0.f)
-                continue;
-            const Vec3 step = lin.grad[0][s] * float(dl[0]) + lin.grad[1][s] * float(dl[1])
-                + lin.grad[2][s] * float(dl[2]);
-            offset[patch.vertex[s]] += step * w[s];
-        }
+    } else {
+        for (std::size_t p = 0; p < model.patches.size(); ++p)
+            solvePatch(model, p, rigidity, invDt2, invMass, origin, offset, lambda);
     }
     return model.patches.size();
 }

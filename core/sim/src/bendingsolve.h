@@ -15,6 +15,42 @@ inline bool bends(const BendingParams &params)
     return params.rigidity > 0.f || params.warpRigidity > 0.f;
 }
 
+/// Eight bending patches solved side by side in AVX2 lanes: each lane holds one patch whose
+/// six slots are its triangle's corners (0-2) and the far corners of its three hinges (3-5,
+/// hinge i's in slot 3 + i), as BendPatch lays out every interior triangle. Only what the
+/// solve reads, as one array of eight lanes per field.
+struct BendChunk {
+    static constexpr int kLanes = 8;
+    std::uint32_t vertex[6][kLanes]; ///< particle of each slot
+    std::uint32_t patch[kLanes]; ///< index in BendModel::patches (its multipliers)
+    float restAngle[3][kLanes]; ///< θ̄ of hinge i
+    float coeff[3][3][kLanes]; ///< BendPatch::coeff
+    float area[kLanes];
+    std::uint8_t slot[3][4][kLanes]; ///< BendPatch::slot: the slot of hinge i's corner c
+    std::uint8_t corner[3][3][kLanes]; ///< the corner of hinge i in triangle slot s (0-2)
+    std::uint8_t outer[3][kLanes]; ///< the corner of hinge i in slot 3 + i
+    std::uint8_t lanes = 0; ///< lanes holding a patch (the first ones); the rest repeat lane 0
+};
+
+/// The order in which solveBending visits the patches when it can take eight at a time. A
+/// Gauss-Seidel pass visits them one after another, each moving the particles the next ones
+/// read; two patches that share no particle commute exactly, whatever order they run in.
+/// So each patch gets a level, one above the highest level of the earlier patches it shares
+/// a particle with, and the pass runs the levels in turn: within a level no two patches
+/// share a particle, and every patch still runs after each earlier one it shares a particle
+/// with, so the pass ends with the bits of the one-by-one pass. Within a level the interior
+/// patches go eight at a time (BendChunk), the others (borders, odd meshes) one by one.
+struct BendSchedule {
+    static constexpr std::uint32_t kChunk = 0x80000000u; ///< flag of a step that is a chunk
+    /// Chunk index | kChunk, or a patch index, in the order they run.
+    std::vector<std::uint32_t> steps;
+    std::vector<BendChunk> chunks;
+    std::size_t patches = 0; ///< BendModel::patches.size() the schedule was built for
+};
+
+/// The schedule of `model` on a cloth of `particleCount` particles.
+void buildBendSchedule(const BendModel &model, std::size_t particleCount, BendSchedule &out);
+
 /// One Gauss-Seidel pass over the bending patches on frame-local positions origin + offset
 /// (ClothSolverCache::origin), moving the offsets. Each patch is a vector constraint
 /// C ∈ R³ with compliance α_k = 1 / (B_k A_T); with `lambda` (three per patch, zeroed at the
@@ -25,8 +61,16 @@ inline bool bends(const BendingParams &params)
 ///
 /// a 3×3 solve per patch. Without `lambda` every pass starts from λ = 0: the Verlet solver's
 /// relaxation of a compliant constraint (the first XPBD iteration). Returns the patches projected.
-std::uint64_t solveBending(const BendModel &model, const BendingParams &params, const float *invMass,
-    const Vec3 *origin, Vec3 *offset, float dt, float *lambda);
+///
+/// With a schedule of this model and a CPU with AVX2 (xpbdKernelIsa()), the patches run in
+/// the schedule's order, eight at a time where it says so: the same bits as one by one.
+std::uint64_t solveBending(const BendModel &model, const BendSchedule &schedule, const BendingParams &params,
+    const float *invMass, const Vec3 *origin, Vec3 *offset, float dt, float *lambda);
+
+/// One chunk of solveBending in AVX2 (bendingavx2.cpp): the same IEEE operations in the same
+/// order as the one-by-one pass, lane by lane. `rigidity` from patchRigidity, `invDt2` = 1/dt².
+void solveBendChunkAvx2(const BendChunk &chunk, const float rigidity[3], double invDt2, const float *invMass,
+    const Vec3 *origin, Vec3 *offset, float *lambda);
 
 /// Springs solver: adds the force of the bending energy, f_j = −Σ_k B_k A_T C_k ∇_j C_k (N),
 /// to `force`.

@@ -286,6 +286,7 @@ bool ClothSolverCache::layOut(const Cloth &cloth, std::vector<std::uint8_t> &col
     // The bending model of the old topology may refer to removed triangles: dropped, and
     // built again from the current ones if the cloth bends.
     bending = BendModel {};
+    bendSchedule = BendSchedule {};
     bendLambda = {};
     bendingRevision = ~std::uint64_t(0);
     ensureBending(cloth);
@@ -309,6 +310,7 @@ void ClothSolverCache::ensureBending(const Cloth &cloth)
     if (!bends || bendingRevision == revision)
         return;
     buildBendModel(cloth, bending);
+    buildBendSchedule(bending, cloth.particles.size(), bendSchedule);
     bendLambda.assign(3 * bending.patches.size(), 0.f);
     bendingRevision = revision;
 }
@@ -366,9 +368,10 @@ ClothSolverCache::Bytes ClothSolverCache::bytes() const
         x.planes, x.prevPlanes, stiffnessSum, dampingSum, contactNormal, contactCollider, meshHint);
     b.other = sizeof(*this)
         + capacityBytes(adjacencyStart, adjacency, springStiffness, bending.hinges, bending.patches,
-            bendLambda, kinematic, kinematicStart, kinematicTarget, cellStart, cellEntries, cellOf,
-            selfCandidates, selfPairsFound, selfFoundStart, selfPushed, selfPairs, selfPairsAnchor,
-            splitsThisFrame, tethers.particle, tethers.anchor, tethers.restDistance);
+            bendSchedule.steps, bendSchedule.chunks, bendLambda, kinematic, kinematicStart, kinematicTarget,
+            cellStart, cellEntries, cellOf, selfCandidates, selfPairsFound, selfFoundStart, selfPushed,
+            selfPairs, selfPairsAnchor, splitsThisFrame, tethers.particle, tethers.anchor,
+            tethers.restDistance);
     b.tension = capacityBytes(tension);
     return b;
 }

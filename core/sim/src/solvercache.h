@@ -4,10 +4,11 @@
 // Internal to the core (used by simulation.cpp and the solver sources).
 #pragma once
 
+#include "base/rotation.h"
+#include "bendingsolve.h"
 #include "sim/bending.h"
 #include "sim/cloth.h"
 #include "sim/collider.h"
-#include "base/rotation.h"
 #include "sim/tethers.h"
 #include "sim/vertexsplit.h"
 #include "xpbdbatch.h"
@@ -100,9 +101,10 @@ struct ClothSolverCache {
     /// Bending hinges and patches from the triangles (sim/bending.h) and the patches' XPBD
     /// multipliers (three per patch, zeroed each substep). Built only while the cloth bends
     /// (a rigidity above zero; the solvers skip bending otherwise), for the topology of
-    /// `bendingRevision`: a flat-bending cloth neither pays their ~250 bytes per particle nor
-    /// rebuilds them after every cut.
+    /// `bendingRevision`: a flat-bending cloth neither pays their bytes (about 470 per particle
+    /// of a grid, the schedule's chunks about half of them) nor rebuilds them after every cut.
     BendModel bending;
+    BendSchedule bendSchedule; ///< the order of a bending pass, eight patches at a time where it can
     std::vector<float> bendLambda;
     std::uint64_t bendingRevision = ~std::uint64_t(0);
 

@@ -89,7 +89,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
         } else {
             for (int it = 0; it < ctx.solver.iterations; ++it) {
                 stats.projections += relax(cloth, cache, invDt2, 1);
-                stats.projections += solveBending(cache.bending, cloth.bending,
+                stats.projections += solveBending(cache.bending, cache.bendSchedule, cloth.bending,
                     cloth.particles.invMass.data(), cache.origin.data(), cache.offset.data(), dt, nullptr);
             }
         }

@@ -130,8 +130,8 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         } else {
             for (int it = 0; it < ctx.solver.iterations; ++it) {
                 stats.projections += solveDistanceConstraints(cloth, cache, 1);
-                stats.projections += solveBending(cache.bending, cloth.bending, p.invMass.data(),
-                    cache.origin.data(), cache.offset.data(), dt, cache.bendLambda.data());
+                stats.projections += solveBending(cache.bending, cache.bendSchedule, cloth.bending,
+                    p.invMass.data(), cache.origin.data(), cache.offset.data(), dt, cache.bendLambda.data());
             }
         }
         cache.xpbd.lambdaZero = false;

@@ -1,0 +1,371 @@
+// Eight bending patches at a time in AVX2 (BendChunk, bendingsolve.h): the XPBD step of
+// bendingsolve.cpp's solvePatch, lane by lane, with the same IEEE operations in the same
+// order, so that the pass keeps the bits of the one-by-one pass (tests/tst_bending.cpp
+// compares them). No multiply-add is contracted into one rounding (-ffp-contract=off,
+// core/CMakeLists.txt), the float parts stay in float and the double parts in double (four
+// lanes at a time), and atan2 is the same library call, once per lane.
+//
+// A lane's slots differ in which corner of each hinge they are (BendChunk::slot, corner,
+// outer), so the slot positions and the hinges' gradients pass through small arrays on the
+// stack, from which each lane gathers its own entries.
+#include "bendingsolve.h"
+
+#include <immintrin.h>
+
+#include <cmath>
+#include <cstdint>
+
+namespace drape::detail {
+
+namespace {
+
+#define DRAPE_BEND_INLINE __attribute__((target("avx2"), always_inline)) inline
+
+constexpr int kLanes = BendChunk::kLanes;
+
+struct V3 {
+    __m256 x, y, z;
+};
+
+DRAPE_BEND_INLINE __m256 load(const float *p)
+{
+    return _mm256_loadu_ps(p);
+}
+
+DRAPE_BEND_INLINE __m256i loadIndex(const std::uint32_t *p)
+{
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+}
+
+// Eight bytes, one per lane, as eight 32-bit integers.
+DRAPE_BEND_INLINE __m256i loadBytes(const std::uint8_t *p)
+{
+    return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(p)));
+}
+
+DRAPE_BEND_INLINE V3 gatherVec3(const Vec3 *base, __m256i index3)
+{
+    const float *f = reinterpret_cast<const float *>(base);
+    return { _mm256_i32gather_ps(f, index3, 4), _mm256_i32gather_ps(f + 1, index3, 4),
+        _mm256_i32gather_ps(f + 2, index3, 4) };
+}
+
+DRAPE_BEND_INLINE V3 sub(const V3 &a, const V3 &b)
+{
+    return { _mm256_sub_ps(a.x, b.x), _mm256_sub_ps(a.y, b.y), _mm256_sub_ps(a.z, b.z) };
+}
+
+DRAPE_BEND_INLINE V3 add(const V3 &a, const V3 &b)
+{
+    return { _mm256_add_ps(a.x, b.x), _mm256_add_ps(a.y, b.y), _mm256_add_ps(a.z, b.z) };
+}
+
+DRAPE_BEND_INLINE V3 scale(const V3 &a, __m256 s)
+{
+    return { _mm256_mul_ps(a.x, s), _mm256_mul_ps(a.y, s), _mm256_mul_ps(a.z, s) };
+}
+
+DRAPE_BEND_INLINE V3 negate(const V3 &a)
+{
+    const __m256 sign = _mm256_set1_ps(-0.f);
+    return { _mm256_xor_ps(a.x, sign), _mm256_xor_ps(a.y, sign), _mm256_xor_ps(a.z, sign) };
+}
+
+// dot(a, b) = a.x b.x + a.y b.y + a.z b.z, left to right (base/vec3.h).
+DRAPE_BEND_INLINE __m256 dot(const V3 &a, const V3 &b)
+{
+    return _mm256_add_ps(
+        _mm256_add_ps(_mm256_mul_ps(a.x, b.x), _mm256_mul_ps(a.y, b.y)), _mm256_mul_ps(a.z, b.z));
+}
+
+DRAPE_BEND_INLINE V3 cross(const V3 &a, const V3 &b)
+{
+    return { _mm256_sub_ps(_mm256_mul_ps(a.y, b.z), _mm256_mul_ps(a.z, b.y)),
+        _mm256_sub_ps(_mm256_mul_ps(a.z, b.x), _mm256_mul_ps(a.x, b.z)),
+        _mm256_sub_ps(_mm256_mul_ps(a.x, b.y), _mm256_mul_ps(a.y, b.x)) };
+}
+
+// bendpatch::wrapAngle lane by lane: each lane steps by 2π while it is out of (−π, π].
+DRAPE_BEND_INLINE __m256 wrapAngle(__m256 a)
+{
+    const __m256 pi = _mm256_set1_ps(3.14159265358979f);
+    const __m256 twoPi = _mm256_set1_ps(2.f * 3.14159265358979f);
+    for (__m256 m = _mm256_cmp_ps(a, pi, _CMP_GT_OQ); _mm256_movemask_ps(m);
+         m = _mm256_cmp_ps(a, pi, _CMP_GT_OQ))
+        a = _mm256_blendv_ps(a, _mm256_sub_ps(a, twoPi), m);
+    const __m256 minusPi = _mm256_set1_ps(-3.14159265358979f);
+    for (__m256 m = _mm256_cmp_ps(a, minusPi, _CMP_LE_OQ); _mm256_movemask_ps(m);
+         m = _mm256_cmp_ps(a, minusPi, _CMP_LE_OQ))
+        a = _mm256_blendv_ps(a, _mm256_add_ps(a, twoPi), m);
+    return a;
+}
+
+// The lanes' values where `keep` is set, +0 elsewhere.
+DRAPE_BEND_INLINE __m256 keepOrZero(__m256 value, __m256 keep)
+{
+    return _mm256_and_ps(value, keep);
+}
+
+DRAPE_BEND_INLINE __m256d toDouble(__m256 v, int half)
+{
+    return _mm256_cvtps_pd(half ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v));
+}
+
+DRAPE_BEND_INLINE __m256 toFloat(__m256d lo, __m256d hi)
+{
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1);
+}
+
+// bendAngle (bending.cpp) for eight hinges: `valid` marks the lanes whose hinge is not
+// degenerate; the others' angle and gradient are whatever the arithmetic gave.
+DRAPE_BEND_INLINE void bendAngle(
+    const V3 &x0, const V3 &x1, const V3 &x2, const V3 &x3, __m256 &valid, __m256 &angle, V3 grad[4])
+{
+    const V3 e = sub(x1, x0);
+    const __m256 ee = dot(e, e);
+    const V3 d2 = sub(x2, x0), d3 = sub(x3, x0);
+    const V3 nA = cross(e, d2);
+    const V3 nB = cross(d3, e);
+    const __m256 aa = dot(nA, nA), bb = dot(nB, nB);
+    const __m256 tiny = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(1e-12f), ee), ee);
+    valid = _mm256_and_ps(_mm256_cmp_ps(ee, _mm256_setzero_ps(), _CMP_GT_OQ),
+        _mm256_and_ps(_mm256_cmp_ps(aa, tiny, _CMP_GT_OQ), _mm256_cmp_ps(bb, tiny, _CMP_GT_OQ)));
+    const __m256 le = _mm256_sqrt_ps(ee);
+    const __m256 sine = _mm256_div_ps(dot(cross(nB, nA), e), le);
+    const __m256 cosine = dot(nA, nB);
+    alignas(32) float s[kLanes], c[kLanes], a[kLanes];
+    _mm256_store_ps(s, sine);
+    _mm256_store_ps(c, cosine);
+    for (int lane = 0; lane < kLanes; ++lane)
+        a[lane] = std::atan2(s[lane], c[lane]);
+    angle = wrapAngle(_mm256_load_ps(a));
+    const V3 g2 = scale(nA, _mm256_div_ps(le, aa));
+    const V3 g3 = scale(nB, _mm256_div_ps(le, bb));
+    const __m256 s2 = _mm256_div_ps(dot(d2, e), ee), s3 = _mm256_div_ps(dot(d3, e), ee);
+    const __m256 one = _mm256_set1_ps(1.f);
+    grad[0] = negate(add(scale(g2, _mm256_sub_ps(one, s2)), scale(g3, _mm256_sub_ps(one, s3))));
+    grad[1] = negate(add(scale(g2, s2), scale(g3, s3)));
+    grad[2] = g2;
+    grad[3] = g3;
+}
+
+DRAPE_BEND_INLINE __m256d mul(__m256d a, __m256d b)
+{
+    return _mm256_mul_pd(a, b);
+}
+
+DRAPE_BEND_INLINE __m256d sub(__m256d a, __m256d b)
+{
+    return _mm256_sub_pd(a, b);
+}
+
+DRAPE_BEND_INLINE __m256d add(__m256d a, __m256d b)
+{
+    return _mm256_add_pd(a, b);
+}
+
+// solve3 (bendingsolve.cpp) for four lanes; `ok` marks the lanes whose matrix is regular.
+DRAPE_BEND_INLINE void solve3(const __m256d m[3][3], const __m256d r[3], __m256d x[3], __m256d &ok)
+{
+    const __m256d c00 = sub(mul(m[1][1], m[2][2]), mul(m[1][2], m[2][1]));
+    const __m256d c01 = sub(mul(m[1][2], m[2][0]), mul(m[1][0], m[2][2]));
+    const __m256d c02 = sub(mul(m[1][0], m[2][1]), mul(m[1][1], m[2][0]));
+    const __m256d det = add(add(mul(m[0][0], c00), mul(m[0][1], c01)), mul(m[0][2], c02));
+    const __m256d absDet = _mm256_andnot_pd(_mm256_set1_pd(-0.0), det);
+    ok = _mm256_cmp_pd(absDet, _mm256_set1_pd(1e-300), _CMP_GT_OQ);
+    const __m256d inv = _mm256_div_pd(_mm256_set1_pd(1.0), det);
+    x[0] = mul(add(add(mul(r[0], c00), mul(r[1], sub(mul(m[0][2], m[2][1]), mul(m[0][1], m[2][2])))),
+                   mul(r[2], sub(mul(m[0][1], m[1][2]), mul(m[0][2], m[1][1])))),
+        inv);
+    x[1] = mul(add(add(mul(r[0], c01), mul(r[1], sub(mul(m[0][0], m[2][2]), mul(m[0][2], m[2][0])))),
+                   mul(r[2], sub(mul(m[0][2], m[1][0]), mul(m[0][0], m[1][2])))),
+        inv);
+    x[2] = mul(add(add(mul(r[0], c02), mul(r[1], sub(mul(m[0][1], m[2][0]), mul(m[0][0], m[2][1])))),
+                   mul(r[2], sub(mul(m[0][0], m[1][1]), mul(m[0][1], m[1][0])))),
+        inv);
+}
+
+} // namespace
+
+__attribute__((target("avx2"))) void solveBendChunkAvx2(const BendChunk &chunk, const float rigidity[3],
+    double invDt2, const float *invMass, const Vec3 *origin, Vec3 *offset, float *lambda)
+{
+    const __m256i laneIndex = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 real = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(chunk.lanes), laneIndex));
+    const __m256i three = _mm256_set1_epi32(3);
+
+    // Inverse masses; a patch whose particles are all fixed is skipped.
+    __m256i index3[6];
+    __m256 w[6];
+    __m256 wSum = _mm256_setzero_ps();
+    for (int s = 0; s < 6; ++s) {
+        const __m256i v = loadIndex(chunk.vertex[s]);
+        index3[s] = _mm256_mullo_epi32(v, three);
+        w[s] = _mm256_i32gather_ps(invMass, v, 4);
+        wSum = _mm256_add_ps(wSum, w[s]);
+    }
+    __m256 live = _mm256_and_ps(real, _mm256_cmp_ps(wSum, _mm256_setzero_ps(), _CMP_NEQ_UQ));
+    if (!_mm256_movemask_ps(live))
+        return;
+
+    // Slot positions relative to the first, on the stack as [slot][axis][lane].
+    alignas(32) float xs[6][3][kLanes];
+    V3 offsetOf[6];
+    const V3 origin0 = gatherVec3(origin, index3[0]);
+    const V3 offset0 = gatherVec3(offset, index3[0]);
+    for (int s = 0; s < 6; ++s) {
+        offsetOf[s] = gatherVec3(offset, index3[s]);
+        const V3 x = add(sub(gatherVec3(origin, index3[s]), origin0), sub(offsetOf[s], offset0));
+        _mm256_store_ps(xs[s][0], x.x);
+        _mm256_store_ps(xs[s][1], x.y);
+        _mm256_store_ps(xs[s][2], x.z);
+    }
+
+    // Each hinge's angle and gradient (bendpatch::linearise), the gradients on the stack as
+    // [hinge][corner][axis][lane].
+    alignas(32) float gs[3][4][3][kLanes];
+    __m256 coeff[3][3];
+    __m256 c[3] = { _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps() };
+    __m256 hingeValid[3];
+    for (int i = 0; i < 3; ++i) {
+        V3 corner[4];
+        for (int k = 0; k < 4; ++k) {
+            // Entry [slot][axis][lane] is at (slot * 3 + axis) * kLanes + lane.
+            const __m256i at = _mm256_add_epi32(
+                _mm256_mullo_epi32(loadBytes(chunk.slot[i][k]), _mm256_set1_epi32(3 * kLanes)), laneIndex);
+            corner[k] = { _mm256_i32gather_ps(&xs[0][0][0], at, 4), _mm256_i32gather_ps(&xs[0][1][0], at, 4),
+                _mm256_i32gather_ps(&xs[0][2][0], at, 4) };
+        }
+        __m256 angle;
+        V3 g[4];
+        bendAngle(corner[0], corner[1], corner[2], corner[3], hingeValid[i], angle, g);
+        const __m256 d = wrapAngle(_mm256_sub_ps(angle, load(chunk.restAngle[i])));
+        for (int k = 0; k < 3; ++k) {
+            coeff[k][i] = load(chunk.coeff[k][i]);
+            c[k] = _mm256_add_ps(c[k], keepOrZero(_mm256_mul_ps(coeff[k][i], d), hingeValid[i]));
+        }
+        for (int k = 0; k < 4; ++k) {
+            _mm256_store_ps(gs[i][k][0], keepOrZero(g[k].x, hingeValid[i]));
+            _mm256_store_ps(gs[i][k][1], keepOrZero(g[k].y, hingeValid[i]));
+            _mm256_store_ps(gs[i][k][2], keepOrZero(g[k].z, hingeValid[i]));
+        }
+    }
+
+    // ∇C_k per slot: Σ_i coeff[k][i] ∇θ_i, the hinges in order. A degenerate hinge's terms
+    // are +0, which leaves a sum that started from +0 as it was.
+    V3 grad[3][6];
+    for (int s = 0; s < 6; ++s) {
+        V3 term[3] = {};
+        bool from[3] = { s < 3 || s == 3, s < 3 || s == 4, s < 3 || s == 5 };
+        for (int i = 0; i < 3; ++i) {
+            if (!from[i])
+                continue;
+            const std::uint8_t *cornerOf = s < 3 ? chunk.corner[i][s] : chunk.outer[i];
+            // Entry [hinge][corner][axis][lane] is at ((hinge * 4 + corner) * 3 + axis) * kLanes + lane.
+            const __m256i at = _mm256_add_epi32(
+                _mm256_mullo_epi32(loadBytes(cornerOf), _mm256_set1_epi32(3 * kLanes)), laneIndex);
+            const float *base = &gs[i][0][0][0];
+            term[i] = { _mm256_i32gather_ps(base, at, 4), _mm256_i32gather_ps(base + kLanes, at, 4),
+                _mm256_i32gather_ps(base + 2 * kLanes, at, 4) };
+        }
+        for (int k = 0; k < 3; ++k) {
+            V3 sum = { _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps() };
+            for (int i = 0; i < 3; ++i)
+                if (from[i])
+                    sum = add(sum, scale(term[i], coeff[k][i]));
+            grad[k][s] = sum;
+        }
+    }
+
+    // The 3×3 system in double, four lanes at a time. The products ∇_s C_k · ∇_s C_j are
+    // float (dot, then widened), as in solvePatch.
+    __m256 gradDot[3][3][6];
+    for (int k = 0; k < 3; ++k)
+        for (int j = 0; j <= k; ++j)
+            for (int s = 0; s < 6; ++s)
+                gradDot[k][j][s] = dot(grad[k][s], grad[j][s]);
+    __m256 dl[3];
+    int solved = 0; // lanes whose system was regular, as bits
+    {
+        __m256d dlHalf[2][3], solvedHalf[2];
+        for (int half = 0; half < 2; ++half) {
+            __m256d wide[6];
+            for (int s = 0; s < 6; ++s)
+                wide[s] = toDouble(w[s], half);
+            const __m256d area = toDouble(load(chunk.area), half);
+            __m256d m[3][3], r[3], alpha[3];
+            for (int k = 0; k < 3; ++k) {
+                r[k] = _mm256_setzero_pd();
+                alpha[k] = _mm256_setzero_pd();
+                for (int j = 0; j < 3; ++j)
+                    m[k][j] = _mm256_setzero_pd();
+            }
+            for (int k = 0; k < 3; ++k) {
+                if (!(rigidity[k] > 0.f)) { // its stiffness is not above zero, in every lane
+                    m[k][k] = _mm256_set1_pd(1.0);
+                    continue;
+                }
+                const __m256d stiffness = _mm256_mul_pd(_mm256_set1_pd(double(rigidity[k])), area);
+                alpha[k] = _mm256_div_pd(_mm256_set1_pd(invDt2), stiffness);
+                for (int j = 0; j <= k; ++j) {
+                    __m256d sum = _mm256_setzero_pd();
+                    for (int s = 0; s < 6; ++s)
+                        sum = _mm256_add_pd(sum, _mm256_mul_pd(wide[s], toDouble(gradDot[k][j][s], half)));
+                    if (!(rigidity[j] > 0.f))
+                        sum = _mm256_setzero_pd();
+                    m[k][j] = m[j][k] = sum;
+                }
+                m[k][k] = _mm256_add_pd(m[k][k], alpha[k]);
+                __m256d l = _mm256_setzero_pd();
+                if (lambda) {
+                    alignas(32) double held[4];
+                    for (int lane = 0; lane < 4; ++lane)
+                        held[lane] = double(lambda[3 * std::size_t(chunk.patch[4 * half + lane]) + k]);
+                    l = _mm256_load_pd(held);
+                }
+                r[k] = _mm256_sub_pd(
+                    _mm256_xor_pd(toDouble(c[k], half), _mm256_set1_pd(-0.0)), _mm256_mul_pd(alpha[k], l));
+            }
+            solve3(m, r, dlHalf[half], solvedHalf[half]);
+            for (int k = 0; k < 3; ++k)
+                dlHalf[half][k] = _mm256_and_pd(
+                    dlHalf[half][k], _mm256_cmp_pd(alpha[k], _mm256_setzero_pd(), _CMP_GT_OQ));
+        }
+        for (int k = 0; k < 3; ++k)
+            dl[k] = toFloat(dlHalf[0][k], dlHalf[1][k]);
+        solved = _mm256_movemask_pd(solvedHalf[0]) | (_mm256_movemask_pd(solvedHalf[1]) << 4);
+    }
+    const int liveLanes = _mm256_movemask_ps(live) & solved;
+    if (!liveLanes)
+        return;
+
+    if (lambda) {
+        alignas(32) float step[3][kLanes];
+        for (int k = 0; k < 3; ++k)
+            _mm256_store_ps(step[k], dl[k]);
+        for (int lane = 0; lane < kLanes; ++lane)
+            if (liveLanes & (1 << lane))
+                for (int k = 0; k < 3; ++k)
+                    lambda[3 * std::size_t(chunk.patch[lane]) + k] += step[k][lane];
+    }
+
+    // Δx_j = w_j ∇C_jᵀ Δλ, written back lane by lane (no two lanes share a particle).
+    for (int s = 0; s < 6; ++s) {
+        const V3 step
+            = add(add(scale(grad[0][s], dl[0]), scale(grad[1][s], dl[1])), scale(grad[2][s], dl[2]));
+        const V3 moved = add(offsetOf[s], scale(step, w[s]));
+        const int write
+            = liveLanes & _mm256_movemask_ps(_mm256_cmp_ps(w[s], _mm256_setzero_ps(), _CMP_NEQ_UQ));
+        if (!write)
+            continue;
+        alignas(32) float mx[kLanes], my[kLanes], mz[kLanes];
+        _mm256_store_ps(mx, moved.x);
+        _mm256_store_ps(my, moved.y);
+        _mm256_store_ps(mz, moved.z);
+        for (int lane = 0; lane < kLanes; ++lane)
+            if (write & (1 << lane))
+                offset[chunk.vertex[s][lane]] = Vec3(mx[lane], my[lane], mz[lane]);
+    }
+}
+
+} // namespace drape::detail
