@@ -1,5 +1,6 @@
 // Solver throughput: one frame of an N x N hanging sheet per benchmark iteration, for each
-// solver at 10 iterations (see benchcloth.h for how each spends them).
+// solver at 10 iterations (see benchcloth.h for how each spends them); and one frame of each
+// built-in preset (preset/<id>).
 //
 // Counters: particles, constraints, projections_per_s (constraints x iterations x substeps
 // per second of CPU time: how many constraint projections / spring evaluations the solver
@@ -15,6 +16,8 @@
 // rest are window blocks).
 #include "benchcloth.h"
 
+#include "scene/presets.h"
+#include "scene/scene.h"
 #include "solvercache.h"
 #include "xpbdworker.h"
 
@@ -95,6 +98,31 @@ void solverFrame(benchmark::State &state, SolverKind kind, int n, FrameOptions o
     }
 }
 
+// One frame of a built-in preset per iteration, as the editor steps it (the bending presets
+// spend most of it in the bending pass, bendingsolve.h). Each run starts again from the
+// preset's first frame after 240 frames, so that a tearing preset is timed over its tears
+// and not only on its rags.
+void presetFrame(benchmark::State &state, const std::string &id)
+{
+    const Simulation start = buildSimulation(*loadPreset(id).scene);
+    Simulation sim = start;
+    int frame = 0;
+    for (auto _ : state) {
+        if (++frame > 240) {
+            state.PauseTiming();
+            sim = start;
+            frame = 1;
+            state.ResumeTiming();
+        }
+        sim.step();
+    }
+    std::size_t particles = 0;
+    for (const Cloth &c : sim.cloths)
+        particles += c.particles.size();
+    state.counters["particles"] = double(particles);
+    state.counters["total_bytes_per_particle"] = double(sim.memoryBytes()) / double(particles);
+}
+
 void registerSolver(
     const char *name, SolverKind kind, Threads threads, std::initializer_list<int> sizes = { 64, 128, 256 })
 {
@@ -141,6 +169,9 @@ const bool registered = [] {
     registerSolver("verlet_2threads", SolverKind::Verlet, Threads::Two, small);
     registerSolver("verlet_auto", SolverKind::Verlet, Threads::Automatic, small);
     registerSolver("springs", SolverKind::Springs, Threads::One);
+    for (const PresetDesc &p : presetList())
+        benchmark::RegisterBenchmark(("preset/" + p.id).c_str(), presetFrame, p.id)
+            ->Unit(benchmark::kMillisecond);
     return true;
 }();
 
