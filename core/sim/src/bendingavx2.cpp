@@ -5,9 +5,8 @@
 // core/CMakeLists.txt), the float parts stay in float and the double parts in double (four
 // lanes at a time), and atan2 is the same library call, once per lane.
 //
-// A lane's slots differ in which corner of each hinge they are (BendChunk::slot, corner,
-// outer), so the slot positions and the hinges' gradients pass through small arrays on the
-// stack, from which each lane gathers its own entries.
+// A lane's slots differ in which corner of each hinge they are (BendChunk::swaps): blends put
+// each lane's corners in its hinge's order and take the gradients back.
 #include "bendingsolve.h"
 
 #include <immintrin.h>
@@ -100,6 +99,13 @@ DRAPE_BEND_INLINE __m256 wrapAngle(__m256 a)
     return a;
 }
 
+// b where `mask` is set, a elsewhere.
+DRAPE_BEND_INLINE V3 select(const V3 &a, const V3 &b, __m256 mask)
+{
+    return { _mm256_blendv_ps(a.x, b.x, mask), _mm256_blendv_ps(a.y, b.y, mask),
+        _mm256_blendv_ps(a.z, b.z, mask) };
+}
+
 // The lanes' values where `keep` is set, +0 elsewhere.
 DRAPE_BEND_INLINE __m256 keepOrZero(__m256 value, __m256 keep)
 {
@@ -185,10 +191,8 @@ DRAPE_BEND_INLINE void solve3(const __m256d m[3][3], const __m256d r[3], __m256d
         inv);
 }
 
-} // namespace
-
-__attribute__((target("avx2"))) void solveBendChunkAvx2(const BendChunk &chunk, const float rigidity[3],
-    double invDt2, const float *invMass, const Vec3 *origin, Vec3 *offset, float *lambda)
+DRAPE_BEND_INLINE void solveChunk(const BendChunk &chunk, const float rigidity[3], double invDt2,
+    const float *invMass, const Vec3 *origin, Vec3 *offset, float *lambda)
 {
     const __m256i laneIndex = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256 real = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(chunk.lanes), laneIndex));
@@ -208,90 +212,87 @@ __attribute__((target("avx2"))) void solveBendChunkAvx2(const BendChunk &chunk, 
     if (!_mm256_movemask_ps(live))
         return;
 
-    // Slot positions relative to the first, on the stack as [slot][axis][lane].
-    alignas(32) float xs[6][3][kLanes];
-    V3 offsetOf[6];
+    // Slot positions relative to the first.
+    V3 x[6], offsetOf[6];
     const V3 origin0 = gatherVec3(origin, index3[0]);
     const V3 offset0 = gatherVec3(offset, index3[0]);
     for (int s = 0; s < 6; ++s) {
         offsetOf[s] = gatherVec3(offset, index3[s]);
-        const V3 x = add(sub(gatherVec3(origin, index3[s]), origin0), sub(offsetOf[s], offset0));
-        _mm256_store_ps(xs[s][0], x.x);
-        _mm256_store_ps(xs[s][1], x.y);
-        _mm256_store_ps(xs[s][2], x.z);
+        x[s] = add(sub(gatherVec3(origin, index3[s]), origin0), sub(offsetOf[s], offset0));
     }
 
-    // Each hinge's angle and gradient (bendpatch::linearise), the gradients on the stack as
-    // [hinge][corner][axis][lane].
-    alignas(32) float gs[3][4][3][kLanes];
+    // Each hinge's angle and gradient (bendpatch::linearise). Hinge i joins triangle slots i
+    // and i + 1 (mod 3), with the triangle's third corner and slot 3 + i across it; its
+    // corners are these slots in the order of BendHinge::v, which BendChunk::swaps gives per
+    // lane. Blends put them in that order for bendAngle and take the gradients back to the
+    // slots: the same values, exactly, as BendPatch::slot's indirection.
+    const __m256i swaps
+        = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(chunk.swaps)));
     __m256 coeff[3][3];
     __m256 c[3] = { _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps() };
-    __m256 hingeValid[3];
+    V3 hingeGrad[3][4]; // per hinge: slot i, slot i + 1, the triangle's third corner, slot 3 + i
     for (int i = 0; i < 3; ++i) {
-        V3 corner[4];
-        for (int k = 0; k < 4; ++k) {
-            // Entry [slot][axis][lane] is at (slot * 3 + axis) * kLanes + lane.
-            const __m256i at = _mm256_add_epi32(
-                _mm256_mullo_epi32(loadBytes(chunk.slot[i][k]), _mm256_set1_epi32(3 * kLanes)), laneIndex);
-            corner[k] = { _mm256_i32gather_ps(&xs[0][0][0], at, 4), _mm256_i32gather_ps(&xs[0][1][0], at, 4),
-                _mm256_i32gather_ps(&xs[0][2][0], at, 4) };
-        }
-        __m256 angle;
+        const __m256i bit = _mm256_set1_epi32(1 << (2 * i));
+        const __m256 swapEdge = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(swaps, bit), bit));
+        const __m256i wingBit = _mm256_set1_epi32(2 << (2 * i));
+        const __m256 swapWing
+            = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(swaps, wingBit), wingBit));
+        const V3 &edgeA = x[i], &edgeB = x[(i + 1) % 3], &third = x[(i + 2) % 3], &outer = x[3 + i];
+        const V3 x0 = select(edgeA, edgeB, swapEdge), x1 = select(edgeB, edgeA, swapEdge);
+        const V3 x2 = select(third, outer, swapWing), x3 = select(outer, third, swapWing);
+        __m256 valid, angle;
         V3 g[4];
-        bendAngle(corner[0], corner[1], corner[2], corner[3], hingeValid[i], angle, g);
+        bendAngle(x0, x1, x2, x3, valid, angle, g);
         const __m256 d = wrapAngle(_mm256_sub_ps(angle, load(chunk.restAngle[i])));
         for (int k = 0; k < 3; ++k) {
             coeff[k][i] = load(chunk.coeff[k][i]);
-            c[k] = _mm256_add_ps(c[k], keepOrZero(_mm256_mul_ps(coeff[k][i], d), hingeValid[i]));
+            c[k] = _mm256_add_ps(c[k], keepOrZero(_mm256_mul_ps(coeff[k][i], d), valid));
         }
-        for (int k = 0; k < 4; ++k) {
-            _mm256_store_ps(gs[i][k][0], keepOrZero(g[k].x, hingeValid[i]));
-            _mm256_store_ps(gs[i][k][1], keepOrZero(g[k].y, hingeValid[i]));
-            _mm256_store_ps(gs[i][k][2], keepOrZero(g[k].z, hingeValid[i]));
-        }
+        for (V3 &gc : g)
+            gc = { keepOrZero(gc.x, valid), keepOrZero(gc.y, valid), keepOrZero(gc.z, valid) };
+        hingeGrad[i][0] = select(g[0], g[1], swapEdge);
+        hingeGrad[i][1] = select(g[1], g[0], swapEdge);
+        hingeGrad[i][2] = select(g[2], g[3], swapWing);
+        hingeGrad[i][3] = select(g[3], g[2], swapWing);
     }
 
     // ∇C_k per slot: Σ_i coeff[k][i] ∇θ_i, the hinges in order. A degenerate hinge's terms
-    // are +0, which leaves a sum that started from +0 as it was.
+    // are +0, which leaves a sum that started from +0 as it was. Slot by slot, each also adds
+    // its terms w_s (∇_s C_k · ∇_s C_j) of the 3×3 matrix (solvePatch: the dot in float, then
+    // widened) to their sums in double, four lanes at a time, in the order of the slots.
     V3 grad[3][6];
+    constexpr int kPairs = 6; // (k, j) with j <= k: (0,0) (1,0) (1,1) (2,0) (2,1) (2,2)
+    __m256d pairSum[kPairs][2];
+    for (int q = 0; q < kPairs; ++q)
+        pairSum[q][0] = pairSum[q][1] = _mm256_setzero_pd();
     for (int s = 0; s < 6; ++s) {
-        V3 term[3] = {};
-        bool from[3] = { s < 3 || s == 3, s < 3 || s == 4, s < 3 || s == 5 };
-        for (int i = 0; i < 3; ++i) {
-            if (!from[i])
-                continue;
-            const std::uint8_t *cornerOf = s < 3 ? chunk.corner[i][s] : chunk.outer[i];
-            // Entry [hinge][corner][axis][lane] is at ((hinge * 4 + corner) * 3 + axis) * kLanes + lane.
-            const __m256i at = _mm256_add_epi32(
-                _mm256_mullo_epi32(loadBytes(cornerOf), _mm256_set1_epi32(3 * kLanes)), laneIndex);
-            const float *base = &gs[i][0][0][0];
-            term[i] = { _mm256_i32gather_ps(base, at, 4), _mm256_i32gather_ps(base + kLanes, at, 4),
-                _mm256_i32gather_ps(base + 2 * kLanes, at, 4) };
-        }
         for (int k = 0; k < 3; ++k) {
             V3 sum = { _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps() };
-            for (int i = 0; i < 3; ++i)
-                if (from[i])
-                    sum = add(sum, scale(term[i], coeff[k][i]));
+            for (int i = 0; i < 3; ++i) {
+                // Which of hinge i's corners slot s is, if any.
+                const int at = s < 3 ? (s - i + 3) % 3 : (s == 3 + i ? 3 : -1);
+                if (at >= 0)
+                    sum = add(sum, scale(hingeGrad[i][at], coeff[k][i]));
+            }
             grad[k][s] = sum;
         }
+        const __m256d wide[2] = { toDouble(w[s], 0), toDouble(w[s], 1) };
+        int q = 0;
+        for (int k = 0; k < 3; ++k)
+            for (int j = 0; j <= k; ++j, ++q) {
+                const __m256 d = dot(grad[k][s], grad[j][s]);
+                for (int half = 0; half < 2; ++half)
+                    pairSum[q][half]
+                        = _mm256_add_pd(pairSum[q][half], _mm256_mul_pd(wide[half], toDouble(d, half)));
+            }
     }
 
-    // The 3×3 system in double, four lanes at a time. The products ∇_s C_k · ∇_s C_j are
-    // float (dot, then widened), as in solvePatch.
-    __m256 gradDot[3][3][6];
-    for (int k = 0; k < 3; ++k)
-        for (int j = 0; j <= k; ++j)
-            for (int s = 0; s < 6; ++s)
-                gradDot[k][j][s] = dot(grad[k][s], grad[j][s]);
+    // The 3×3 system in double, four lanes at a time.
     __m256 dl[3];
     int solved = 0; // lanes whose system was regular, as bits
     {
         __m256d dlHalf[2][3], solvedHalf[2];
         for (int half = 0; half < 2; ++half) {
-            __m256d wide[6];
-            for (int s = 0; s < 6; ++s)
-                wide[s] = toDouble(w[s], half);
             const __m256d area = toDouble(load(chunk.area), half);
             __m256d m[3][3], r[3], alpha[3];
             for (int k = 0; k < 3; ++k) {
@@ -308,9 +309,7 @@ __attribute__((target("avx2"))) void solveBendChunkAvx2(const BendChunk &chunk, 
                 const __m256d stiffness = _mm256_mul_pd(_mm256_set1_pd(double(rigidity[k])), area);
                 alpha[k] = _mm256_div_pd(_mm256_set1_pd(invDt2), stiffness);
                 for (int j = 0; j <= k; ++j) {
-                    __m256d sum = _mm256_setzero_pd();
-                    for (int s = 0; s < 6; ++s)
-                        sum = _mm256_add_pd(sum, _mm256_mul_pd(wide[s], toDouble(gradDot[k][j][s], half)));
+                    __m256d sum = pairSum[k * (k + 1) / 2 + j][half];
                     if (!(rigidity[j] > 0.f))
                         sum = _mm256_setzero_pd();
                     m[k][j] = m[j][k] = sum;
@@ -366,6 +365,14 @@ __attribute__((target("avx2"))) void solveBendChunkAvx2(const BendChunk &chunk, 
             if (write & (1 << lane))
                 offset[chunk.vertex[s][lane]] = Vec3(mx[lane], my[lane], mz[lane]);
     }
+}
+
+} // namespace
+
+__attribute__((target("avx2"))) void solveBendChunkAvx2(const BendChunk &chunk, const float rigidity[3],
+    double invDt2, const float *invMass, const Vec3 *origin, Vec3 *offset, float *lambda)
+{
+    solveChunk(chunk, rigidity, invDt2, invMass, origin, offset, lambda);
 }
 
 } // namespace drape::detail

@@ -90,17 +90,9 @@ void solvePatch(const BendModel &model, std::size_t p, const float rigidity[3], 
     }
 }
 
-// The corner of hinge `h` (BendPatch::slot row) that sits in slot `s`, or -1.
-int cornerAt(const std::uint8_t (&h)[4], int s)
-{
-    for (int c = 0; c < 4; ++c)
-        if (h[c] == s)
-            return c;
-    return -1;
-}
-
-// A patch the chunks can take: six distinct slots, three hinges, each hinge touching the
-// triangle's three corners and its own far corner in slot 3 + i (every interior triangle).
+// A patch the chunks can take: six slots and three hinges, hinge i on the triangle's edge
+// from slot i to slot i + 1 (mod 3), across it the triangle's third corner and slot 3 + i
+// (every interior triangle of a mesh whose neighbouring triangles have distinct far corners).
 bool chunkable(const BendPatch &patch)
 {
     if (patch.count != 6)
@@ -108,10 +100,11 @@ bool chunkable(const BendPatch &patch)
     for (int i = 0; i < 3; ++i) {
         if (patch.hinge[i] == kNoHinge)
             return false;
-        for (int s = 0; s < 3; ++s)
-            if (cornerAt(patch.slot[i], s) < 0)
-                return false;
-        if (cornerAt(patch.slot[i], 3 + i) < 0)
+        const std::uint8_t *slot = patch.slot[i];
+        const int a = i, b = (i + 1) % 3, third = (i + 2) % 3, outer = 3 + i;
+        const bool edge = (slot[0] == a && slot[1] == b) || (slot[0] == b && slot[1] == a);
+        const bool wings = (slot[2] == third && slot[3] == outer) || (slot[2] == outer && slot[3] == third);
+        if (!edge || !wings)
             return false;
     }
     return true;
@@ -124,15 +117,15 @@ void fillLane(BendChunk &chunk, int lane, const BendModel &model, std::uint32_t 
         chunk.vertex[s][lane] = patch.vertex[s];
     chunk.patch[lane] = p;
     chunk.area[lane] = patch.area;
+    chunk.swaps[lane] = 0;
     for (int i = 0; i < 3; ++i) {
         chunk.restAngle[i][lane] = model.hinges[patch.hinge[i]].restAngle;
         for (int k = 0; k < 3; ++k)
             chunk.coeff[k][i][lane] = patch.coeff[k][i];
-        for (int c = 0; c < 4; ++c)
-            chunk.slot[i][c][lane] = patch.slot[i][c];
-        for (int s = 0; s < 3; ++s)
-            chunk.corner[i][s][lane] = std::uint8_t(cornerAt(patch.slot[i], s));
-        chunk.outer[i][lane] = std::uint8_t(cornerAt(patch.slot[i], 3 + i));
+        if (patch.slot[i][0] != i)
+            chunk.swaps[lane] |= std::uint8_t(1 << (2 * i));
+        if (patch.slot[i][2] == 3 + i)
+            chunk.swaps[lane] |= std::uint8_t(2 << (2 * i));
     }
 }
 

@@ -17,7 +17,8 @@ inline bool bends(const BendingParams &params)
 
 /// Eight bending patches solved side by side in AVX2 lanes: each lane holds one patch whose
 /// six slots are its triangle's corners (0-2) and the far corners of its three hinges (3-5,
-/// hinge i's in slot 3 + i), as BendPatch lays out every interior triangle. Only what the
+/// hinge i's in slot 3 + i; hinge i on the triangle's edge from corner i to i + 1), as
+/// BendPatch lays out every interior triangle. Only what the
 /// solve reads, as one array of eight lanes per field.
 struct BendChunk {
     static constexpr int kLanes = 8;
@@ -26,9 +27,11 @@ struct BendChunk {
     float restAngle[3][kLanes]; ///< θ̄ of hinge i
     float coeff[3][3][kLanes]; ///< BendPatch::coeff
     float area[kLanes];
-    std::uint8_t slot[3][4][kLanes]; ///< BendPatch::slot: the slot of hinge i's corner c
-    std::uint8_t corner[3][3][kLanes]; ///< the corner of hinge i in triangle slot s (0-2)
-    std::uint8_t outer[3][kLanes]; ///< the corner of hinge i in slot 3 + i
+    /// Where hinge i's corners (BendHinge::v) are: bit 2i set when its edge runs from slot
+    /// i + 1 to slot i (mod 3) rather than from i to i + 1, bit 2i + 1 when its third corner
+    /// (v[2]) is slot 3 + i and its fourth the triangle's third corner, rather than the
+    /// other way round.
+    std::uint8_t swaps[kLanes];
     std::uint8_t lanes = 0; ///< lanes holding a patch (the first ones); the rest repeat lane 0
 };
 
