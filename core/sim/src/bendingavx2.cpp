@@ -8,6 +8,7 @@
 // A lane's slots differ in which corner of each hinge they are (BendChunk::swaps): blends put
 // each lane's corners in its hinge's order and take the gradients back.
 #include "bendingsolve.h"
+#include "vec3avx2.h"
 
 #include <immintrin.h>
 
@@ -18,13 +19,11 @@ namespace drape::detail {
 
 namespace {
 
+using namespace lanes8;
+
 #define DRAPE_BEND_INLINE __attribute__((target("avx2"), always_inline)) inline
 
 constexpr int kLanes = BendChunk::kLanes;
-
-struct V3 {
-    __m256 x, y, z;
-};
 
 DRAPE_BEND_INLINE __m256 load(const float *p)
 {
@@ -42,48 +41,6 @@ DRAPE_BEND_INLINE __m256i loadBytes(const std::uint8_t *p)
     return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(p)));
 }
 
-DRAPE_BEND_INLINE V3 gatherVec3(const Vec3 *base, __m256i index3)
-{
-    const float *f = reinterpret_cast<const float *>(base);
-    return { _mm256_i32gather_ps(f, index3, 4), _mm256_i32gather_ps(f + 1, index3, 4),
-        _mm256_i32gather_ps(f + 2, index3, 4) };
-}
-
-DRAPE_BEND_INLINE V3 sub(const V3 &a, const V3 &b)
-{
-    return { _mm256_sub_ps(a.x, b.x), _mm256_sub_ps(a.y, b.y), _mm256_sub_ps(a.z, b.z) };
-}
-
-DRAPE_BEND_INLINE V3 add(const V3 &a, const V3 &b)
-{
-    return { _mm256_add_ps(a.x, b.x), _mm256_add_ps(a.y, b.y), _mm256_add_ps(a.z, b.z) };
-}
-
-DRAPE_BEND_INLINE V3 scale(const V3 &a, __m256 s)
-{
-    return { _mm256_mul_ps(a.x, s), _mm256_mul_ps(a.y, s), _mm256_mul_ps(a.z, s) };
-}
-
-DRAPE_BEND_INLINE V3 negate(const V3 &a)
-{
-    const __m256 sign = _mm256_set1_ps(-0.f);
-    return { _mm256_xor_ps(a.x, sign), _mm256_xor_ps(a.y, sign), _mm256_xor_ps(a.z, sign) };
-}
-
-// dot(a, b) = a.x b.x + a.y b.y + a.z b.z, left to right (base/vec3.h).
-DRAPE_BEND_INLINE __m256 dot(const V3 &a, const V3 &b)
-{
-    return _mm256_add_ps(
-        _mm256_add_ps(_mm256_mul_ps(a.x, b.x), _mm256_mul_ps(a.y, b.y)), _mm256_mul_ps(a.z, b.z));
-}
-
-DRAPE_BEND_INLINE V3 cross(const V3 &a, const V3 &b)
-{
-    return { _mm256_sub_ps(_mm256_mul_ps(a.y, b.z), _mm256_mul_ps(a.z, b.y)),
-        _mm256_sub_ps(_mm256_mul_ps(a.z, b.x), _mm256_mul_ps(a.x, b.z)),
-        _mm256_sub_ps(_mm256_mul_ps(a.x, b.y), _mm256_mul_ps(a.y, b.x)) };
-}
-
 // bendpatch::wrapAngle lane by lane: each lane steps by 2π while it is out of (−π, π].
 DRAPE_BEND_INLINE __m256 wrapAngle(__m256 a)
 {
@@ -97,13 +54,6 @@ DRAPE_BEND_INLINE __m256 wrapAngle(__m256 a)
          m = _mm256_cmp_ps(a, minusPi, _CMP_LE_OQ))
         a = _mm256_blendv_ps(a, _mm256_add_ps(a, twoPi), m);
     return a;
-}
-
-// b where `mask` is set, a elsewhere.
-DRAPE_BEND_INLINE V3 select(const V3 &a, const V3 &b, __m256 mask)
-{
-    return { _mm256_blendv_ps(a.x, b.x, mask), _mm256_blendv_ps(a.y, b.y, mask),
-        _mm256_blendv_ps(a.z, b.z, mask) };
 }
 
 // The lanes' values where `keep` is set, +0 elsewhere.
@@ -214,11 +164,11 @@ DRAPE_BEND_INLINE void solveChunk(const BendChunk &chunk, const float rigidity[3
 
     // Slot positions relative to the first.
     V3 x[6], offsetOf[6];
-    const V3 origin0 = gatherVec3(origin, index3[0]);
-    const V3 offset0 = gatherVec3(offset, index3[0]);
+    const V3 origin0 = gather(origin, index3[0]);
+    const V3 offset0 = gather(offset, index3[0]);
     for (int s = 0; s < 6; ++s) {
-        offsetOf[s] = gatherVec3(offset, index3[s]);
-        x[s] = add(sub(gatherVec3(origin, index3[s]), origin0), sub(offsetOf[s], offset0));
+        offsetOf[s] = gather(offset, index3[s]);
+        x[s] = add(sub(gather(origin, index3[s]), origin0), sub(offsetOf[s], offset0));
     }
 
     // Each hinge's angle and gradient (bendpatch::linearise). Hinge i joins triangle slots i

@@ -9,6 +9,8 @@
 // flow (v_rel·n = 0); drag is largest face-on, lift at 45°.
 #include "forces.h"
 
+#include "xpbdkernel.h"
+
 #include <cmath>
 
 namespace drape {
@@ -60,39 +62,57 @@ float airDampingFactor(float airDamping, double dt)
     return float(std::exp(-double(airDamping) * dt));
 }
 
+namespace {
+
+// One triangle's share of addWindForces.
+void windOnTriangle(const Triangle &t, Particles &p, const detail::WindFactors &k)
+{
+    const std::uint32_t a = t.v[0], b = t.v[1], c = t.v[2];
+    const Vec3 areaNormal = cross(p.position[b] - p.position[a], p.position[c] - p.position[a]); // 2A n
+    const float twiceArea = length(areaNormal);
+    if (twiceArea < 1e-12f)
+        return;
+    const Vec3 n = areaNormal / twiceArea;
+    const float area = 0.5f * twiceArea;
+    const Vec3 vTri = (p.velocity[a] + p.velocity[b] + p.velocity[c]) * (1.f / 3.f);
+    const Vec3 vRel = k.wind - vTri;
+    const float speed = length(vRel);
+    if (speed < 1e-9f)
+        return;
+    const float vn = dot(vRel, n);
+    Vec3 f = n * (k.halfRhoDrag * area * vn * speed);
+    if (k.lift) {
+        const Vec3 vHat = vRel / speed;
+        const Vec3 nFlow = vn >= 0.f ? n : -n; // normal oriented downstream
+        const float cosT = dot(nFlow, vHat);
+        const Vec3 across = nFlow - vHat * cosT; // |across| = sinθ
+        const float sinT = length(across);
+        if (sinT > 1e-6f)
+            f += across * (k.halfRhoLift * area * speed * speed * cosT);
+    }
+    const Vec3 share = f * (1.f / 3.f);
+    p.force[a] += share;
+    p.force[b] += share;
+    p.force[c] += share;
+}
+
+} // namespace
+
 void addWindForces(Cloth &cloth, const WindSettings &wind, const Vec3 &windVel)
 {
     Particles &p = cloth.particles;
     const float halfRho = 0.5f * wind.airDensity;
-    for (const Triangle &t : cloth.triangles) {
-        const std::uint32_t a = t.v[0], b = t.v[1], c = t.v[2];
-        const Vec3 areaNormal = cross(p.position[b] - p.position[a], p.position[c] - p.position[a]); // 2A n
-        const float twiceArea = length(areaNormal);
-        if (twiceArea < 1e-12f)
-            continue;
-        const Vec3 n = areaNormal / twiceArea;
-        const float area = 0.5f * twiceArea;
-        const Vec3 vTri = (p.velocity[a] + p.velocity[b] + p.velocity[c]) * (1.f / 3.f);
-        const Vec3 vRel = windVel - vTri;
-        const float speed = length(vRel);
-        if (speed < 1e-9f)
-            continue;
-        const float vn = dot(vRel, n);
-        Vec3 f = n * (halfRho * wind.dragCoefficient * area * vn * speed);
-        if (wind.liftCoefficient > 0.f) {
-            const Vec3 vHat = vRel / speed;
-            const Vec3 nFlow = vn >= 0.f ? n : -n; // normal oriented downstream
-            const float cosT = dot(nFlow, vHat);
-            const Vec3 across = nFlow - vHat * cosT; // |across| = sinθ
-            const float sinT = length(across);
-            if (sinT > 1e-6f)
-                f += across * (halfRho * wind.liftCoefficient * area * speed * speed * cosT);
-        }
-        const Vec3 share = f * (1.f / 3.f);
-        p.force[a] += share;
-        p.force[b] += share;
-        p.force[c] += share;
-    }
+    detail::WindFactors k;
+    k.wind = windVel;
+    k.halfRhoDrag = halfRho * wind.dragCoefficient;
+    k.halfRhoLift = halfRho * wind.liftCoefficient;
+    k.lift = wind.liftCoefficient > 0.f;
+    std::size_t done = 0;
+    if (detail::xpbdKernelIsa() >= detail::KernelIsa::Avx2)
+        done = detail::addWindForcesAvx2(cloth.triangles.data(), cloth.triangles.size(), p.position.data(),
+            p.velocity.data(), p.force.data(), k);
+    for (std::size_t t = done; t < cloth.triangles.size(); ++t)
+        windOnTriangle(cloth.triangles[t], p, k);
 }
 
 void accumulateExternalForces(Cloth &cloth, const WorldSettings &world, double t)

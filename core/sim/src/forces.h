@@ -24,4 +24,22 @@ void accumulateExternalForces(Cloth &cloth, const WorldSettings &world, double t
 /// Adds the wind force on each triangle, shared a third per corner (see forces.cpp).
 void addWindForces(Cloth &cloth, const WindSettings &wind, const Vec3 &windVel);
 
+namespace detail {
+
+/// The factors of addWindForces that are the same for every triangle.
+struct WindFactors {
+    Vec3 wind; ///< m/s, the wind's velocity
+    float halfRhoDrag = 0.f; ///< ½ ρ C_d
+    float halfRhoLift = 0.f; ///< ½ ρ C_l
+    bool lift = false; ///< C_l > 0
+};
+
+/// addWindForces for the first triangles of `triangles`, eight at a time in AVX2, with the
+/// same bits (windavx2.cpp); returns how many it did (the rest are fewer than eight). Only
+/// call when xpbdKernelIsa() >= KernelIsa::Avx2.
+std::size_t addWindForcesAvx2(const Triangle *triangles, std::size_t count, const Vec3 *position,
+    const Vec3 *velocity, Vec3 *force, const WindFactors &factors);
+
+} // namespace detail
+
 } // namespace drape
