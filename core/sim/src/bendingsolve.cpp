@@ -159,31 +159,58 @@ void buildBendSchedule(const BendModel &model, std::size_t particleCount, BendSc
     std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
     for (std::size_t p = 0; p < n; ++p)
         byLevel[fill[level[p]]++] = std::uint32_t(p);
+    // A level's last chunk, if not full, takes patches of the next level that share no
+    // particle with its own: their earlier neighbours have all run by then, and their later
+    // ones run after it. `used` marks the particles of the chunk being filled.
+    std::vector<std::uint32_t> used(particleCount, 0);
+    std::uint32_t stamp = 0;
+    std::vector<char> taken(n, 0);
+    auto addLane = [&](BendChunk &chunk, std::uint32_t p) {
+        if (chunk.lanes == 0)
+            ++stamp;
+        fillLane(chunk, chunk.lanes++, model, p);
+        for (const std::uint32_t v : model.patches[p].vertex)
+            used[v] = stamp;
+        taken[p] = 1;
+    };
+    auto emit = [&](BendChunk &chunk) {
+        if (chunk.lanes == 1) { // not worth eight lanes
+            out.steps.push_back(chunk.patch[0]);
+        } else {
+            for (int lane = chunk.lanes; lane < BendChunk::kLanes; ++lane)
+                fillLane(chunk, lane, model, chunk.patch[0]); // repeats lane 0, never written back
+            out.steps.push_back(std::uint32_t(out.chunks.size()) | BendSchedule::kChunk);
+            out.chunks.push_back(chunk);
+        }
+        chunk.lanes = 0;
+    };
     for (std::uint32_t l = 0; l < levels; ++l) {
         BendChunk chunk;
         for (std::uint32_t i = start[l]; i < start[l + 1]; ++i) {
             const std::uint32_t p = byLevel[i];
+            if (taken[p])
+                continue;
             if (!chunkable(model.patches[p])) {
                 out.steps.push_back(p);
                 continue;
             }
-            fillLane(chunk, chunk.lanes++, model, p);
-            if (chunk.lanes == BendChunk::kLanes) {
-                out.steps.push_back(std::uint32_t(out.chunks.size()) | BendSchedule::kChunk);
-                out.chunks.push_back(chunk);
-                chunk.lanes = 0;
-            }
+            addLane(chunk, p);
+            if (chunk.lanes == BendChunk::kLanes)
+                emit(chunk);
         }
         if (chunk.lanes == 0)
             continue;
-        if (chunk.lanes == 1) { // not worth eight lanes
-            out.steps.push_back(chunk.patch[0]);
-            continue;
+        for (std::uint32_t i = l + 1 < levels ? start[l + 1] : n;
+             i < (l + 1 < levels ? start[l + 2] : n) && chunk.lanes < BendChunk::kLanes; ++i) {
+            const std::uint32_t p = byLevel[i];
+            const BendPatch &patch = model.patches[p];
+            if (!chunkable(patch)
+                || std::any_of(std::begin(patch.vertex), std::end(patch.vertex),
+                    [&](std::uint32_t v) { return used[v] == stamp; }))
+                continue;
+            addLane(chunk, p);
         }
-        for (int lane = chunk.lanes; lane < BendChunk::kLanes; ++lane)
-            fillLane(chunk, lane, model, chunk.patch[0]); // repeats lane 0, never written back
-        out.steps.push_back(std::uint32_t(out.chunks.size()) | BendSchedule::kChunk);
-        out.chunks.push_back(chunk);
+        emit(chunk);
     }
     out.steps.shrink_to_fit();
     out.chunks.shrink_to_fit();

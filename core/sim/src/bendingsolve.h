@@ -42,7 +42,9 @@ struct BendChunk {
 /// a particle with, and the pass runs the levels in turn: within a level no two patches
 /// share a particle, and every patch still runs after each earlier one it shares a particle
 /// with, so the pass ends with the bits of the one-by-one pass. Within a level the interior
-/// patches go eight at a time (BendChunk), the others (borders, odd meshes) one by one.
+/// patches go eight at a time (BendChunk), the others (borders, odd meshes) one by one; a
+/// level's last chunk, if not full, is filled with patches of the next level that share no
+/// particle with it.
 struct BendSchedule {
     static constexpr std::uint32_t kChunk = 0x80000000u; ///< flag of a step that is a chunk
     /// Chunk index | kChunk, or a patch index, in the order they run.
