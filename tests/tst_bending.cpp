@@ -500,8 +500,9 @@ void TestBending::bendModelOnlyWhileTheClothBends()
 void TestBending::chunkedPassKeepsTheOneByOneBits()
 {
     // The AVX2 pass (solveBendChunkAvx2, eight patches at a time in the schedule's order)
-    // against the one-by-one pass, bit for bit: on a crumpled, pinned sheet with a hole (so
-    // that border patches run one by one between the chunks), some hinges degenerate (a
+    // against the one-by-one pass, bit for bit: on a crumpled, pinned sheet with a hole (its
+    // border patches lack a hinge or two in their lanes, and a few patches whose neighbours
+    // share a far corner run one by one between the chunks), some hinges degenerate (a
     // zero-length edge), folds past a right angle, and every mix of the three rigidities.
     if (detail::xpbdKernelIsaOfCpu() < detail::KernelIsa::Avx2)
         QSKIP("the CPU has no AVX2: the pass always runs one by one");

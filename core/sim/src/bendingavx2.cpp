@@ -148,6 +148,15 @@ DRAPE_BEND_INLINE void solveChunk(const BendChunk &chunk, const float rigidity[3
     const __m256 real = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(chunk.lanes), laneIndex));
     const __m256i three = _mm256_set1_epi32(3);
 
+    // The lanes with hinge i; a missing hinge's far-corner slot counts as a fixed particle
+    // (w = +0: what it adds to a sum leaves the sum as it was).
+    const __m256i hinges = loadBytes(chunk.hinges);
+    __m256 present[3];
+    for (int i = 0; i < 3; ++i) {
+        const __m256i bit = _mm256_set1_epi32(1 << i);
+        present[i] = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(hinges, bit), bit));
+    }
+
     // Inverse masses; a patch whose particles are all fixed is skipped.
     __m256i index3[6];
     __m256 w[6];
@@ -156,6 +165,8 @@ DRAPE_BEND_INLINE void solveChunk(const BendChunk &chunk, const float rigidity[3
         const __m256i v = loadIndex(chunk.vertex[s]);
         index3[s] = _mm256_mullo_epi32(v, three);
         w[s] = _mm256_i32gather_ps(invMass, v, 4);
+        if (s >= 3)
+            w[s] = keepOrZero(w[s], present[s - 3]);
         wSum = _mm256_add_ps(wSum, w[s]);
     }
     __m256 live = _mm256_and_ps(real, _mm256_cmp_ps(wSum, _mm256_setzero_ps(), _CMP_NEQ_UQ));
@@ -176,8 +187,7 @@ DRAPE_BEND_INLINE void solveChunk(const BendChunk &chunk, const float rigidity[3
     // corners are these slots in the order of BendHinge::v, which BendChunk::swaps gives per
     // lane. Blends put them in that order for bendAngle and take the gradients back to the
     // slots: the same values, exactly, as BendPatch::slot's indirection.
-    const __m256i swaps
-        = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(chunk.swaps)));
+    const __m256i swaps = loadBytes(chunk.swaps);
     __m256 coeff[3][3];
     __m256 c[3] = { _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps() };
     V3 hingeGrad[3][4]; // per hinge: slot i, slot i + 1, the triangle's third corner, slot 3 + i
@@ -193,6 +203,7 @@ DRAPE_BEND_INLINE void solveChunk(const BendChunk &chunk, const float rigidity[3
         __m256 valid, angle;
         V3 g[4];
         bendAngle(x0, x1, x2, x3, valid, angle, g);
+        valid = _mm256_and_ps(valid, present[i]); // a missing hinge adds nothing, as a degenerate one
         const __m256 d = wrapAngle(_mm256_sub_ps(angle, load(chunk.restAngle[i])));
         for (int k = 0; k < 3; ++k) {
             coeff[k][i] = load(chunk.coeff[k][i]);

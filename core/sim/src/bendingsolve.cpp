@@ -90,42 +90,54 @@ void solvePatch(const BendModel &model, std::size_t p, const float rigidity[3], 
     }
 }
 
-// A patch the chunks can take: six slots and three hinges, hinge i on the triangle's edge
-// from slot i to slot i + 1 (mod 3), across it the triangle's third corner and slot 3 + i
-// (every interior triangle of a mesh whose neighbouring triangles have distinct far corners).
+// A patch the chunks can take: hinge i, where there is one, on the triangle's edge from slot
+// i to slot i + 1 (mod 3), with the triangle's third corner and a far corner of its own
+// across it, the far corners in slots 3, 4, ... in the order of their hinges (every triangle
+// of a mesh whose neighbouring triangles have distinct far corners, the border ones too).
 bool chunkable(const BendPatch &patch)
 {
-    if (patch.count != 6)
-        return false;
+    int outer = 3;
     for (int i = 0; i < 3; ++i) {
         if (patch.hinge[i] == kNoHinge)
-            return false;
+            continue;
         const std::uint8_t *slot = patch.slot[i];
-        const int a = i, b = (i + 1) % 3, third = (i + 2) % 3, outer = 3 + i;
+        const int a = i, b = (i + 1) % 3, third = (i + 2) % 3;
         const bool edge = (slot[0] == a && slot[1] == b) || (slot[0] == b && slot[1] == a);
         const bool wings = (slot[2] == third && slot[3] == outer) || (slot[2] == outer && slot[3] == third);
         if (!edge || !wings)
             return false;
+        ++outer;
     }
-    return true;
+    return outer > 3 && patch.count == outer;
 }
 
+// Lane `lane` of `chunk` holds patch p: its far corners moved to slot 3 + i of their hinge
+// i, a missing hinge's slot standing on the triangle's first corner (its inverse mass is
+// taken as 0, so it is never written).
 void fillLane(BendChunk &chunk, int lane, const BendModel &model, std::uint32_t p)
 {
     const BendPatch &patch = model.patches[p];
-    for (int s = 0; s < 6; ++s)
+    for (int s = 0; s < 3; ++s)
         chunk.vertex[s][lane] = patch.vertex[s];
     chunk.patch[lane] = p;
     chunk.area[lane] = patch.area;
     chunk.swaps[lane] = 0;
+    chunk.hinges[lane] = 0;
+    int outer = 3;
     for (int i = 0; i < 3; ++i) {
-        chunk.restAngle[i][lane] = model.hinges[patch.hinge[i]].restAngle;
+        const bool present = patch.hinge[i] != kNoHinge;
+        chunk.vertex[3 + i][lane] = present ? patch.vertex[outer] : patch.vertex[0];
+        chunk.restAngle[i][lane] = present ? model.hinges[patch.hinge[i]].restAngle : 0.f;
         for (int k = 0; k < 3; ++k)
-            chunk.coeff[k][i][lane] = patch.coeff[k][i];
+            chunk.coeff[k][i][lane] = present ? patch.coeff[k][i] : 0.f;
+        if (!present)
+            continue;
+        chunk.hinges[lane] |= std::uint8_t(1 << i);
         if (patch.slot[i][0] != i)
             chunk.swaps[lane] |= std::uint8_t(1 << (2 * i));
-        if (patch.slot[i][2] == 3 + i)
+        if (patch.slot[i][2] == outer)
             chunk.swaps[lane] |= std::uint8_t(2 << (2 * i));
+        ++outer;
     }
 }
 
@@ -169,8 +181,9 @@ void buildBendSchedule(const BendModel &model, std::size_t particleCount, BendSc
         if (chunk.lanes == 0)
             ++stamp;
         fillLane(chunk, chunk.lanes++, model, p);
-        for (const std::uint32_t v : model.patches[p].vertex)
-            used[v] = stamp;
+        const BendPatch &patch = model.patches[p];
+        for (int s = 0; s < patch.count; ++s)
+            used[patch.vertex[s]] = stamp;
         taken[p] = 1;
     };
     auto emit = [&](BendChunk &chunk) {
@@ -205,7 +218,7 @@ void buildBendSchedule(const BendModel &model, std::size_t particleCount, BendSc
             const std::uint32_t p = byLevel[i];
             const BendPatch &patch = model.patches[p];
             if (!chunkable(patch)
-                || std::any_of(std::begin(patch.vertex), std::end(patch.vertex),
+                || std::any_of(patch.vertex, patch.vertex + patch.count,
                     [&](std::uint32_t v) { return used[v] == stamp; }))
                 continue;
             addLane(chunk, p);

@@ -16,9 +16,10 @@ inline bool bends(const BendingParams &params)
 }
 
 /// Eight bending patches solved side by side in AVX2 lanes: each lane holds one patch whose
-/// six slots are its triangle's corners (0-2) and the far corners of its three hinges (3-5,
-/// hinge i's in slot 3 + i; hinge i on the triangle's edge from corner i to i + 1), as
-/// BendPatch lays out every interior triangle. Only what the
+/// six slots are its triangle's corners (0-2) and the far corners of its hinges (3-5, hinge
+/// i's in slot 3 + i; hinge i on the triangle's edge from corner i to i + 1), as BendPatch
+/// lays out every triangle whose neighbours' far corners are distinct. A border triangle
+/// lacks a hinge or two: their slots stand on corner 0 with inverse mass 0. Only what the
 /// solve reads, as one array of eight lanes per field.
 struct BendChunk {
     static constexpr int kLanes = 8;
@@ -32,6 +33,7 @@ struct BendChunk {
     /// (v[2]) is slot 3 + i and its fourth the triangle's third corner, rather than the
     /// other way round.
     std::uint8_t swaps[kLanes];
+    std::uint8_t hinges[kLanes]; ///< bit i set when the patch has hinge i
     std::uint8_t lanes = 0; ///< lanes holding a patch (the first ones); the rest repeat lane 0
 };
 
@@ -41,10 +43,10 @@ struct BendChunk {
 /// So each patch gets a level, one above the highest level of the earlier patches it shares
 /// a particle with, and the pass runs the levels in turn: within a level no two patches
 /// share a particle, and every patch still runs after each earlier one it shares a particle
-/// with, so the pass ends with the bits of the one-by-one pass. Within a level the interior
-/// patches go eight at a time (BendChunk), the others (borders, odd meshes) one by one; a
-/// level's last chunk, if not full, is filled with patches of the next level that share no
-/// particle with it.
+/// with, so the pass ends with the bits of the one-by-one pass. Within a level the patches
+/// go eight at a time (BendChunk), the few a chunk cannot lay out (where two neighbours of a
+/// triangle share their far corner) one by one; a level's last chunk, if not full, is
+/// filled with patches of the next level that share no particle with it.
 struct BendSchedule {
     static constexpr std::uint32_t kChunk = 0x80000000u; ///< flag of a step that is a chunk
     /// Chunk index | kChunk, or a patch index, in the order they run.

@@ -101,8 +101,8 @@ struct ClothSolverCache {
     /// Bending hinges and patches from the triangles (sim/bending.h) and the patches' XPBD
     /// multipliers (three per patch, zeroed each substep). Built only while the cloth bends
     /// (a rigidity above zero; the solvers skip bending otherwise), for the topology of
-    /// `bendingRevision`: a flat-bending cloth neither pays their bytes (about 470 per particle
-    /// of a grid, the schedule's chunks about half of them) nor rebuilds them after every cut.
+    /// `bendingRevision`: a flat-bending cloth neither pays their bytes (about 410 per particle
+    /// of a grid, 160 of them the schedule's chunks) nor rebuilds them after every cut.
     BendModel bending;
     BendSchedule bendSchedule; ///< the order of a bending pass, eight patches at a time where it can
     std::vector<float> bendLambda;
