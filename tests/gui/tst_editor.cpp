@@ -241,9 +241,26 @@ void TestEditor::constraintDockShowsPinReactions()
     window.setDocument(preset(QStringLiteral("curtain")));
     auto *dock = window.findChild<ConstraintDock *>();
     QVERIFY(dock);
+    // Unseen, the dock leaves its reactions as they were: making them costs a pass over
+    // every constraint's tension after each step.
+    const QString unseen = dock->reactionsLabel()->text();
     window.document()->step(5);
+    QCOMPARE(dock->reactionsLabel()->text(), unseen);
+    QVERIFY(!unseen.contains(QStringLiteral("pins hold")));
+    // Shown, it brings them up to date at once, and keeps them so while it is seen.
+    window.resize(1200, 800);
+    window.show();
+    dock->show();
+    dock->raise();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(dock->isVisible());
     const QString text = dock->reactionsLabel()->text();
     QVERIFY2(text.contains(QStringLiteral("pins hold")) && text.contains(QStringLiteral("particle ")), qPrintable(text));
+    dock->hide();
+    window.document()->step(5);
+    QCOMPARE(dock->reactionsLabel()->text(), text);
+    dock->show();
+    QTRY_VERIFY(dock->reactionsLabel()->text() != text); // the breeze has moved the curtain since
 }
 
 void TestEditor::timelineScrubsAndDeletesEvents()

@@ -153,6 +153,10 @@ ConstraintDock::ConstraintDock(ToolManager *tools, QWidget *parent)
                                                          on ? tr("Show Constraints") : tr("Hide Constraints")));
     });
     connect(tools->selection(), &Selection::changed, this, &ConstraintDock::refresh);
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_reactionsStale)
+            refreshReactions();
+    });
     connect(tools, &ToolManager::clothsTornWhileRunning, this, &ConstraintDock::refresh);
     connect(tools, &ToolManager::visibleKindsChanged, this, [this](unsigned mask) {
         for (int k = 0; k < 4; ++k) {
@@ -296,6 +300,11 @@ bool ConstraintDock::setProperty(Property p, double value)
 
 void ConstraintDock::refreshReactions()
 {
+    if (!isVisible()) { // closed, or behind another dock's tab: refreshed when shown
+        m_reactionsStale = true;
+        return;
+    }
+    m_reactionsStale = false;
     if (!m_document) {
         m_reactions->clear();
         return;

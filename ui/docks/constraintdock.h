@@ -83,6 +83,9 @@ private:
     QAction *m_selectCloth = nullptr;
     QAction *m_frameCloth = nullptr;
     bool m_refreshing = false;
+    /// The pin reactions wait for the dock to be seen: each refresh makes the tension of every
+    /// constraint (Simulation::constraintTensions), which a hidden dock need not pay each step.
+    bool m_reactionsStale = false;
 };
 
 } // namespace drape
