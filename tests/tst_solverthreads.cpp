@@ -126,6 +126,7 @@ class TestSolverThreads : public QObject {
 private slots:
     void rangesCoverEveryItemOnce();
     void coloursKeepTheirOrder();
+    void eachThreadKeepsItsEndOfEveryGroup();
     void stateIsBitIdenticalOnTwoThreads_data();
     void stateIsBitIdenticalOnTwoThreads();
     void blowUpIsFoundAndRolledBackAlike();
@@ -201,6 +202,57 @@ void TestSolverThreads::coloursKeepTheirOrder()
     QVERIFY(joined >= 50);
     QCOMPARE(context.outOfOrder.load(), 0);
     QCOMPARE(context.wrongGroup.load(), 0);
+}
+
+void TestSolverThreads::eachThreadKeepsItsEndOfEveryGroup()
+{
+    // The caller claims from the front of each group and the worker from the back, so that
+    // in a grid's colours (slots in particle order) each thread keeps to its own part of the
+    // cloth from colour to colour: within every group, each unit the caller did comes before
+    // each unit the worker did.
+    const std::vector<std::uint32_t> bounds { 0, 2000, 2001, 5000, 5000, 9000, 9100, 16000 };
+    std::vector<std::atomic<int>> byWorker(bounds.back());
+    struct Context {
+        std::vector<std::atomic<int>> &byWorker;
+        std::thread::id caller;
+    } context { byWorker, std::this_thread::get_id() };
+    XpbdWorker::Pass pass;
+    pass.bounds = bounds.data();
+    pass.groups = std::uint32_t(bounds.size() - 1);
+    pass.context = &context;
+    pass.body = [](const XpbdWorker::Pass &p, std::uint32_t, std::uint32_t begin, std::uint32_t end) {
+        Context &c = *static_cast<Context *>(p.context);
+        const int worker = std::this_thread::get_id() == c.caller ? 0 : 1;
+        for (std::uint32_t i = begin; i < end; ++i) {
+            // About a hundred nanoseconds a unit, as a chunk of constraints takes: long
+            // enough for the worker to join before the caller has claimed everything.
+            volatile float work = 1.f;
+            for (int k = 0; k < 64; ++k)
+                work = work * 1.0001f;
+            c.byWorker[i].store(worker, std::memory_order_relaxed);
+        }
+    };
+    XpbdWorker worker;
+    std::uint64_t shared = 0; // groups both threads took part in
+    const std::uint64_t joined = runUntilJoined(50, [&] {
+        for (std::atomic<int> &w : byWorker)
+            w.store(-1, std::memory_order_relaxed);
+        worker.run(pass);
+        for (std::size_t g = 0; g + 1 < bounds.size(); ++g) {
+            bool workerSeen = false;
+            for (std::uint32_t i = bounds[g]; i < bounds[g + 1]; ++i) {
+                const int w = byWorker[i].load(std::memory_order_relaxed);
+                QVERIFY(w >= 0);
+                QVERIFY2(!(workerSeen && w == 0),
+                    qPrintable(QString("group %1: unit %2 by the caller after the worker's").arg(g).arg(i)));
+                if (w == 1 && !workerSeen && i > bounds[g])
+                    ++shared;
+                workerSeen |= w == 1;
+            }
+        }
+    });
+    QVERIFY(joined >= 50);
+    QVERIFY2(shared > 0, "the two threads never shared a group");
 }
 
 void TestSolverThreads::stateIsBitIdenticalOnTwoThreads_data()

@@ -184,7 +184,12 @@ void XpbdWorker::run(const Pass &pass)
     const Clock::time_point start = Clock::now();
     Clock::duration stalled {};
     m_pass = &pass;
-    m_ticket.store(pass.bounds[0], std::memory_order_relaxed);
+    if (pass.groups > m_claimCapacity) {
+        m_claimCapacity = std::max<std::uint32_t>(pass.groups, 64);
+        m_claims = std::make_unique<std::atomic<std::uint64_t>[]>(m_claimCapacity);
+    }
+    for (std::uint32_t g = 0; g < pass.groups; ++g)
+        m_claims[g].store(claimState(pass.bounds[g], pass.bounds[g + 1]), std::memory_order_relaxed);
     m_finished.store(0, std::memory_order_relaxed);
     if (((m_generation + 1) << 2) == 0)
         m_generation += 1; // tag 0 is the worker's "nothing seen yet"
@@ -193,7 +198,7 @@ void XpbdWorker::run(const Pass &pass)
     m_state.store(tag | kOpen, std::memory_order_seq_cst);
     if (m_sleeping.load(std::memory_order_seq_cst))
         m_state.notify_one();
-    work(pass, &stalled);
+    work(pass, &stalled, false);
     // Every unit is claimed. If the worker never joined, the pass is closed without it;
     // otherwise wait until it is done with the runs it claimed.
     std::uint32_t open = tag | kOpen;
@@ -233,45 +238,54 @@ void XpbdWorker::loop()
             continue; // the caller finished that pass alone
         if (!m_state.compare_exchange_strong(state, seen | kJoined, std::memory_order_acq_rel))
             continue;
-        work(*m_pass, nullptr);
+        work(*m_pass, nullptr, true);
         g_passesJoined.fetch_add(1, std::memory_order_relaxed);
         m_left.store(seen, std::memory_order_release);
     }
 }
 
-void XpbdWorker::work(const Pass &pass, Clock::duration *stalled)
+void XpbdWorker::work(const Pass &pass, Clock::duration *stalled, bool fromBack)
 {
     const std::uint32_t first = pass.bounds[0];
-    const std::uint32_t last = pass.bounds[pass.groups];
-    std::uint32_t group = 0;
-    std::uint32_t at = m_ticket.load(std::memory_order_relaxed);
-    for (;;) {
-        // Claim half of what is left of the group (at least minRun units, whole grains).
-        std::uint32_t end = 0;
-        do {
-            if (at >= last)
-                return;
-            while (pass.bounds[group + 1] <= at)
-                ++group;
-            const std::uint32_t groupEnd = pass.bounds[group + 1];
-            const std::uint32_t left = groupEnd - at;
+    for (std::uint32_t group = 0; group < pass.groups; ++group) {
+        std::atomic<std::uint64_t> &claims = m_claims[group];
+        const std::uint32_t groupBegin = pass.bounds[group];
+        std::uint64_t state = claims.load(std::memory_order_relaxed);
+        bool ordered = false; // the groups before this one are known to be finished
+        for (;;) {
+            // Claim half of what is left of the group (at least minRun units, whole grains),
+            // from its front or its back.
+            const std::uint32_t lo = std::uint32_t(state), hi = std::uint32_t(state >> 32);
+            if (lo >= hi)
+                break;
+            const std::uint32_t left = hi - lo;
             const std::uint32_t run = std::max(left / 2 / pass.grain * pass.grain, pass.minRun);
-            end = run >= left ? groupEnd : at + run;
-        } while (!m_ticket.compare_exchange_weak(at, end, std::memory_order_relaxed));
-        // Every unit of the groups before this one must be finished (the colour order).
-        const std::uint32_t before = pass.bounds[group] - first;
-        if (before > 0) {
-            const Clock::duration waited
-                = waitUntil([&] { return m_finished.load(std::memory_order_acquire) >= before; });
-            if (stalled)
-                *stalled += waited;
+            std::uint32_t begin = lo, end = hi;
+            if (run < left) {
+                if (fromBack)
+                    begin = std::max(lo, groupBegin + (hi - run - groupBegin) / pass.grain * pass.grain);
+                else
+                    end = lo + run;
+            }
+            const std::uint64_t rest = fromBack ? claimState(lo, begin) : claimState(end, hi);
+            if (!claims.compare_exchange_weak(state, rest, std::memory_order_relaxed))
+                continue;
+            // Every unit of the groups before this one must be finished (the colour order).
+            const std::uint32_t before = groupBegin - first;
+            if (before > 0 && !ordered) {
+                const Clock::duration waited
+                    = waitUntil([&] { return m_finished.load(std::memory_order_acquire) >= before; });
+                if (stalled)
+                    *stalled += waited;
+                ordered = true;
+            }
+            pass.body(pass, group, begin, end);
+            // Only the groups after this one wait for it (none after the last: the end of the
+            // pass is m_left).
+            if (group + 1 < pass.groups)
+                m_finished.fetch_add(end - begin, std::memory_order_release);
+            state = claims.load(std::memory_order_relaxed);
         }
-        pass.body(pass, group, at, end);
-        // Only the groups after this one wait for it (none after the last: the end of the
-        // pass is m_left).
-        if (group + 1 < pass.groups)
-            m_finished.fetch_add(end - at, std::memory_order_release);
-        at = end;
     }
 }
 

@@ -2,11 +2,14 @@
 // (colour by colour) and the per-particle passes of a substep.
 //
 // A pass is cut into units (chunks of a colour, XpbdBatches::chunkBegin, or particles)
-// grouped in order (the colours; a particle pass is one group). The calling thread and the
-// worker claim runs of units from one shared ticket, in order, and a unit of group g starts
-// only when every unit of the groups before it is finished, which keeps the colour-by-colour
-// Gauss-Seidel order. Constraints of one colour share no particle, particles are independent
-// in a particle pass, and every unit is computed the same way on either thread, so which
+// grouped in order (the colours; a particle pass is one group). Each group's unclaimed units
+// are one range (m_claims): the calling thread claims runs from its front and the worker from
+// its back, and a unit of group g starts only when every unit of the groups before it is
+// finished, which keeps the colour-by-colour Gauss-Seidel order. A grid's colours hold their
+// slots in particle order, so each thread keeps to its own half of the cloth from colour to
+// colour and pass to pass, and its particles stay in its core's cache: only the rows where
+// the two threads' runs meet move between the cores. Constraints of one colour share no particle, particles
+// are independent in a particle pass, and every unit is computed the same way on either thread, so which
 // thread takes a unit never changes the result: the passes are bit-identical to the
 // single-threaded ones, whatever the timing.
 //
@@ -14,8 +17,8 @@
 // claim takes half of what is left of its group (OpenMP takes 1/threads), so a colour of a
 // large cloth costs about ten claims instead of one per chunk, and the last claims are
 // single chunks, which keeps the two threads finishing a colour within a chunk of each
-// other. Every claim and every hand-over between colours moves a cache line from one core
-// to the other (~0.2 us here), the cost that decides from which size two threads pay
+// other; where they meet follows their speeds. Every claim and every hand-over between colours moves a cache
+// line from one core to the other (~0.2 us here), the cost that decides from which size two threads pay
 // (kAutomaticTwoThreadConstraints). If the worker is
 // descheduled (a loaded machine) the caller simply claims everything itself: nothing waits
 // at a fixed split. The worker joins a pass explicitly; a pass it never joined is closed by
@@ -99,7 +102,12 @@ private:
     void loop();
     /// Claims and does runs of `pass` until none is left; the caller adds its stalls to
     /// `stalled` (the worker passes null).
-    void work(const Pass &pass, std::chrono::steady_clock::duration *stalled);
+    void work(const Pass &pass, std::chrono::steady_clock::duration *stalled, bool fromBack);
+    /// A group's unclaimed units [lo, hi) as m_claims holds them.
+    static std::uint64_t claimState(std::uint32_t lo, std::uint32_t hi)
+    {
+        return (std::uint64_t(hi) << 32) | lo;
+    }
 
     Waits m_waits; ///< caller only
 
@@ -112,8 +120,9 @@ private:
     std::atomic<bool> m_quit{false};
     /// Generation of the last pass the worker left (done with every run it claimed).
     alignas(64) std::atomic<std::uint32_t> m_left{0};
-    /// Next unclaimed unit of the current pass.
-    alignas(64) std::atomic<std::uint32_t> m_ticket{0};
+    /// Per group of the current pass, its unclaimed units (claimState); m_claimCapacity entries.
+    std::unique_ptr<std::atomic<std::uint64_t>[]> m_claims;
+    std::uint32_t m_claimCapacity = 0;
     /// Units finished in the current pass.
     alignas(64) std::atomic<std::uint32_t> m_finished{0};
     std::thread m_thread;
