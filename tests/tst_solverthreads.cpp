@@ -3,6 +3,7 @@
 // thread, for XPBD and Verlet, plain frames and frames with tearing, colliders, wind,
 // self-collision, tethers, pins and a dragged particle. Also run under ThreadSanitizer
 // (cmake/quickstart.sh test).
+#include "refusededit.h"
 #include "sim/builders.h"
 #include "sim/simulation.h"
 #include "sim/solverthreads.h"
@@ -12,6 +13,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <limits>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -127,6 +131,7 @@ private slots:
     void rangesCoverEveryItemOnce();
     void coloursKeepTheirOrder();
     void eachThreadKeepsItsEndOfEveryGroup();
+    void editsAreFoundOnEitherThread();
     void stateIsBitIdenticalOnTwoThreads_data();
     void stateIsBitIdenticalOnTwoThreads();
     void blowUpIsFoundAndRolledBackAlike();
@@ -309,6 +314,49 @@ void TestSolverThreads::blowUpIsFoundAndRolledBackAlike()
     QVERIFY2(one.first.find("exceeds solver.maxSpeed") != std::string::npos, one.first.c_str());
     QCOMPARE(two.first, one.first);
     QCOMPARE(two.second, one.second);
+}
+
+void TestSolverThreads::editsAreFoundOnEitherThread()
+{
+    // The per-frame check of the particles and triangles is shared with the worker (the
+    // caller takes the first of them, the worker the last): an edit made between frames
+    // must be refused wherever it falls, at either end and in the middle, with the message
+    // naming it as on one thread.
+    const TwoThreadConstraints threshold(0);
+    GridSpec g;
+    g.across = 100;
+    g.down = 100;
+    Simulation sim;
+    sim.cloths.push_back(makeGrid(g));
+    sim.step();
+    QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
+    const auto particles = std::uint32_t(sim.cloths[0].particles.size());
+    const auto triangles = std::uint32_t(sim.cloths[0].triangles.size());
+    const struct {
+        std::function<void(Cloth &)> edit;
+        std::string message;
+    } edits[] = {
+        { [](Cloth &c) { c.particles.position[0].y = std::numeric_limits<float>::quiet_NaN(); },
+            "particle 0:" },
+        { [&](Cloth &c) { c.particles.mass[particles / 2] = 0.f; },
+            "particle " + std::to_string(particles / 2) + ": mass 0" },
+        { [&](Cloth &c) { c.particles.velocity[particles - 1].x = std::numeric_limits<float>::infinity(); },
+            "particle " + std::to_string(particles - 1) + ":" },
+        { [&](Cloth &c) { c.triangles[0].v[1] = particles; }, "triangle 0: particle " },
+        { [&](Cloth &c) { c.triangles[triangles * 3 / 4].v[2] = particles + 7; },
+            "triangle " + std::to_string(triangles * 3 / 4) + ": particle " },
+        { [&](Cloth &c) { c.triangles[triangles - 1].v[0] = ~0u; },
+            "triangle " + std::to_string(triangles - 1) + ": particle " },
+    };
+    const std::uint64_t joined = runUntilJoined(1, [&] {
+        for (const auto &e : edits) {
+            test::checkEditRefused(sim, e.edit, e.message);
+            if (QTest::currentTestFailed())
+                return;
+        }
+    });
+    if (std::thread::hardware_concurrency() >= 2)
+        QVERIFY2(joined > 0, "the worker never took part");
 }
 
 void TestSolverThreads::automaticChoiceFollowsSizeAndCores()

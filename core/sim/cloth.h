@@ -265,6 +265,12 @@ struct Cloth {
     /// one branch-free pass, so that it is cheap enough to run before every step. When it
     /// says no, validate() names the problem.
     bool validExceptConstraints() const;
+    /// validExceptConstraints() in parts, for a check shared between threads: the particle
+    /// arrays' lengths and the cloth's own settings, then the values of particles [begin,
+    /// end) and of triangles [triangleBegin, triangleEnd) (call it once the first said yes).
+    bool arraysAndSettingsValid() const;
+    bool valuesValid(
+        std::size_t begin, std::size_t end, std::size_t triangleBegin, std::size_t triangleEnd) const;
 };
 
 /// Per-vertex normals from the triangles (area weighted), for rendering and wind.

@@ -41,10 +41,10 @@ bool allFinite(const float *x, std::size_t count)
     return ok;
 }
 
-bool allFinite(const std::vector<Vec3> &v)
+bool allFinite(const Vec3 *v, std::size_t count)
 {
     static_assert(sizeof(Vec3) == 3 * sizeof(float));
-    return allFinite(&v.data()->x, 3 * v.size());
+    return allFinite(&v->x, 3 * count);
 }
 
 // Each of `count` masses is positive and finite and each kind is one of ParticleKind's:
@@ -74,17 +74,17 @@ bool massesAndKindsValid(const float *mass, const ParticleKind *kind, std::size_
     return ok;
 }
 
-// Every vertex index of the triangles is below `n`: four indices at a time (SSE2 compares
+// Every vertex index of `count` triangles is below `n`: four indices at a time (SSE2 compares
 // signed lanes, so both sides are offset by 2^31 to compare them as unsigned).
-bool triangleIndicesBelow(const std::vector<Triangle> &triangles, std::size_t n)
+bool triangleIndicesBelow(const Triangle *triangles, std::size_t triangleCount, std::size_t n)
 {
     static_assert(sizeof(Triangle) == 3 * sizeof(std::uint32_t));
-    if (triangles.empty())
+    if (triangleCount == 0)
         return true;
     if (n == 0 || n > 0xFFFFFFFFu)
         return n != 0;
-    const std::uint32_t *v = triangles.data()->v;
-    const std::size_t count = 3 * triangles.size();
+    const std::uint32_t *v = triangles->v;
+    const std::size_t count = 3 * triangleCount;
     const __m128i bias = _mm_set1_epi32(std::int32_t(0x80000000u));
     const __m128i last = _mm_xor_si128(_mm_set1_epi32(std::int32_t(std::uint32_t(n - 1))), bias);
     __m128i past = _mm_setzero_si128();
@@ -157,18 +157,30 @@ double Cloth::totalMass() const
 
 bool Cloth::validExceptConstraints() const
 {
+    return arraysAndSettingsValid() && valuesValid(0, particles.size(), 0, triangles.size());
+}
+
+bool Cloth::arraysAndSettingsValid() const
+{
     const Particles &p = particles;
     const std::size_t n = p.position.size();
-    if (p.previous.size() != n || p.velocity.size() != n || p.force.size() != n || p.rest.size() != n
-        || p.mass.size() != n || p.invMass.size() != n || p.kind.size() != n)
-        return false;
-    bool ok = allFinite(p.position) & allFinite(p.previous) & allFinite(p.velocity) & allFinite(p.rest);
-    ok &= massesAndKindsValid(p.mass.data(), p.kind.data(), n);
-    ok &= triangleIndicesBelow(triangles, n);
-    return ok && tetherStretch >= 0.f && std::isfinite(tetherStretch) && bending.rigidity >= 0.f
-        && std::isfinite(bending.rigidity) && bending.warpRigidity >= 0.f
-        && std::isfinite(bending.warpRigidity) && isFinite(bending.warpAxis) && thickness >= 0.f
-        && std::isfinite(thickness);
+    return p.previous.size() == n && p.velocity.size() == n && p.force.size() == n && p.rest.size() == n
+        && p.mass.size() == n && p.invMass.size() == n && p.kind.size() == n && tetherStretch >= 0.f
+        && std::isfinite(tetherStretch) && bending.rigidity >= 0.f && std::isfinite(bending.rigidity)
+        && bending.warpRigidity >= 0.f && std::isfinite(bending.warpRigidity) && isFinite(bending.warpAxis)
+        && thickness >= 0.f && std::isfinite(thickness);
+}
+
+bool Cloth::valuesValid(
+    std::size_t begin, std::size_t end, std::size_t triangleBegin, std::size_t triangleEnd) const
+{
+    const Particles &p = particles;
+    const std::size_t count = end - begin;
+    bool ok = allFinite(p.position.data() + begin, count) & allFinite(p.previous.data() + begin, count)
+        & allFinite(p.velocity.data() + begin, count) & allFinite(p.rest.data() + begin, count);
+    ok &= massesAndKindsValid(p.mass.data() + begin, p.kind.data() + begin, count);
+    ok &= triangleIndicesBelow(triangles.data() + triangleBegin, triangleEnd - triangleBegin, p.size());
+    return ok;
 }
 
 std::string Cloth::validate() const

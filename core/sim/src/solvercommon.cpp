@@ -9,6 +9,7 @@
 #include "xpbdlanes.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include <emmintrin.h>
@@ -18,7 +19,21 @@ namespace drape::detail {
 
 bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSettings &solver)
 {
-    if (!cloth.validExceptConstraints())
+    // Cloth::validExceptConstraints, its particles and triangles shared with the worker.
+    if (!cloth.arraysAndSettingsValid())
+        return false;
+    std::atomic<bool> valuesOk { true };
+    const std::size_t particles = cloth.particles.size(), triangles = cloth.triangles.size();
+    forParticles(cache, particles, [&](std::uint32_t begin, std::uint32_t end) {
+        // The triangles in the same proportion as the particles (a grid's are in row order too).
+        const auto triangleAt = [&](std::uint32_t i) {
+            return i == particles ? triangles
+                                  : std::size_t(double(i) / double(particles) * double(triangles));
+        };
+        if (!cloth.valuesValid(begin, end, begin == 0 ? 0 : triangleAt(begin), triangleAt(end)))
+            valuesOk.store(false, std::memory_order_relaxed);
+    });
+    if (!valuesOk.load(std::memory_order_relaxed))
         return false;
     const bool laidOut = cache.streamsLaidOut && cache.revision == cloth.topologyRevision
         && cache.particleCount == cloth.particles.size() && cache.constraintCount == cloth.constraints.size();
