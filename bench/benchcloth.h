@@ -6,8 +6,12 @@
 #include "sim/simulation.h"
 #include "sim/vertexsplit.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <utility>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
@@ -147,6 +151,42 @@ template <typename State> bool timeFrames(State &state, Simulation &sim)
         return false;
     }
     return true;
+}
+
+// Paired rows (bulletbench.cpp, solverbench.cpp's threads/...): two contenders timed in
+// alternating blocks of frames within one row, so that both see nearly the same stretch of
+// a machine whose speed drifts by tens of percent over seconds.
+
+/// CPU time of the calling thread, s.
+inline double threadSeconds()
+{
+    timespec t {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+/// Wall time, s (for rows whose work is shared with another thread).
+inline double wallSeconds()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// One frame untimed, so that the timed ones start on caches that hold this contender's data
+/// (the other's block ran just before), then `frames` frames timed on `clock`.
+template <typename Step> double blockSeconds(int frames, Step &&step, double (*clock)() = threadSeconds)
+{
+    step();
+    const double begin = clock();
+    for (int f = 0; f < frames; ++f)
+        step();
+    return clock() - begin;
+}
+
+inline double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 != 0 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
 } // namespace drape::bench

@@ -101,32 +101,6 @@ void bulletFrame(benchmark::State &state, int n, bench::Sheet sheet)
         links * bench::kIterations * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-// CPU time of the calling thread, s.
-double threadSeconds()
-{
-    timespec t {};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
-
-// One frame untimed, so that the timed ones start on caches that hold this simulation's data
-// (the other's block ran just before), then `frames` frames timed.
-template <typename Step> double blockSeconds(int frames, Step &&step)
-{
-    step();
-    const double begin = threadSeconds();
-    for (int f = 0; f < frames; ++f)
-        step();
-    return threadSeconds() - begin;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 != 0 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
 // One benchmark iteration is one pair of blocks of `frames` frames each.
 void pairedFrames(benchmark::State &state, SolverKind kind, int n, bench::Sheet sheet, int frames)
 {
@@ -148,11 +122,11 @@ void pairedFrames(benchmark::State &state, SolverKind kind, int n, bench::Sheet 
     for (auto _ : state) {
         double d = 0, b = 0;
         if (drapeFirst) {
-            d = blockSeconds(frames, drapeFrame);
-            b = blockSeconds(frames, bulletFrame);
+            d = bench::blockSeconds(frames, drapeFrame);
+            b = bench::blockSeconds(frames, bulletFrame);
         } else {
-            b = blockSeconds(frames, bulletFrame);
-            d = blockSeconds(frames, drapeFrame);
+            b = bench::blockSeconds(frames, bulletFrame);
+            d = bench::blockSeconds(frames, drapeFrame);
         }
         drapeFirst = !drapeFirst;
         state.SetIterationTime(d / frames);
@@ -171,9 +145,9 @@ void pairedFrames(benchmark::State &state, SolverKind kind, int n, bench::Sheet 
         }
     }
     state.counters["frames_per_block"] = frames;
-    state.counters["drape_ms"] = median(drapeMs);
-    state.counters["bullet_ms"] = median(bulletMs);
-    state.counters["bullet_over_drape"] = median(ratio);
+    state.counters["drape_ms"] = bench::median(drapeMs);
+    state.counters["bullet_ms"] = bench::median(bulletMs);
+    state.counters["bullet_over_drape"] = bench::median(ratio);
     state.counters["ratio_min"] = *std::min_element(ratio.begin(), ratio.end());
     state.counters["ratio_max"] = *std::max_element(ratio.begin(), ratio.end());
 }

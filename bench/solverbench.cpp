@@ -1,6 +1,7 @@
 // Solver throughput: one frame of an N x N hanging sheet per benchmark iteration, for each
-// solver at 10 iterations (see benchcloth.h for how each spends them); and one frame of each
-// built-in preset (preset/<id>).
+// solver at 10 iterations (see benchcloth.h for how each spends them); the same sheet on one
+// thread and on two in alternation (threads/<solver>/N); and one frame of each built-in
+// preset (preset/<id>).
 //
 // Counters: particles, constraints, projections_per_s (constraints x iterations x substeps
 // per second of CPU time: how many constraint projections / spring evaluations the solver
@@ -26,6 +27,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -96,6 +98,67 @@ void solverFrame(benchmark::State &state, SolverKind kind, int n, FrameOptions o
         state.counters["gathered_blocks_pct"] = share(detail::XpbdBatches::Gather);
         state.counters["run_blocks_pct"] = share(detail::XpbdBatches::Runs);
     }
+}
+
+// threads/<solver>/N: the same sheet on one thread and on two, timed in alternating blocks
+// of frames (bench::blockSeconds, wall time, the one-thread block first in every other
+// pair), so that the two counts are compared on nearly the same stretch of a drifting
+// machine: separate rows (xpbd/N against xpbd_2threads/N) run tens of seconds apart.
+// Counters: one_ms and two_ms (medians over the pairs of the blocks' time per frame),
+// one_over_two (the median of the pairs' ratios) and its lowest and highest pair
+// (ratio_min, ratio_max); the row's time is the two-thread frame's. Both simulations
+// step the same frames, and two threads give one thread's bits: the row fails if the two
+// states differ at its end.
+void pairedThreads(benchmark::State &state, SolverKind kind, int n, int frames)
+{
+    const std::size_t defaultThreshold = detail::xpbdTwoThreadConstraints();
+    struct Restore {
+        std::size_t value;
+        ~Restore() { detail::setXpbdTwoThreadConstraints(value); }
+    } restore { defaultThreshold };
+    Simulation one = bench::benchSimulation(kind, n);
+    Simulation two = one;
+    const auto block = [frames](Simulation &sim, Threads threads) {
+        detail::setXpbdTwoThreadConstraints(twoThreadConstraints(threads));
+        return bench::blockSeconds(
+            frames,
+            [&sim] {
+                sim.step();
+                benchmark::DoNotOptimize(sim.cloths[0].particles.position.data());
+            },
+            bench::wallSeconds);
+    };
+    std::vector<double> oneMs, twoMs, ratio;
+    bool oneFirst = true;
+    for (auto _ : state) {
+        double a = 0, b = 0;
+        if (oneFirst) {
+            a = block(one, Threads::One);
+            b = block(two, Threads::Two);
+        } else {
+            b = block(two, Threads::Two);
+            a = block(one, Threads::One);
+        }
+        oneFirst = !oneFirst;
+        state.SetIterationTime(b / frames);
+        oneMs.push_back(1e3 * a / frames);
+        twoMs.push_back(1e3 * b / frames);
+        ratio.push_back(a / b);
+    }
+    if (one.status().blownUp || two.status().blownUp) {
+        state.SkipWithError("the sheet blew up");
+        return;
+    }
+    if (one.stateHash() != two.stateHash()) {
+        state.SkipWithError("two threads gave other results than one");
+        return;
+    }
+    state.counters["frames_per_block"] = frames;
+    state.counters["one_ms"] = bench::median(oneMs);
+    state.counters["two_ms"] = bench::median(twoMs);
+    state.counters["one_over_two"] = bench::median(ratio);
+    state.counters["ratio_min"] = *std::min_element(ratio.begin(), ratio.end());
+    state.counters["ratio_max"] = *std::max_element(ratio.begin(), ratio.end());
 }
 
 // One frame of a built-in preset per iteration, as the editor steps it (the bending presets
@@ -169,6 +232,18 @@ const bool registered = [] {
     registerSolver("verlet_2threads", SolverKind::Verlet, Threads::Two, small);
     registerSolver("verlet_auto", SolverKind::Verlet, Threads::Automatic, small);
     registerSolver("springs", SolverKind::Springs, Threads::One);
+    // One and two threads paired: blocks of about 30 ms of one-thread frames, 15 pairs.
+    for (SolverKind kind : { SolverKind::Xpbd, SolverKind::Verlet })
+        for (int n : { 64, 128, 256 }) {
+            const int frames = n >= 256 ? 3 : n >= 128 ? 12 : 48;
+            const std::string name = std::string("threads/") + (kind == SolverKind::Xpbd ? "xpbd" : "verlet")
+                + "/" + std::to_string(n);
+            benchmark::RegisterBenchmark(
+                name.c_str(), [kind, n, frames](benchmark::State &st) { pairedThreads(st, kind, n, frames); })
+                ->Unit(benchmark::kMillisecond)
+                ->UseManualTime()
+                ->Iterations(15);
+        }
     for (const PresetDesc &p : presetList())
         benchmark::RegisterBenchmark(("preset/" + p.id).c_str(), presetFrame, p.id)
             ->Unit(benchmark::kMillisecond);
