@@ -1,7 +1,7 @@
 // Solver throughput: one frame of an N x N hanging sheet per benchmark iteration, for each
 // solver at 10 iterations (see benchcloth.h for how each spends them); the same sheet on one
-// thread and on two in alternation (threads/<solver>/N); and one frame of each built-in
-// preset (preset/<id>).
+// thread, two and the automatic choice in alternation (threads/<solver>/N); and one frame of
+// each built-in preset (preset/<id>).
 //
 // Counters: particles, constraints, projections_per_s (constraints x iterations x substeps
 // per second of CPU time: how many constraint projections / spring evaluations the solver
@@ -100,15 +100,17 @@ void solverFrame(benchmark::State &state, SolverKind kind, int n, FrameOptions o
     }
 }
 
-// threads/<solver>/N: the same sheet on one thread and on two, timed in alternating blocks
-// of frames (bench::blockSeconds, wall time, the one-thread block first in every other
-// pair), so that the two counts are compared on nearly the same stretch of a drifting
-// machine: separate rows (xpbd/N against xpbd_2threads/N) run tens of seconds apart.
-// Counters: one_ms and two_ms (medians over the pairs of the blocks' time per frame),
-// one_over_two (the median of the pairs' ratios) and its lowest and highest pair
-// (ratio_min, ratio_max); the row's time is the two-thread frame's. Both simulations
-// step the same frames, and two threads give one thread's bits: the row fails if the two
-// states differ at its end.
+// threads/<solver>/N: the same sheet on one thread, on two, and on the count
+// Simulation::step() chooses, timed in rounds of one block of frames each
+// (bench::blockSeconds, wall time; the order reverses every round), so that the counts are
+// compared on nearly the same stretch of a drifting machine: separate rows (xpbd/N against
+// xpbd_2threads/N) run tens of seconds apart, and on different clocks (CPU time for one
+// thread). Counters: one_ms, two_ms and auto_ms (medians over the rounds of the blocks' time
+// per frame), one_over_two and one_over_auto (the medians of the rounds' ratios: the
+// speed-up of two threads, and of the automatic choice), and the lowest and highest round of
+// each (ratio_min, ratio_max; auto_min, auto_max); the row's time is the two-thread frame's.
+// All three simulations step the same frames, and every count gives one thread's bits: the
+// row fails if their states differ at its end.
 void pairedThreads(benchmark::State &state, SolverKind kind, int n, int frames)
 {
     const std::size_t defaultThreshold = detail::xpbdTwoThreadConstraints();
@@ -116,49 +118,51 @@ void pairedThreads(benchmark::State &state, SolverKind kind, int n, int frames)
         std::size_t value;
         ~Restore() { detail::setXpbdTwoThreadConstraints(value); }
     } restore { defaultThreshold };
-    Simulation one = bench::benchSimulation(kind, n);
-    Simulation two = one;
-    const auto block = [frames](Simulation &sim, Threads threads) {
-        detail::setXpbdTwoThreadConstraints(twoThreadConstraints(threads));
-        return bench::blockSeconds(
-            frames,
-            [&sim] {
-                sim.step();
-                benchmark::DoNotOptimize(sim.cloths[0].particles.position.data());
-            },
-            bench::wallSeconds);
-    };
-    std::vector<double> oneMs, twoMs, ratio;
-    bool oneFirst = true;
+    Simulation sims[3] = { bench::benchSimulation(kind, n), sims[0], sims[0] };
+    const Threads counts[3] = { Threads::One, Threads::Two, Threads::Automatic };
+    std::vector<double> ms[3], twoRatio, autoRatio;
+    bool forward = true;
     for (auto _ : state) {
-        double a = 0, b = 0;
-        if (oneFirst) {
-            a = block(one, Threads::One);
-            b = block(two, Threads::Two);
-        } else {
-            b = block(two, Threads::Two);
-            a = block(one, Threads::One);
+        double seconds[3] = {};
+        for (int k = 0; k < 3; ++k) {
+            const int which = forward ? k : 2 - k;
+            Simulation &sim = sims[which];
+            detail::setXpbdTwoThreadConstraints(twoThreadConstraints(counts[which]));
+            seconds[which] = bench::blockSeconds(
+                frames,
+                [&sim] {
+                    sim.step();
+                    benchmark::DoNotOptimize(sim.cloths[0].particles.position.data());
+                },
+                bench::wallSeconds);
         }
-        oneFirst = !oneFirst;
-        state.SetIterationTime(b / frames);
-        oneMs.push_back(1e3 * a / frames);
-        twoMs.push_back(1e3 * b / frames);
-        ratio.push_back(a / b);
+        forward = !forward;
+        state.SetIterationTime(seconds[1] / frames);
+        for (int k = 0; k < 3; ++k)
+            ms[k].push_back(1e3 * seconds[k] / frames);
+        twoRatio.push_back(seconds[0] / seconds[1]);
+        autoRatio.push_back(seconds[0] / seconds[2]);
     }
-    if (one.status().blownUp || two.status().blownUp) {
-        state.SkipWithError("the sheet blew up");
-        return;
-    }
-    if (one.stateHash() != two.stateHash()) {
-        state.SkipWithError("two threads gave other results than one");
-        return;
+    for (const Simulation &sim : sims) {
+        if (sim.status().blownUp) {
+            state.SkipWithError("the sheet blew up");
+            return;
+        }
+        if (sim.stateHash() != sims[0].stateHash()) {
+            state.SkipWithError("two threads gave other results than one");
+            return;
+        }
     }
     state.counters["frames_per_block"] = frames;
-    state.counters["one_ms"] = bench::median(oneMs);
-    state.counters["two_ms"] = bench::median(twoMs);
-    state.counters["one_over_two"] = bench::median(ratio);
-    state.counters["ratio_min"] = *std::min_element(ratio.begin(), ratio.end());
-    state.counters["ratio_max"] = *std::max_element(ratio.begin(), ratio.end());
+    state.counters["one_ms"] = bench::median(ms[0]);
+    state.counters["two_ms"] = bench::median(ms[1]);
+    state.counters["auto_ms"] = bench::median(ms[2]);
+    state.counters["one_over_two"] = bench::median(twoRatio);
+    state.counters["ratio_min"] = *std::min_element(twoRatio.begin(), twoRatio.end());
+    state.counters["ratio_max"] = *std::max_element(twoRatio.begin(), twoRatio.end());
+    state.counters["one_over_auto"] = bench::median(autoRatio);
+    state.counters["auto_min"] = *std::min_element(autoRatio.begin(), autoRatio.end());
+    state.counters["auto_max"] = *std::max_element(autoRatio.begin(), autoRatio.end());
 }
 
 // One frame of a built-in preset per iteration, as the editor steps it (the bending presets
@@ -232,10 +236,11 @@ const bool registered = [] {
     registerSolver("verlet_2threads", SolverKind::Verlet, Threads::Two, small);
     registerSolver("verlet_auto", SolverKind::Verlet, Threads::Automatic, small);
     registerSolver("springs", SolverKind::Springs, Threads::One);
-    // One and two threads paired: blocks of about 30 ms of one-thread frames, 15 pairs.
+    // One, two and the chosen count of threads in rounds: blocks of about 30 ms of
+    // one-thread frames, 15 rounds, from the small end of the two-thread rule up.
     for (SolverKind kind : { SolverKind::Xpbd, SolverKind::Verlet })
-        for (int n : { 64, 128, 256 }) {
-            const int frames = n >= 256 ? 3 : n >= 128 ? 12 : 48;
+        for (int n : { 32, 48, 64, 128, 256 }) {
+            const int frames = n >= 256 ? 3 : n >= 128 ? 12 : n >= 64 ? 48 : n >= 48 ? 80 : 160;
             const std::string name = std::string("threads/") + (kind == SolverKind::Xpbd ? "xpbd" : "verlet")
                 + "/" + std::to_string(n);
             benchmark::RegisterBenchmark(
