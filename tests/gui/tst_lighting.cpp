@@ -406,6 +406,30 @@ private slots:
         QCOMPARE(kept, expected);
     }
 
+    void stressMapDrawsTheTensionsItIsGiven()
+    {
+        // The viewport makes the tensions once a paint, for the stress ramp's scale, and hands
+        // them to the renderer with the options: the picture is the one the renderer draws
+        // from the tensions it makes itself, and it follows the tensions it is given.
+        Scene scene = tablecloth();
+        Simulation sim = buildSimulation(scene);
+        sim.run(40);
+        const Camera camera(scene.camera);
+        RenderOptions options;
+        options.shadowMapSize = 0;
+        options.stress = true;
+        options.stressScale = 5.f; // N/m
+        std::vector<std::vector<float>> tension(sim.cloths.size());
+        for (std::size_t c = 0; c < sim.cloths.size(); ++c)
+            sim.constraintTensions(c, tension[c]);
+        const QImage own = render(scene, sim, camera, options);
+        options.stressTension = &tension;
+        QCOMPARE(render(scene, sim, camera, options), own);
+        for (std::vector<float> &t : tension)
+            std::fill(t.begin(), t.end(), 0.f); // no stress anywhere
+        QVERIFY2(render(scene, sim, camera, options) != own, "the given tensions were not drawn");
+    }
+
     void stillViewCopiesItsBackdrop()
     {
         // While the view stays still, a renderer asked to keep its backdrop copies the

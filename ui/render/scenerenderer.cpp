@@ -461,9 +461,13 @@ void SceneRenderer::drawClothSurface(std::size_t index, const Scene &scene, cons
     const ClothDesc fallback;
     const ClothDesc &desc = index < scene.cloths.size() ? scene.cloths[index] : fallback;
     if (stress) {
-        sim.constraintTensions(index, m_scratchTension);
+        const std::vector<float> *tension = &m_scratchTension;
+        if (options.stressTension && index < options.stressTension->size())
+            tension = &(*options.stressTension)[index];
+        else
+            sim.constraintTensions(index, m_scratchTension);
         computeStressRatios(
-            sim.cloths[index], m_scratchTension, clothSpacing(desc), options.stressScale, m_scratchStrain);
+            sim.cloths[index], *tension, clothSpacing(desc), options.stressScale, m_scratchStrain);
         glBindBuffer(GL_ARRAY_BUFFER, b.strain);
         glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(m_scratchStrain.size() * sizeof(float)), m_scratchStrain.data());
     }

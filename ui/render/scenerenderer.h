@@ -45,6 +45,10 @@ struct RenderOptions {
     unsigned constraintKinds = 0xfu;    ///< bit (1 << ConstraintKind) shows that kind in the constraints overlay
     bool stress = false;                ///< stress heat map (N/m) on the cloth instead of the strain one
     float stressScale = 1.f;            ///< N/m at the top of the stress ramp
+    /// The tension per constraint (Simulation::constraintTensions) of each cloth, for the
+    /// stress map, when the caller already made it (the viewport, for the ramp's scale);
+    /// null: the renderer makes it itself.
+    const std::vector<std::vector<float>> *stressTension = nullptr;
     int shadowMapSize = 2048; ///< px per side of the key light's shadow map; 0 draws no shadows
     bool contactShading = true; ///< darken ambient light near colliders and the ground
     /// Keep the background and the ground planes between frames while the view, the size and

@@ -431,15 +431,18 @@ void Viewport::paintGL()
             const Scene &scene = m_document->scene();
             const Simulation &shown = shownSimulation();
             const auto &cloths = shown.cloths;
+            // The tensions are made once a paint, for the scale and for the colours.
             float worst = 0.f;
-            std::vector<float> tension;
-            for (std::size_t c = 0; c < cloths.size() && c < scene.cloths.size(); ++c) {
-                shown.constraintTensions(c, tension);
-                worst = std::max(worst, maxStress(cloths[c], tension, clothSpacing(scene.cloths[c])));
+            m_stressTension.resize(std::min(cloths.size(), scene.cloths.size()));
+            for (std::size_t c = 0; c < m_stressTension.size(); ++c) {
+                shown.constraintTensions(c, m_stressTension[c]);
+                worst = std::max(
+                    worst, maxStress(cloths[c], m_stressTension[c], clothSpacing(scene.cloths[c])));
             }
             m_stressScale = niceCeiling(worst);
             options.stress = true;
             options.stressScale = m_stressScale;
+            options.stressTension = &m_stressTension;
         }
         // On a software renderer the shadow map is one of the things the quality preference
         // trades (the multisampling was chosen with the context).

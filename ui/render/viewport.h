@@ -190,6 +190,7 @@ private:
     bool m_showStress = false;
     QImage m_fabricImage;
     float m_stressScale = 1.f;
+    std::vector<std::vector<float>> m_stressTension; ///< per cloth, N per constraint, made each paint
     bool m_framedOnce = false;
     int m_toolEventsWaiting = 0; ///< mouse and key events queued with the document
     bool m_replayingToolEvent = false; ///< handling a queued event: no waiting again
