@@ -61,6 +61,7 @@ private slots:
     void sameRunSameHash_data();
     void sameRunSameHash();
     void copyContinuesIdentically();
+    void movedFromStartsAfresh();
     void hashSeesEveryPart();
     void gustsAreSeededAndBounded();
     void plainFramesMatchTheGeneralPath_data();
@@ -112,6 +113,39 @@ void TestDeterminism::copyContinuesIdentically()
     }
     QCOMPARE(a.stateHash(), b.stateHash());
     QCOMPARE(a.frame(), std::uint64_t(50));
+}
+
+void TestDeterminism::movedFromStartsAfresh()
+{
+    // A simulation moved from, by construction or by assignment, keeps no solver cache of
+    // what it held (as a moved-from vector holds nothing): given cloths again, it steps them
+    // as a new simulation does.
+    const auto stepped = [] {
+        Simulation s = busyScene(SolverKind::Xpbd);
+        for (int f = 0; f < 5; ++f)
+            s.step();
+        return s;
+    };
+    const auto fresh = [] {
+        Simulation s = busyScene(SolverKind::Xpbd);
+        s.step();
+        return s.stateHash();
+    };
+    Simulation source = stepped();
+    Simulation built(std::move(source));
+    Simulation target = stepped();
+    target = std::move(built);
+    QCOMPARE(target.frame(), std::uint64_t(5));
+    for (Simulation *moved : { &source, &built }) {
+        Simulation again = busyScene(SolverKind::Xpbd);
+        moved->cloths = again.cloths;
+        moved->colliders = again.colliders;
+        moved->setTime(0.0, 0); // its clock is a value, moved as it was
+        // Nothing cached until it steps, and then the new simulation's first frame.
+        QCOMPARE(moved->stateBytesByPart(0).solver(), std::size_t(0));
+        moved->step();
+        QCOMPARE(moved->stateHash(), fresh());
+    }
 }
 
 void TestDeterminism::hashSeesEveryPart()

@@ -97,7 +97,8 @@ Simulation &Simulation::operator=(const Simulation &other)
     return *this;
 }
 
-// A moved-from simulation stays usable (empty caches), as a moved-from vector does.
+// A moved-from simulation stays usable with empty caches (as a moved-from vector is empty),
+// whether moved from by construction or by assignment.
 Simulation::Simulation(Simulation &&other)
     : world(std::move(other.world)), solver(std::move(other.solver)), cloths(std::move(other.cloths)),
       colliders(std::move(other.colliders)), m_time(other.m_time), m_frame(other.m_frame),
@@ -117,7 +118,8 @@ Simulation &Simulation::operator=(Simulation &&other)
         m_frame = other.m_frame;
         m_status = std::move(other.m_status);
         m_stats = other.m_stats;
-        std::swap(m_in, other.m_in);
+        m_in = std::move(other.m_in);
+        other.m_in = std::make_unique<detail::SimulationCaches>();
     }
     return *this;
 }
