@@ -13,6 +13,7 @@
 #include <immintrin.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 namespace drape::detail {
@@ -141,9 +142,15 @@ DRAPE_BEND_INLINE void solve3(const __m256d m[3][3], const __m256d r[3], __m256d
         inv);
 }
 
-DRAPE_BEND_INLINE void solveChunk(const BendChunk &chunk, const float rigidity[3], double invDt2,
-    const float *invMass, const Vec3 *origin, Vec3 *offset, float *lambda)
+DRAPE_BEND_INLINE void solveChunk(const BendChunk &chunk, const BendPatch *patches, const float rigidity[3],
+    double invDt2, const float *invMass, const Vec3 *origin, Vec3 *offset, float *lambda)
 {
+    // Each lane's patch record as floats, for gathering its coefficients and area.
+    static_assert(sizeof(BendPatch) % 4 == 0 && offsetof(BendPatch, coeff) % 4 == 0
+        && offsetof(BendPatch, area) % 4 == 0);
+    const float *patchFloats = reinterpret_cast<const float *>(patches);
+    const __m256i patchIndex
+        = _mm256_mullo_epi32(loadIndex(chunk.patch), _mm256_set1_epi32(int(sizeof(BendPatch) / 4)));
     const __m256i laneIndex = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256 real = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(chunk.lanes), laneIndex));
     const __m256i three = _mm256_set1_epi32(3);
@@ -206,7 +213,11 @@ DRAPE_BEND_INLINE void solveChunk(const BendChunk &chunk, const float rigidity[3
         valid = _mm256_and_ps(valid, present[i]); // a missing hinge adds nothing, as a degenerate one
         const __m256 d = wrapAngle(_mm256_sub_ps(angle, load(chunk.restAngle[i])));
         for (int k = 0; k < 3; ++k) {
-            coeff[k][i] = load(chunk.coeff[k][i]);
+            // The patch's coefficient, +0 where the hinge is missing (as the one-by-one pass
+            // has it: a missing hinge adds nothing).
+            coeff[k][i] = keepOrZero(
+                _mm256_i32gather_ps(patchFloats + offsetof(BendPatch, coeff) / 4 + 3 * k + i, patchIndex, 4),
+                present[i]);
             c[k] = _mm256_add_ps(c[k], keepOrZero(_mm256_mul_ps(coeff[k][i], d), valid));
         }
         for (V3 &gc : g)
@@ -249,12 +260,13 @@ DRAPE_BEND_INLINE void solveChunk(const BendChunk &chunk, const float rigidity[3
     }
 
     // The 3×3 system in double, four lanes at a time.
+    const __m256 patchArea = _mm256_i32gather_ps(patchFloats + offsetof(BendPatch, area) / 4, patchIndex, 4);
     __m256 dl[3];
     int solved = 0; // lanes whose system was regular, as bits
     {
         __m256d dlHalf[2][3], solvedHalf[2];
         for (int half = 0; half < 2; ++half) {
-            const __m256d area = toDouble(load(chunk.area), half);
+            const __m256d area = toDouble(patchArea, half);
             __m256d m[3][3], r[3], alpha[3];
             for (int k = 0; k < 3; ++k) {
                 r[k] = _mm256_setzero_pd();
@@ -330,10 +342,11 @@ DRAPE_BEND_INLINE void solveChunk(const BendChunk &chunk, const float rigidity[3
 
 } // namespace
 
-__attribute__((target("avx2"))) void solveBendChunkAvx2(const BendChunk &chunk, const float rigidity[3],
-    double invDt2, const float *invMass, const Vec3 *origin, Vec3 *offset, float *lambda)
+__attribute__((target("avx2"))) void solveBendChunkAvx2(const BendChunk &chunk, const BendPatch *patches,
+    const float rigidity[3], double invDt2, const float *invMass, const Vec3 *origin, Vec3 *offset,
+    float *lambda)
 {
-    solveChunk(chunk, rigidity, invDt2, invMass, origin, offset, lambda);
+    solveChunk(chunk, patches, rigidity, invDt2, invMass, origin, offset, lambda);
 }
 
 } // namespace drape::detail

@@ -120,7 +120,6 @@ void fillLane(BendChunk &chunk, int lane, const BendModel &model, std::uint32_t 
     for (int s = 0; s < 3; ++s)
         chunk.vertex[s][lane] = patch.vertex[s];
     chunk.patch[lane] = p;
-    chunk.area[lane] = patch.area;
     chunk.swaps[lane] = 0;
     chunk.hinges[lane] = 0;
     int outer = 3;
@@ -128,8 +127,6 @@ void fillLane(BendChunk &chunk, int lane, const BendModel &model, std::uint32_t 
         const bool present = patch.hinge[i] != kNoHinge;
         chunk.vertex[3 + i][lane] = present ? patch.vertex[outer] : patch.vertex[0];
         chunk.restAngle[i][lane] = present ? model.hinges[patch.hinge[i]].restAngle : 0.f;
-        for (int k = 0; k < 3; ++k)
-            chunk.coeff[k][i][lane] = present ? patch.coeff[k][i] : 0.f;
         if (!present)
             continue;
         chunk.hinges[lane] |= std::uint8_t(1 << i);
@@ -241,8 +238,8 @@ std::uint64_t solveBending(const BendModel &model, const BendSchedule &schedule,
         && xpbdKernelIsa() >= KernelIsa::Avx2) {
         for (const std::uint32_t step : schedule.steps) {
             if (step & BendSchedule::kChunk)
-                solveBendChunkAvx2(schedule.chunks[step & ~BendSchedule::kChunk], rigidity, invDt2, invMass,
-                    origin, offset, lambda);
+                solveBendChunkAvx2(schedule.chunks[step & ~BendSchedule::kChunk], model.patches.data(),
+                    rigidity, invDt2, invMass, origin, offset, lambda);
             else
                 solvePatch(model, step, rigidity, invDt2, invMass, origin, offset, lambda);
         }

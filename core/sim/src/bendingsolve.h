@@ -26,8 +26,8 @@ struct BendChunk {
     std::uint32_t vertex[6][kLanes]; ///< particle of each slot
     std::uint32_t patch[kLanes]; ///< index in BendModel::patches (its multipliers)
     float restAngle[3][kLanes]; ///< θ̄ of hinge i
-    float coeff[3][3][kLanes]; ///< BendPatch::coeff
-    float area[kLanes];
+    // A patch's coefficients and area (BendPatch::coeff, area) are gathered from the model
+    // by `patch` rather than held again here: 40 bytes a patch less.
     /// Where hinge i's corners (BendHinge::v) are: bit 2i set when its edge runs from slot
     /// i + 1 to slot i (mod 3) rather than from i to i + 1, bit 2i + 1 when its third corner
     /// (v[2]) is slot 3 + i and its fourth the triangle's third corner, rather than the
@@ -76,8 +76,9 @@ std::uint64_t solveBending(const BendModel &model, const BendSchedule &schedule,
 
 /// One chunk of solveBending in AVX2 (bendingavx2.cpp): the same IEEE operations in the same
 /// order as the one-by-one pass, lane by lane. `rigidity` from patchRigidity, `invDt2` = 1/dt².
-void solveBendChunkAvx2(const BendChunk &chunk, const float rigidity[3], double invDt2, const float *invMass,
-    const Vec3 *origin, Vec3 *offset, float *lambda);
+/// `patches` are the model's (BendModel::patches) the chunk was filled from.
+void solveBendChunkAvx2(const BendChunk &chunk, const BendPatch *patches, const float rigidity[3],
+    double invDt2, const float *invMass, const Vec3 *origin, Vec3 *offset, float *lambda);
 
 /// Springs solver: adds the force of the bending energy, f_j = −Σ_k B_k A_T C_k ∇_j C_k (N),
 /// to `force`.
