@@ -447,9 +447,13 @@ void TestSolverThreads::timingChoosesTheFasterCount_data()
     QTest::addColumn<double>("one");
     QTest::addColumn<double>("two");
     QTest::addColumn<bool>("expectTwo");
-    QTest::newRow("two faster") << 10e-3 << 5.5e-3 << true;
-    QTest::newRow("one faster") << 0.4e-3 << 0.6e-3 << false;
-    QTest::newRow("a tie keeps a core free") << 1e-3 << 1e-3 << false;
+    QTest::addColumn<bool>("close"); // within ThreadChoice::kCloseRatio: tried again as often as first
+    QTest::newRow("two faster") << 10e-3 << 5.5e-3 << true << false;
+    QTest::newRow("one faster") << 0.4e-3 << 0.6e-3 << false << false;
+    QTest::newRow("two a little faster") << 1e-3 << 0.95e-3 << true << true;
+    QTest::newRow("one a little faster") << 1e-3 << 1.08e-3 << false << true;
+    QTest::newRow("one faster by a little more") << 1e-3 << 1.15e-3 << false << false;
+    QTest::newRow("a tie keeps a core free") << 1e-3 << 1e-3 << false << true;
 }
 
 void TestSolverThreads::timingChoosesTheFasterCount()
@@ -457,13 +461,14 @@ void TestSolverThreads::timingChoosesTheFasterCount()
     QFETCH(double, one);
     QFETCH(double, two);
     QFETCH(bool, expectTwo);
+    QFETCH(bool, close);
     ThreadChoice choice;
     const auto cost = [&](bool twoThreads) { return twoThreads ? two : one; };
     // A trial: kTrialFrames counted frames of each count, after one uncounted frame each.
     QCOMPARE(settle(choice, cost), 2 * (ThreadChoice::kTrialFrames + 1));
     QCOMPARE(choice.twoThreads(), expectTwo);
     // It keeps that count for the settle period, then tries again; a trial that confirms it
-    // doubles the period, up to the cap.
+    // doubles the period, up to the cap, unless the two counts were close.
     int period = ThreadChoice::kFirstSettleFrames;
     for (int trial = 0; trial < 8; ++trial) {
         QCOMPARE(choice.settleFrames(), period);
@@ -475,12 +480,14 @@ void TestSolverThreads::timingChoosesTheFasterCount()
         QCOMPARE(choice.twoThreads(), true); // a trial starts on two threads
         QCOMPARE(settle(choice, cost), 2 * (ThreadChoice::kTrialFrames + 1));
         QCOMPARE(choice.twoThreads(), expectTwo);
-        period = std::min(2 * period, ThreadChoice::kMaxSettleFrames);
+        if (!close)
+            period = std::min(2 * period, ThreadChoice::kMaxSettleFrames);
     }
-    QCOMPARE(choice.settleFrames(), ThreadChoice::kMaxSettleFrames);
+    QCOMPARE(
+        choice.settleFrames(), close ? ThreadChoice::kFirstSettleFrames : ThreadChoice::kMaxSettleFrames);
     // The machine changes (another process takes the second core): the next trial picks the
     // other count and the period starts again from the first.
-    for (int frame = 0; frame < ThreadChoice::kMaxSettleFrames; ++frame)
+    for (int frame = 0; frame < choice.settleFrames(); ++frame)
         choice.frameTimed(cost(choice.twoThreads()));
     const auto changed = [&](bool twoThreads) { return twoThreads == expectTwo ? 3 * (one + two) : one; };
     settle(choice, changed);

@@ -99,7 +99,10 @@ void ThreadChoice::frameTimed(double seconds)
     }
     // One thread unless two were faster: ties go to the count that leaves a core free.
     const bool two = m_fastest[1] < m_fastest[0];
-    m_settle = m_decided && two == m_settledTwo ? std::min(2 * m_settle, kMaxSettleFrames) : kFirstSettleFrames;
+    const bool close
+        = std::max(m_fastest[0], m_fastest[1]) < kCloseRatio * std::min(m_fastest[0], m_fastest[1]);
+    m_settle = m_decided && two == m_settledTwo && !close ? std::min(2 * m_settle, kMaxSettleFrames)
+                                                          : kFirstSettleFrames;
     m_settledTwo = two;
     m_decided = true;
     m_phase = Phase::Settled;

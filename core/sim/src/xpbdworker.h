@@ -160,14 +160,18 @@ bool solverCoreSpare();
 /// the other core), and keeps the count whose fastest frame was faster; after `settle`
 /// frames it tries again. A trial that confirms the last choice doubles `settle` (up to
 /// kMaxSettleFrames), one that changes it starts again from kFirstSettleFrames, so a steady
-/// machine pays for a few frames of the slower count every few seconds, at most. The
-/// fastest frame of a few, not their mean, so that one frame preempted by another process
-/// does not decide.
+/// machine pays for a few frames of the slower count every few seconds, at most. A trial
+/// whose two counts came within kCloseRatio of each other does not double it either: then a
+/// small change of the machine (another process taking part of a core) can reverse them,
+/// and a trial then costs little. The fastest frame of a few, not their mean, so that one
+/// frame preempted by another process does not decide.
 class ThreadChoice {
 public:
     static constexpr int kTrialFrames = 3;
     static constexpr int kFirstSettleFrames = 60; ///< a second at 60 frames/s
     static constexpr int kMaxSettleFrames = 1920; ///< half a minute
+    /// Fastest frames within this factor of each other are close (see above).
+    static constexpr double kCloseRatio = 1.1;
 
     /// The count for the current frame.
     bool twoThreads() const { return m_phase == Phase::TryOne ? false : m_phase == Phase::TryTwo ? true : m_settledTwo; }
