@@ -8,18 +8,18 @@
 // finished, which keeps the colour-by-colour Gauss-Seidel order. A grid's colours hold their
 // slots in particle order, so each thread keeps to its own half of the cloth from colour to
 // colour and pass to pass, and its particles stay in its core's cache: only the rows where
-// the two threads' runs meet move between the cores. Constraints of one colour share no particle, particles
-// are independent in a particle pass, and every unit is computed the same way on either thread, so which
-// thread takes a unit never changes the result: the passes are bit-identical to the
-// single-threaded ones, whatever the timing.
+// the two threads' runs meet move between the cores. Constraints of one colour share no
+// particle, particles are independent in a particle pass, and every unit is computed the same
+// way on either thread, so which thread takes a unit never changes the result: the passes are
+// bit-identical to the single-threaded ones, whatever the timing.
 //
 // Runs are claimed "guided" (Polychronopoulos & Kuck 1987, OpenMP's schedule(guided)): a
 // claim takes half of what is left of its group (OpenMP takes 1/threads), so a colour of a
 // large cloth costs about ten claims instead of one per chunk, and the last claims are
 // single chunks, which keeps the two threads finishing a colour within a chunk of each
-// other; where they meet follows their speeds. Every claim and every hand-over between colours moves a cache
-// line from one core to the other (~0.2 us here), the cost that decides from which size two threads pay
-// (kAutomaticTwoThreadConstraints). If the worker is
+// other; where they meet follows their speeds. Every claim and every hand-over between
+// colours moves a cache line from one core to the other (~0.2 us here), the cost that
+// decides from which size two threads pay (kAutomaticTwoThreadConstraints). If the worker is
 // descheduled (a loaded machine) the caller simply claims everything itself: nothing waits
 // at a fixed split. The worker joins a pass explicitly; a pass it never joined is closed by
 // the caller without waiting for it. Between passes it spins briefly (the next pass of a
