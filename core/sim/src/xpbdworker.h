@@ -161,16 +161,18 @@ bool solverCoreSpare();
 /// frames it tries again. A trial that confirms the last choice doubles `settle` (up to
 /// kMaxSettleFrames), one that changes it starts again from kFirstSettleFrames, so a steady
 /// machine pays for a few frames of the slower count every few seconds, at most. A trial
-/// whose two counts came within kCloseRatio of each other does not double it either: then a
-/// small change of the machine (another process taking part of a core) can reverse them,
-/// and a trial then costs little. The fastest frame of a few, not their mean, so that one
-/// frame preempted by another process does not decide.
+/// that two threads won by less than kCloseRatio does not double it either: then a small
+/// change of the machine (another process taking part of a core) can make one thread the
+/// faster, and two threads kept while slower than one is what the choice must avoid. A close
+/// win of one thread doubles it as any other: one thread is never slower than one thread,
+/// and every trial steps frames on the slower count. The fastest frame of a few, not their
+/// mean, so that one frame preempted by another process does not decide.
 class ThreadChoice {
 public:
     static constexpr int kTrialFrames = 3;
     static constexpr int kFirstSettleFrames = 60; ///< a second at 60 frames/s
     static constexpr int kMaxSettleFrames = 1920; ///< half a minute
-    /// Fastest frames within this factor of each other are close (see above).
+    /// Two threads' fastest frame within this factor of one thread's is a close win (see above).
     static constexpr double kCloseRatio = 1.1;
 
     /// The count for the current frame.
