@@ -109,8 +109,12 @@ void solverFrame(benchmark::State &state, SolverKind kind, int n, FrameOptions o
 // per frame), one_over_two and one_over_auto (the medians of the rounds' ratios: the
 // speed-up of two threads, and of the automatic choice), and the lowest and highest round of
 // each (ratio_min, ratio_max; auto_min, auto_max); the row's time is the two-thread frame's.
-// All three simulations step the same frames, and every count gives one thread's bits: the
-// row fails if their states differ at its end.
+// A fourth copy steps on one thread too, as a control: one_over_one (and control_min,
+// control_max) is what two identical counts read, the floor under the other ratios (copies
+// of one cloth differ in where their arrays fall in memory, which moves a small sheet's
+// frame by a few percent). All four simulations are copies of one sheet, step the same
+// frames, and every count gives one thread's bits: the row fails if their states differ at
+// its end.
 void pairedThreads(benchmark::State &state, SolverKind kind, int n, int frames)
 {
     const std::size_t defaultThreshold = detail::xpbdTwoThreadConstraints();
@@ -118,14 +122,16 @@ void pairedThreads(benchmark::State &state, SolverKind kind, int n, int frames)
         std::size_t value;
         ~Restore() { detail::setXpbdTwoThreadConstraints(value); }
     } restore { defaultThreshold };
-    Simulation sims[3] = { bench::benchSimulation(kind, n), sims[0], sims[0] };
-    const Threads counts[3] = { Threads::One, Threads::Two, Threads::Automatic };
-    std::vector<double> ms[3], twoRatio, autoRatio;
+    const Simulation sheet = bench::benchSimulation(kind, n);
+    constexpr int kCopies = 4;
+    Simulation sims[kCopies] = { sheet, sheet, sheet, sheet };
+    const Threads counts[kCopies] = { Threads::One, Threads::Two, Threads::Automatic, Threads::One };
+    std::vector<double> ms[kCopies], twoRatio, autoRatio, controlRatio;
     bool forward = true;
     for (auto _ : state) {
-        double seconds[3] = {};
-        for (int k = 0; k < 3; ++k) {
-            const int which = forward ? k : 2 - k;
+        double seconds[kCopies] = {};
+        for (int k = 0; k < kCopies; ++k) {
+            const int which = forward ? k : kCopies - 1 - k;
             Simulation &sim = sims[which];
             detail::setXpbdTwoThreadConstraints(twoThreadConstraints(counts[which]));
             seconds[which] = bench::blockSeconds(
@@ -138,10 +144,11 @@ void pairedThreads(benchmark::State &state, SolverKind kind, int n, int frames)
         }
         forward = !forward;
         state.SetIterationTime(seconds[1] / frames);
-        for (int k = 0; k < 3; ++k)
+        for (int k = 0; k < kCopies; ++k)
             ms[k].push_back(1e3 * seconds[k] / frames);
         twoRatio.push_back(seconds[0] / seconds[1]);
         autoRatio.push_back(seconds[0] / seconds[2]);
+        controlRatio.push_back(seconds[0] / seconds[3]);
     }
     for (const Simulation &sim : sims) {
         if (sim.status().blownUp) {
@@ -163,6 +170,9 @@ void pairedThreads(benchmark::State &state, SolverKind kind, int n, int frames)
     state.counters["one_over_auto"] = bench::median(autoRatio);
     state.counters["auto_min"] = *std::min_element(autoRatio.begin(), autoRatio.end());
     state.counters["auto_max"] = *std::max_element(autoRatio.begin(), autoRatio.end());
+    state.counters["one_over_one"] = bench::median(controlRatio);
+    state.counters["control_min"] = *std::min_element(controlRatio.begin(), controlRatio.end());
+    state.counters["control_max"] = *std::max_element(controlRatio.begin(), controlRatio.end());
 }
 
 // One frame of a built-in preset per iteration, as the editor steps it (the bending presets
