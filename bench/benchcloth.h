@@ -97,11 +97,12 @@ inline void removeTenthOfConstraints(Cloth &cloth)
 inline void splitVertices(Cloth &cloth, int splits)
 {
     cloth.tearMode = TearMode::SplitVertex;
-    for (DistanceConstraint &c : cloth.constraints)
-        c.tearStrain = -0.5f; // over its limit at rest (a tear strain must exceed -1)
+    const auto tearStrain = [&cloth](float strain) {
+        cloth.constraints.modifyAll([strain](DistanceConstraint &c) { c.tearStrain = strain; });
+    };
+    tearStrain(-0.5f); // over its limit at rest (a tear strain must exceed -1)
     splitOverstretched(cloth, splits);
-    for (DistanceConstraint &c : cloth.constraints)
-        c.tearStrain = kNeverTear;
+    tearStrain(kNeverTear);
     cloth.tearMode = TearMode::None;
 }
 

@@ -296,9 +296,10 @@ void TestBending::hingesFollowTears()
             BendModel before;
             buildBendModel(c, before);
             c.tearMode = mode;
-            for (DistanceConstraint &k : c.constraints) // the vertical edges between rows 3 and 4
+            c.constraints.modifyAll([](DistanceConstraint &k) { // the vertical edges between rows 3 and 4
                 if (k.kind == ConstraintKind::Structural && k.a / 8 == 3 && k.b / 8 == 4)
                     k.tearStrain = 1e-4f;
+            });
             Simulation sim;
             sim.solver.kind = kind;
             sim.solver.substeps = 80;

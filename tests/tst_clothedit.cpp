@@ -11,10 +11,25 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <random>
 
 using namespace drape;
 
 namespace {
+
+// Whether a read of records R can be written to (a template, so that "no" is an answer).
+template <class R> constexpr bool recordAssignable = requires(R r, DistanceConstraint c)
+{
+    r[0] = c;
+};
+template <class R> constexpr bool fieldAssignable = requires(R r)
+{
+    r[0].compliance = 1.f;
+};
+template <class R> constexpr bool iteratorAssignable = requires(R r, DistanceConstraint c)
+{
+    *r.begin() = c;
+};
 
 template <class T>
 bool sameBytes(const std::vector<T> &a, const std::vector<T> &b)
@@ -271,6 +286,60 @@ private slots:
         checkMap(original.constraints.records(), c.constraints.records(),
             constraintIndexMap(e, original.constraints.size()), 2);
         checkMap(original.triangles, c.triangles, triangleIndexMap(e, original.triangles.size()), 1);
+    }
+
+    void recordsAreWrittenOnlyThroughTheirMembers()
+    {
+        // A read gives a const value: assigning to it would change a copy and be lost, so it
+        // must not compile; nor may a field of it be written.
+        static_assert(!recordAssignable<ConstraintRecords>);
+        static_assert(!fieldAssignable<ConstraintRecords>);
+        static_assert(!iteratorAssignable<ConstraintRecords>);
+        static_assert(recordAssignable<std::vector<DistanceConstraint>>); // the checks can tell
+        // Random removals and insertions, against the same edits on a plain vector.
+        std::mt19937 rng(5);
+        std::vector<DistanceConstraint> expected;
+        ConstraintRecords records;
+        const auto record = [&rng](std::uint32_t serial) {
+            DistanceConstraint c;
+            c.a = serial;
+            c.b = serial + 1;
+            c.restLength = float(rng() % 1000) * 1e-3f;
+            c.compliance = float(rng() % 7) * 1e-6f;
+            return c;
+        };
+        std::uint32_t serial = 0;
+        for (int round = 0; round < 200; ++round) {
+            // Insert k records at ascending final indices.
+            const std::size_t k = rng() % 6;
+            std::vector<std::pair<std::size_t, DistanceConstraint>> added;
+            std::size_t at = 0;
+            for (std::size_t j = 0; j < k; ++j) {
+                const std::size_t room = expected.size() + k - (k - j) - at; // places left before the rest
+                at += rng() % (room + 1);
+                added.push_back({ at++, record(serial++) });
+            }
+            for (const auto &[index, c] : added)
+                expected.insert(expected.begin() + std::ptrdiff_t(index), c);
+            records.insertSorted(
+                added.size(), [&](std::size_t j) { return added[j].first; },
+                [&](std::size_t j) { return added[j].second; });
+            // Remove about one in thirty, and change one through modify().
+            std::size_t i = 0;
+            std::vector<bool> gone(expected.size());
+            for (std::size_t j = 0; j < gone.size(); ++j)
+                gone[j] = rng() % 30 == 0;
+            std::erase_if(expected, [&](const DistanceConstraint &) { return gone[i++]; });
+            i = 0;
+            records.eraseIf([&](const DistanceConstraint &) { return gone[i++]; });
+            if (!expected.empty()) {
+                const std::size_t m = rng() % expected.size();
+                expected[m].damping = 0.25f;
+                records.modify(m, [](DistanceConstraint &c) { c.damping = 0.25f; });
+            }
+            QVERIFY2(records.records() == expected, qPrintable(QString("round %1").arg(round)));
+        }
+        QVERIFY(records.size() > 40);
     }
 
     void cutsRoundTrip()

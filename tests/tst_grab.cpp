@@ -39,8 +39,7 @@ Simulation gridSimulation(SolverKind kind, bool pinTopRow)
     const GridSpec g = smallGrid();
     Cloth c = makeGrid(g);
     if (kind == SolverKind::Springs)
-        for (DistanceConstraint &d : c.constraints)
-            d.compliance = std::max(d.compliance, 1e-3f);
+        c.constraints.modifyAll([&](DistanceConstraint &d) { d.compliance = std::max(d.compliance, 1e-3f); });
     if (pinTopRow)
         for (int i = 0; i < g.across; ++i)
             c.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);

@@ -181,8 +181,7 @@ void TestPhysics::chainTensionTears()
         QVERIFY2(std::abs(tension[0] - 190.f) < 0.5f, qPrintable(QString::number(tension[0])));
         QVERIFY(std::abs(tension[1] - 180.f) < 0.5f);
 
-        for (DistanceConstraint &k : sim.cloths[0].constraints)
-            k.tearForce = threshold;
+        sim.cloths[0].constraints.modifyAll([&](DistanceConstraint &k) { k.tearForce = threshold; });
         sim.cloths[0].touchTopology(); // the cache learns the cloth became tearable
         std::uint32_t torn = 0;
         for (int f = 0; f < 30; ++f) {
@@ -223,8 +222,7 @@ void TestPhysics::tensionIsMadeOnRequest()
         onRequest.cloths.push_back(hangingSheet(12, 1.f, 1e-3f));
         // A finite tear strain tears nothing while the tear mode is None (a new editor
         // cloth's defaults): no record is kept for it.
-        for (DistanceConstraint &k : onRequest.cloths[0].constraints)
-            k.tearStrain = 0.5f;
+        onRequest.cloths[0].constraints.modifyAll([&](DistanceConstraint &k) { k.tearStrain = 0.5f; });
         QCOMPARE(onRequest.cloths[0].tearMode, TearMode::None);
         if (collider) { // a ball pressing into the middle of the sheet: the frames are not plain
             Collider ball;
@@ -235,8 +233,9 @@ void TestPhysics::tensionIsMadeOnRequest()
         }
         Simulation written = onRequest;
         written.cloths[0].tearMode = TearMode::RemoveConstraint;
-        for (DistanceConstraint &k : written.cloths[0].constraints)
+        written.cloths[0].constraints.modifyAll([](DistanceConstraint &k) {
             k.tearForce = 1e30f; // never reached (nor is the tear strain), but the cloth can tear
+        });
         QVERIFY(onRequest.constraintTensions(0)
             == std::vector<float>(onRequest.cloths[0].constraints.size(), 0.f));
         for (int f = 0; f < 20; ++f) {

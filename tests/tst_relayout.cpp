@@ -217,15 +217,9 @@ void apply(Simulation &sim, const Event &e)
             gone.push_back(std::uint32_t(a * float(cloth.constraints.size())));
         std::sort(gone.begin(), gone.end());
         gone.erase(std::unique(gone.begin(), gone.end()), gone.end());
-        std::size_t out = 0, next = 0;
-        for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
-            if (next < gone.size() && gone[next] == c) {
-                ++next;
-                continue;
-            }
-            cloth.constraints[out++] = cloth.constraints[c];
-        }
-        cloth.constraints.resize(out);
+        std::size_t c = 0;
+        cloth.constraints.eraseIf(
+            [&](const DistanceConstraint &) { return std::binary_search(gone.begin(), gone.end(), c++); });
         cloth.touchTopology();
         break;
     }
@@ -234,10 +228,12 @@ void apply(Simulation &sim, const Event &e)
         break;
     case Event::Retune:
         for (float a : e.at) {
-            DistanceConstraint &k = cloth.constraints[std::size_t(a * float(cloth.constraints.size()))];
-            k.compliance = k.compliance * e.scale + 1e-7f;
-            k.damping = k.damping * e.scale + 0.01f;
-            k.restLength *= e.scale;
+            cloth.constraints.modify(
+                std::size_t(a * float(cloth.constraints.size())), [&](DistanceConstraint &k) {
+                    k.compliance = k.compliance * e.scale + 1e-7f;
+                    k.damping = k.damping * e.scale + 0.01f;
+                    k.restLength *= e.scale;
+                });
         }
         break;
     }
@@ -253,8 +249,8 @@ Simulation freshCopy(const Simulation &sim, bool forgetColours = false)
     copy.cloths = sim.cloths;
     copy.colliders = sim.colliders;
     if (forgetColours)
-        for (DistanceConstraint &k : copy.cloths[0].constraints)
-            k.colour = DistanceConstraint::kUncoloured;
+        copy.cloths[0].constraints.modifyAll(
+            [&](DistanceConstraint &k) { k.colour = DistanceConstraint::kUncoloured; });
     copy.resumeAt(sim.time(), sim.frame());
     return copy;
 }
@@ -336,8 +332,7 @@ private slots:
         for (std::uint32_t seed : { 1u, 2u, 3u }) {
             Cloth holes = grid(17, 11);
             std::mt19937 rng(seed);
-            std::erase_if(
-                holes.constraints.edit(), [&rng](const DistanceConstraint &) { return rng() % 10 == 0; });
+            holes.constraints.eraseIf([&rng](const DistanceConstraint &) { return rng() % 10 == 0; });
             ClothSolverCache holesCache;
             holesCache.ensure(holes);
             QCOMPARE(storedColours(holes), freshColours(holes));
@@ -362,10 +357,10 @@ private slots:
         std::vector<std::uint32_t> renumber(scattered.particles.size());
         std::iota(renumber.begin(), renumber.end(), 0u);
         std::shuffle(renumber.begin(), renumber.end(), std::mt19937(9));
-        for (DistanceConstraint &k : scattered.constraints) {
+        scattered.constraints.modifyAll([&](DistanceConstraint &k) {
             k.a = renumber[k.a];
             k.b = renumber[k.b];
-        }
+        });
         ClothSolverCache scatteredCache;
         scatteredCache.ensure(scattered);
         QCOMPARE(storedColours(scattered), greedyColours(scattered));
@@ -540,12 +535,12 @@ private slots:
         cloth.particles.previous[q] = cloth.particles.previous[p];
         cloth.particles.velocity[q] = cloth.particles.velocity[p];
         int moved = 0;
-        for (DistanceConstraint &k : cloth.constraints) {
+        cloth.constraints.modifyAll([&](DistanceConstraint &k) {
             if (k.a == p && k.b > p + 1) { // those below and to the right go to the new particle
                 k.a = q;
                 ++moved;
             }
-        }
+        });
         QVERIFY(moved >= 3);
         cloth.touchTopology();
         Simulation copy = freshCopy(sim);

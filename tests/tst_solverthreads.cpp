@@ -76,8 +76,7 @@ Simulation scene(SolverKind kind, Scene which)
     }
     if (which == Scene::Split) {
         c.tearMode = TearMode::SplitVertex;
-        for (DistanceConstraint &k : c.constraints)
-            k.tearStrain = 0.08f;
+        c.constraints.modifyAll([&](DistanceConstraint &k) { k.tearStrain = 0.08f; });
     }
     sim.cloths.push_back(c);
     if (which != Scene::Plain) {

@@ -146,7 +146,7 @@ void TestValidation::clothProblemsNameTheIndex()
     QVERIFY(anyContains(sim.validate(), "particle 1: mass -0.5"));
 
     sim.cloths[0] = hangingChain(0.f);
-    sim.cloths[0].constraints[1].b = 900;
+    sim.cloths[0].constraints.modify(1, [&](DistanceConstraint &r) { r.b = 900; });
     QVERIFY(anyContains(sim.validate(), "constraint 1: particle 900 out of range, cloth has 4"));
 
     sim.cloths[0] = hangingChain(-1.f);
@@ -190,7 +190,7 @@ void TestValidation::invalidClothIsNotStepped()
 {
     Simulation sim;
     sim.cloths.push_back(hangingChain(0.f));
-    sim.cloths[0].constraints[0].a = 77;
+    sim.cloths[0].constraints.modify(0, [&](DistanceConstraint &r) { r.a = 77; });
     sim.step(); // must not index out of range
     QVERIFY(sim.status().blownUp);
     QVERIFY(sim.status().message.find("constraint 0") != std::string::npos);
@@ -232,7 +232,7 @@ void TestValidation::constraintEditedAfterSteppingIsRefused()
     };
     for (const auto &e : edits) {
         const DistanceConstraint kept = sim.cloths[0].constraints[1];
-        e.edit(sim.cloths[0].constraints[1]);
+        sim.cloths[0].constraints.modify(1, e.edit);
         const std::uint64_t before = sim.stateHash();
         const std::uint64_t frame = sim.frame();
         sim.step();
@@ -241,7 +241,7 @@ void TestValidation::constraintEditedAfterSteppingIsRefused()
         QCOMPARE(sim.frame(), frame);
         QCOMPARE(sim.stateHash(), before);
 
-        sim.cloths[0].constraints[1] = kept;
+        sim.cloths[0].constraints.set(1, kept);
         sim.clearBlowUp();
         sim.step();
         QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());

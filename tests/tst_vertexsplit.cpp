@@ -187,7 +187,7 @@ void TestVertexSplit::splitsOneParticleAlongTheTensionPlane()
                         right = gridIndex(g, 3, row);
     const int pq = findConstraint(c, p, q, ConstraintKind::Structural);
     QVERIFY(pq >= 0);
-    c.constraints[std::size_t(pq)].tearStrain = 0.1f;
+    c.constraints.modify(std::size_t(pq), [&](DistanceConstraint &r) { r.tearStrain = 0.1f; });
     c.particles.setKind(q, ParticleKind::Static);
     c.particles.position[q].y -= 0.5f * 0.25f; // strain of p-q: 0.5
 
@@ -487,7 +487,7 @@ struct PullApart {
             c.particles.setKind(gridIndex(spec, across - 1, j), ParticleKind::Kinematic);
             const int k = findConstraint(
                 c, gridIndex(spec, seam, j), gridIndex(spec, seam + 1, j), ConstraintKind::Structural);
-            c.constraints[std::size_t(k)].tearStrain = seamStrain;
+            c.constraints.modify(std::size_t(k), [&](DistanceConstraint &r) { r.tearStrain = seamStrain; });
         }
         sim.world.gravity = { 0.f, 0.f, 0.f };
         sim.world.airDamping = 0.5f;

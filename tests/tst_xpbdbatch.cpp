@@ -139,10 +139,10 @@ Cloth jitteredSheet(int across, int down)
     }
     for (int i = 0; i < across; ++i)
         cloth.particles.setKind(std::uint32_t(i), ParticleKind::Static);
-    for (DistanceConstraint &c : cloth.constraints) {
+    cloth.constraints.modifyAll([&](DistanceConstraint &c) {
         c.compliance = rng.next() < 0.3f ? 0.f : 1e-6f * rng.next();
         c.damping = rng.next() < 0.5f ? 0.f : 0.5f * rng.next();
-    }
+    });
     return cloth;
 }
 
@@ -443,7 +443,8 @@ private slots:
         DRAPE_KERNEL_ROW();
         Cloth batched = jitteredSheet(45, 37);
         for (std::size_t i = 0; i < batched.constraints.size(); ++i)
-            batched.constraints[i].damping = i % 97 == 0 ? 0.3f : 0.f; // a few damped blocks
+            batched.constraints.modify(i,
+                [&](DistanceConstraint &c) { c.damping = i % 97 == 0 ? 0.3f : 0.f; }); // a few damped blocks
         ClothSolverCache cache;
         cache.ensure(batched);
         passesEqualReference(batched, cache);
@@ -506,10 +507,10 @@ private slots:
                 cloth.touchTopology();
                 for (std::size_t i = 0; i < cloth.particles.size(); ++i)
                     cloth.particles.position[i] += Vec3 { 0.001f * float(rng() % 7), 0.001f * float(rng() % 5), 0.002f * float(rng() % 3) };
-                for (DistanceConstraint &c : cloth.constraints) {
+                cloth.constraints.modifyAll([&](DistanceConstraint &c) {
                     c.compliance = rng() % 3 == 0 ? 0.f : 1e-6f;
                     c.damping = rng() % 4 == 0 ? 0.2f : 0.f;
-                }
+                });
             }
             const std::size_t n = cloth.particles.size();
             ClothSolverCache cache;
@@ -633,10 +634,9 @@ private slots:
         for (int damping = 0; damping < 3; ++damping) {
             Cloth cloth = jitteredSheet(67, 45);
             for (std::size_t i = 0; i < cloth.constraints.size(); ++i)
-                cloth.constraints[i].damping = damping == 0 ? 0.4f
-                    : damping == 1                          ? 0.f
-                    : (i / 150) % 2                         ? 0.3f
-                                                            : 0.f;
+                cloth.constraints.modify(i, [&](DistanceConstraint &c) {
+                    c.damping = damping == 0 ? 0.4f : damping == 1 ? 0.f : (i / 150) % 2 ? 0.3f : 0.f;
+                });
             ClothSolverCache cache;
             cache.ensure(cloth);
             XpbdBatches &s = cache.xpbd;
@@ -818,15 +818,16 @@ private slots:
             Cloth cloth = jitteredSheet(5 + trial % 13, 4 + trial % 11);
             ClothSolverCache cache;
             cache.ensure(cloth);
-            for (DistanceConstraint &k : cloth.constraints) {
+            cloth.constraints.modifyAll([&](DistanceConstraint &k) {
                 k.compliance = u(rng) < 0.3f ? 0.f : u(rng) * 1e-3f;
                 k.damping = u(rng) < 0.8f ? 0.f : u(rng);
                 k.restLength *= 0.9f + 0.2f * u(rng);
-            }
+            });
             const std::size_t n = cloth.particles.size();
             if (trial % 3 == 0) {
                 // One broken record: which check fails depends on the trial.
-                DistanceConstraint &k = cloth.constraints[std::size_t(trial * 7) % cloth.constraints.size()];
+                const std::size_t broken = std::size_t(trial * 7) % cloth.constraints.size();
+                DistanceConstraint k = cloth.constraints[broken];
                 constexpr float nan = std::numeric_limits<float>::quiet_NaN();
                 constexpr float inf = std::numeric_limits<float>::infinity();
                 switch ((trial / 3) % 20) {
@@ -851,17 +852,22 @@ private slots:
                 case 18: k.tearStrain = -inf; break;
                 case 19: k.b = std::uint32_t(n); break;
                 }
+                cloth.constraints.set(broken, k);
             }
             if (trial % 3 == 1) {
                 // Valid records at the edges of constraintValid's ranges: -0 where >= 0 is
                 // asked, the smallest positive float and the largest finite one where > 0 is.
                 const std::size_t m = cloth.constraints.size();
-                cloth.constraints[std::size_t(trial) % m].restLength = -0.f;
-                cloth.constraints[std::size_t(trial + 1) % m].compliance = -0.f;
-                cloth.constraints[std::size_t(trial + 2) % m].damping = -0.f;
-                cloth.constraints[std::size_t(trial + 3) % m].tearStrain
-                    = std::numeric_limits<float>::denorm_min();
-                cloth.constraints[std::size_t(trial + 4) % m].tearForce = std::numeric_limits<float>::max();
+                cloth.constraints.modify(
+                    std::size_t(trial) % m, [&](DistanceConstraint &r) { r.restLength = -0.f; });
+                cloth.constraints.modify(
+                    std::size_t(trial + 1) % m, [&](DistanceConstraint &r) { r.compliance = -0.f; });
+                cloth.constraints.modify(
+                    std::size_t(trial + 2) % m, [&](DistanceConstraint &r) { r.damping = -0.f; });
+                cloth.constraints.modify(std::size_t(trial + 3) % m,
+                    [&](DistanceConstraint &r) { r.tearStrain = std::numeric_limits<float>::denorm_min(); });
+                cloth.constraints.modify(std::size_t(trial + 4) % m,
+                    [&](DistanceConstraint &r) { r.tearForce = std::numeric_limits<float>::max(); });
             }
             std::vector<Vec3> origin = cloth.particles.position;
             for (Vec3 &p : origin)
@@ -894,9 +900,13 @@ private slots:
                     std::vector<std::uint64_t> chunks;
                     QVERIFY2(scanConstraintRecords(cloth, hash, made, nullptr, chunks) == ok[0], qPrintable(where));
                     Cloth other = cloth;
-                    DistanceConstraint &k = other.constraints[std::size_t(trial * 13) % other.constraints.size()];
-                    float &field = trial % 3 == 0 ? k.restLength : trial % 3 == 1 ? k.compliance : k.damping;
-                    field = std::nextafter(field, 1.f);
+                    other.constraints.modify(
+                        std::size_t(trial * 13) % other.constraints.size(), [&](DistanceConstraint &k) {
+                            float &field = trial % 3 == 0 ? k.restLength
+                                : trial % 3 == 1          ? k.compliance
+                                                          : k.damping;
+                            field = std::nextafter(field, 1.f);
+                        });
                     scanConstraintRecords(other, retuned, madeAgain, nullptr, chunks);
                     QVERIFY2(made == isa && madeAgain == isa && retuned != hash, qPrintable(where));
                     scanConstraintRecords(cloth, retuned, madeAgain, nullptr, chunks);
@@ -942,11 +952,12 @@ private slots:
             QVERIFY(scanConstraintRecords(cloth, hash, made, nullptr, chunks));
             QCOMPARE(chunks.size(), std::size_t(2));
             Cloth retuned = cloth;
-            retuned.constraints[late].damping = std::nextafter(retuned.constraints[late].damping, 1.f);
+            retuned.constraints.modify(
+                late, [&](DistanceConstraint &r) { r.damping = std::nextafter(r.damping, 1.f); });
             QVERIFY(scanConstraintRecords(retuned, other, made, nullptr, chunks));
             QVERIFY(other != hash);
             Cloth broken = cloth;
-            broken.constraints[late].tearForce = -1.f;
+            broken.constraints.modify(late, [&](DistanceConstraint &r) { r.tearForce = -1.f; });
             QVERIFY(!scanConstraintRecords(broken, other, made, nullptr, chunks));
         }
         setXpbdKernelLimit(KernelIsa::Avx512);
@@ -971,12 +982,13 @@ private slots:
                 int made = -1;
                 QVERIFY2(scanConstraintRecords(cloth, hash, made, nullptr, chunks), qPrintable(where));
                 Cloth retuned = cloth;
-                retuned.constraints.back().compliance
-                    = std::nextafter(retuned.constraints.back().compliance, 1.f);
+                retuned.constraints.modify(retuned.constraints.size() - 1,
+                    [](DistanceConstraint &k) { k.compliance = std::nextafter(k.compliance, 1.f); });
                 QVERIFY2(scanConstraintRecords(retuned, other, made, nullptr, chunks), qPrintable(where));
                 QVERIFY2(other != hash, qPrintable(where));
                 Cloth broken = cloth;
-                broken.constraints.back().restLength = -1.f;
+                broken.constraints.modify(
+                    broken.constraints.size() - 1, [](DistanceConstraint &k) { k.restLength = -1.f; });
                 QVERIFY2(!scanConstraintRecords(broken, other, made, nullptr, chunks), qPrintable(where));
             }
             setXpbdKernelLimit(KernelIsa::Avx512);
@@ -1005,19 +1017,32 @@ private slots:
             ConstraintRecords &r = cloth.constraints;
             const std::size_t k = std::size_t(frame) * 37 % r.size();
             switch (frame % 4) {
-            case 0:
-                r[k].compliance = 1e-4f;
+            case 0: {
+                DistanceConstraint c = r[k];
+                c.compliance = 1e-4f;
+                r.set(k, c);
                 break;
+            }
             case 1:
-                r.data()[k].compliance = 2e-4f;
-                r.data()[k].damping = 0.5f;
+                r.modify(k, [](DistanceConstraint &c) {
+                    c.compliance = 2e-4f;
+                    c.damping = 0.5f;
+                });
                 break;
-            case 2:
-                (r.begin() + std::ptrdiff_t(k))->restLength *= 1.01f;
+            case 2: {
+                std::size_t i = 0;
+                r.modifyAll([&](DistanceConstraint &c) {
+                    if (i++ == k)
+                        c.restLength *= 1.01f;
+                });
                 break;
-            default:
-                r.edit()[k].compliance = 3e-4f;
+            }
+            default: {
+                std::vector<DistanceConstraint> all = r.records();
+                all[k].compliance = 3e-4f;
+                r = std::move(all);
                 break;
+            }
             }
         };
         std::uint32_t scans = 0;
@@ -1028,7 +1053,8 @@ private slots:
                 retune(sim.cloths[0], frame / 3);
                 retune(always.cloths[0], frame / 3);
             }
-            always.cloths[0].constraints.edit();
+            always.cloths[0].constraints.modify(
+                0, [](DistanceConstraint &) {}); // a write that changes nothing
             sim.step();
             always.step();
             const QString where = QString("frame %1").arg(frame);
@@ -1061,15 +1087,13 @@ private slots:
         // Records assigned from another cloth of the same shape are other records, even when
         // its own were scanned elsewhere: they are scanned and their compliance taken.
         Simulation other = copy;
-        for (DistanceConstraint &k : other.cloths[0].constraints)
-            k.compliance = 1e-3f;
+        other.cloths[0].constraints.modifyAll([&](DistanceConstraint &k) { k.compliance = 1e-3f; });
         other.step();
         QCOMPARE(other.lastStepStats().recordScans, 1u);
         Simulation assigned = copy;
         assigned.cloths[0].constraints = other.cloths[0].constraints;
         Simulation reference = copy;
-        for (DistanceConstraint &k : reference.cloths[0].constraints)
-            k.compliance = 1e-3f;
+        reference.cloths[0].constraints.modifyAll([&](DistanceConstraint &k) { k.compliance = 1e-3f; });
         assigned.step();
         reference.step();
         QCOMPARE(assigned.lastStepStats().recordScans, 1u);
@@ -1077,7 +1101,7 @@ private slots:
         QVERIFY(assigned.stateHash() != stepped.stateHash());
         // A record broken between frames still stops the step, named.
         Simulation broken = copy;
-        broken.cloths[0].constraints[7].b = 1u << 30;
+        broken.cloths[0].constraints.modify(7, [&](DistanceConstraint &r) { r.b = 1u << 30; });
         broken.step();
         QVERIFY(broken.status().blownUp);
         QVERIFY2(broken.status().message.find("constraint 7:") != std::string::npos,
@@ -1164,7 +1188,8 @@ private slots:
                 c.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
             c.particles.setKind(hand, ParticleKind::Kinematic);
             for (std::size_t k = 0; k < c.constraints.size(); ++k)
-                c.constraints[k].damping = (k / 50) % 3 == 0 ? 0.2f : 0.f;
+                c.constraints.modify(
+                    k, [&](DistanceConstraint &r) { r.damping = (k / 50) % 3 == 0 ? 0.2f : 0.f; });
             sim.cloths.push_back(c);
             std::vector<std::uint64_t> hashes;
             for (int frame = 0; frame < 8; ++frame) {
@@ -1346,12 +1371,13 @@ private slots:
 
         // One damped constraint brings the γ stream, a slot's worth of floats; without
         // damping again it goes, and the frames go on as on a cloth that never had it.
-        sim.cloths[0].constraints[7].compliance = 1e-4f; // γ = α c / dt: a rigid link takes none
-        sim.cloths[0].constraints[7].damping = 0.5f;
+        sim.cloths[0].constraints.modify(
+            7, [](DistanceConstraint &r) { r.compliance = 1e-4f; }); // γ = α c / dt: a rigid link takes none
+        sim.cloths[0].constraints.modify(7, [&](DistanceConstraint &r) { r.damping = 0.5f; });
         sim.step();
         const std::size_t damped = sim.stateBytesByPart(0).streams;
         QVERIFY2(damped >= b.streams + slotCount * 4, qPrintable(QString::number(damped)));
-        sim.cloths[0].constraints[7].damping = 0.f;
+        sim.cloths[0].constraints.modify(7, [&](DistanceConstraint &r) { r.damping = 0.f; });
         Simulation undamped = sim;
         sim.step();
         QCOMPARE(sim.stateBytesByPart(0).streams, b.streams);

@@ -6,9 +6,11 @@
 #include "base/vec3.h"
 
 #include <array>
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <utility>
@@ -104,19 +106,99 @@ struct BendingParams {
     bool operator==(const BendingParams &) const = default;
 };
 
-/// A cloth's distance constraints: a vector of records that knows whether it may have changed
-/// since the solver last checked it. Every access that can write (the non-const accessors,
-/// iterators and modifiers) counts as a change, so the solver validates and hashes the records
-/// again before its next step; while nothing writes, it steps on what it checked, without
-/// reading all the records every frame (docs/solvers.md, "What a frame checks"). A reference,
-/// pointer or iterator from a writing access may be written through until the next step of a
-/// simulation that holds the cloth, not after it.
+/// A cloth's distance constraints: an array of records that knows whether it may have changed
+/// since the solver last checked it. Records are read by value and written whole, through
+/// the writing members below (set(), push_back(), eraseIf() ...), each of which counts as a
+/// change, so the solver validates and hashes the records again before its next step; while
+/// nothing writes, it steps on what it checked, without reading all the records every frame
+/// (docs/solvers.md, "What a frame checks"). No reference into the storage is handed out:
+/// how the records are stored is this class's business (docs/benchmark.md, "Memory").
 class ConstraintRecords {
 public:
     using value_type = DistanceConstraint;
     using size_type = std::size_t;
-    using iterator = std::vector<DistanceConstraint>::iterator;
-    using const_iterator = std::vector<DistanceConstraint>::const_iterator;
+
+    /// Reads the records in order, each by value.
+    class const_iterator {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = DistanceConstraint;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = const DistanceConstraint;
+
+        const_iterator() = default;
+        const DistanceConstraint operator*() const { return (*m_records)[m_index]; }
+        /// it->field reads a field of the record (held by the returned object).
+        struct Arrow {
+            DistanceConstraint record;
+            const DistanceConstraint *operator->() const { return &record; }
+        };
+        Arrow operator->() const { return { **this }; }
+        const DistanceConstraint operator[](difference_type n) const
+        {
+            return (*m_records)[std::size_t(difference_type(m_index) + n)];
+        }
+        const_iterator &operator++()
+        {
+            ++m_index;
+            return *this;
+        }
+        const_iterator operator++(int)
+        {
+            const_iterator t = *this;
+            ++m_index;
+            return t;
+        }
+        const_iterator &operator--()
+        {
+            --m_index;
+            return *this;
+        }
+        const_iterator operator--(int)
+        {
+            const_iterator t = *this;
+            --m_index;
+            return t;
+        }
+        const_iterator &operator+=(difference_type n)
+        {
+            m_index = std::size_t(difference_type(m_index) + n);
+            return *this;
+        }
+        const_iterator &operator-=(difference_type n)
+        {
+            m_index = std::size_t(difference_type(m_index) - n);
+            return *this;
+        }
+        friend const_iterator operator+(const_iterator i, difference_type n) { return i += n; }
+        friend const_iterator operator+(difference_type n, const_iterator i) { return i += n; }
+        friend const_iterator operator-(const_iterator i, difference_type n) { return i -= n; }
+        friend difference_type operator-(const const_iterator &x, const const_iterator &y)
+        {
+            return difference_type(x.m_index) - difference_type(y.m_index);
+        }
+        friend bool operator==(const const_iterator &x, const const_iterator &y)
+        {
+            return x.m_index == y.m_index;
+        }
+        friend auto operator<=>(const const_iterator &x, const const_iterator &y)
+        {
+            return x.m_index <=> y.m_index;
+        }
+        /// The index of the record it reads.
+        std::size_t index() const { return m_index; }
+
+    private:
+        friend class ConstraintRecords;
+        const_iterator(const ConstraintRecords *records, std::size_t index)
+            : m_records(records)
+            , m_index(index)
+        { }
+        const ConstraintRecords *m_records = nullptr;
+        std::size_t m_index = 0;
+    };
+    using iterator = const_iterator;
 
     ConstraintRecords() = default;
     ConstraintRecords(std::vector<DistanceConstraint> records)
@@ -155,32 +237,79 @@ public:
     // Reading.
     std::size_t size() const { return m_records.size(); }
     bool empty() const { return m_records.empty(); }
+    /// Records the storage holds room for.
     std::size_t capacity() const { return m_records.capacity(); }
-    const DistanceConstraint &operator[](std::size_t i) const { return m_records[i]; }
-    const DistanceConstraint &front() const { return m_records.front(); }
-    const DistanceConstraint &back() const { return m_records.back(); }
-    const DistanceConstraint *data() const { return m_records.data(); }
-    const_iterator begin() const { return m_records.begin(); }
-    const_iterator end() const { return m_records.end(); }
-    const std::vector<DistanceConstraint> &records() const { return m_records; }
+    /// Bytes the storage holds (its capacity), for the memory figures.
+    std::size_t bytes() const { return m_records.capacity() * sizeof(DistanceConstraint); }
+    // Each read returns a const value, so that an assignment to it (records[i] = c, a
+    // write that would be lost) does not compile: write with set() or modify().
+    const DistanceConstraint operator[](std::size_t i) const { return m_records[i]; }
+    const DistanceConstraint front() const { return m_records.front(); }
+    const DistanceConstraint back() const { return m_records.back(); }
+    const_iterator begin() const { return const_iterator(this, 0); }
+    const_iterator end() const { return const_iterator(this, m_records.size()); }
+    /// Every record, as a vector of its own.
+    std::vector<DistanceConstraint> records() const { return m_records; }
     /// Equal records (DistanceConstraint::operator==: the solver's colours aside).
     bool operator==(const ConstraintRecords &o) const { return m_records == o.m_records; }
 
     // Writing: each marks the records changed.
-    DistanceConstraint &operator[](std::size_t i) { return edit()[i]; }
-    DistanceConstraint &front() { return edit().front(); }
-    DistanceConstraint &back() { return edit().back(); }
-    DistanceConstraint *data() { return edit().data(); }
-    iterator begin() { return edit().begin(); }
-    iterator end() { return edit().end(); }
+    void set(std::size_t i, const DistanceConstraint &c) { edit()[i] = c; }
     void push_back(const DistanceConstraint &c) { edit().push_back(c); }
-    template <typename... Args> DistanceConstraint &emplace_back(Args &&...args)
-    {
-        return edit().emplace_back(std::forward<Args>(args)...);
-    }
     void pop_back() { edit().pop_back(); }
-    iterator erase(const_iterator at) { return edit().erase(at); }
-    iterator erase(const_iterator first, const_iterator last) { return edit().erase(first, last); }
+    void erase(const_iterator at) { erase(at, at + 1); }
+    void erase(const_iterator first, const_iterator last)
+    {
+        auto &r = edit();
+        r.erase(r.begin() + std::ptrdiff_t(first.index()), r.begin() + std::ptrdiff_t(last.index()));
+    }
+    /// Removes the records for which pred(record) is true, keeping the others in order;
+    /// returns how many it removed. pred sees every record once, in order.
+    template <typename Pred> std::size_t eraseIf(Pred &&pred)
+    {
+        auto &r = edit();
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            if (pred(static_cast<const DistanceConstraint &>(r[i])))
+                continue;
+            if (kept != i)
+                r[kept] = r[i];
+            ++kept;
+        }
+        const std::size_t removed = r.size() - kept;
+        r.resize(kept);
+        return removed;
+    }
+    /// Inserts k records at once: record j of them, recordOf(j), ends at index indexOf(j),
+    /// the indices ascending (a merge from the back, O(n + k)); does nothing when k is 0.
+    template <typename IndexOf, typename RecordOf>
+    void insertSorted(std::size_t k, IndexOf &&indexOf, RecordOf &&recordOf)
+    {
+        if (k == 0)
+            return;
+        auto &r = edit();
+        std::size_t read = r.size();
+        r.resize(r.size() + k);
+        for (std::size_t write = r.size(), j = k; j-- > 0;) {
+            const std::size_t at = indexOf(j);
+            while (write > at + 1)
+                r[--write] = r[--read];
+            r[--write] = recordOf(j);
+        }
+    }
+    /// Record i through f(DistanceConstraint &): read, changed by f, written back.
+    template <typename F> void modify(std::size_t i, F &&f)
+    {
+        DistanceConstraint c = (*this)[i];
+        f(c);
+        set(i, c);
+    }
+    /// modify() for every record, in order.
+    template <typename F> void modifyAll(F &&f)
+    {
+        for (DistanceConstraint &c : edit())
+            f(c);
+    }
     void resize(std::size_t n) { edit().resize(n); }
     void clear() { edit().clear(); }
     void reserve(std::size_t n) { m_records.reserve(n); } // the records stay as they are
@@ -189,12 +318,12 @@ public:
         m_records.swap(o.m_records);
         std::swap(m_contentId, o.m_contentId);
     }
-    /// The vector itself, for writing with the standard algorithms; counts as a change.
-    std::vector<DistanceConstraint> &edit()
-    {
-        m_contentId = 0;
-        return m_records;
-    }
+    /// The solver's colour of record i (DistanceConstraint::colour); counts as a change.
+    void setColour(std::size_t i, std::uint8_t colour) { edit()[i].colour = colour; }
+
+    /// The records as the solver's vector passes read them (internal to the core: the layout
+    /// may change with the storage).
+    const DistanceConstraint *storage() const { return m_records.data(); }
 
     /// A number that names the present records: the same number while nothing writes them
     /// (copies made after it was drawn included, since they hold the same records), another
@@ -205,6 +334,12 @@ public:
     std::uint64_t contentId() const;
 
 private:
+    std::vector<DistanceConstraint> &edit()
+    {
+        m_contentId = 0;
+        return m_records;
+    }
+
     std::vector<DistanceConstraint> m_records;
     mutable std::uint64_t m_contentId = 0; ///< 0: not drawn since the last write
 };

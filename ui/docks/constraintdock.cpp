@@ -17,6 +17,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
+#include <optional>
 
 #include <algorithm>
 #include <cmath>
@@ -386,14 +387,14 @@ void ConstraintDock::refresh()
         m_tearStrain->clear();
     } else {
         const Cloth &cloth = m_document->simulation().cloths[std::size_t(sel->cloth())];
-        const DistanceConstraint *first = nullptr;
+        std::optional<DistanceConstraint> first;
         bool mixed[4] = {false, false, false, false};
         for (std::uint32_t k : sel->constraints()) {
             if (k >= cloth.constraints.size())
                 continue;
-            const DistanceConstraint &dc = cloth.constraints[k];
+            const DistanceConstraint dc = cloth.constraints[k];
             if (!first) {
-                first = &dc;
+                first = dc;
                 continue;
             }
             mixed[0] = mixed[0] || dc.restLength != first->restLength;

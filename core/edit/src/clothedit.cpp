@@ -55,6 +55,25 @@ void insertSorted(std::vector<T> &items, const std::vector<Indexed> &added, Get 
     items = std::move(merged);
 }
 
+// Removes the records `removed` names, then inserts `added` (both ascending by index), in
+// place; writes nothing when both are empty.
+void removeThenInsert(ConstraintRecords &records, const std::vector<IndexedConstraint> &removed,
+    const std::vector<IndexedConstraint> &added)
+{
+    if (!removed.empty()) {
+        std::size_t read = 0, next = 0;
+        records.eraseIf([&](const DistanceConstraint &) {
+            const bool gone = next < removed.size() && removed[next].index == read;
+            next += gone;
+            ++read;
+            return gone;
+        });
+    }
+    records.insertSorted(
+        added.size(), [&](std::size_t j) { return added[j].index; },
+        [&](std::size_t j) { return added[j].constraint; });
+}
+
 template <class Indexed>
 std::string checkSorted(const std::vector<Indexed> &list, std::size_t count, const char *what, bool allowEnd)
 {
@@ -167,10 +186,8 @@ std::string apply(Cloth &cloth, const ClothEdit &edit)
     for (const ParticleChange &c : edit.particles)
         storeParticleRecord(cloth.particles, c.index, c.after);
     for (const ConstraintChange &c : edit.changedConstraints)
-        cloth.constraints[c.index] = c.after;
-    removeSorted(cloth.constraints.edit(), edit.removedConstraints);
-    insertSorted(cloth.constraints.edit(), edit.addedConstraints,
-        [](const IndexedConstraint &c) { return c.constraint; });
+        cloth.constraints.set(c.index, c.after);
+    removeThenInsert(cloth.constraints, edit.removedConstraints, edit.addedConstraints);
     removeSorted(cloth.triangles, edit.removedTriangles);
     insertSorted(cloth.triangles, edit.addedTriangles, [](const IndexedTriangle &t) { return t.triangle; });
     if (edit.changesTopology())
@@ -201,11 +218,9 @@ std::string revert(Cloth &cloth, const ClothEdit &edit)
 
     removeSorted(cloth.triangles, edit.addedTriangles);
     insertSorted(cloth.triangles, edit.removedTriangles, [](const IndexedTriangle &t) { return t.triangle; });
-    removeSorted(cloth.constraints.edit(), edit.addedConstraints);
-    insertSorted(cloth.constraints.edit(), edit.removedConstraints,
-        [](const IndexedConstraint &c) { return c.constraint; });
+    removeThenInsert(cloth.constraints, edit.addedConstraints, edit.removedConstraints);
     for (auto c = edit.changedConstraints.rbegin(); c != edit.changedConstraints.rend(); ++c)
-        cloth.constraints[c->index] = c->before;
+        cloth.constraints.set(c->index, c->before);
     for (auto c = edit.particles.rbegin(); c != edit.particles.rend(); ++c)
         storeParticleRecord(cloth.particles, c->index, c->before);
     if (edit.changesTopology())

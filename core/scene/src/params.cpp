@@ -592,7 +592,7 @@ void applyExplicit(const ClothDesc &desc, Cloth &cloth)
     const float spacing = clothSpacing(desc);
     const Vec3 warp = warpAxis(desc);
     const std::vector<Vec3> &rest = cloth.particles.rest;
-    for (DistanceConstraint &c : cloth.constraints) {
+    cloth.constraints.modifyAll([&](DistanceConstraint &c) {
         const auto it = index.find(keyOf(c));
         const bool known = it != index.end();
         if (known ? ownsProperties(e, it->second) : (!e.own || c.kind == ConstraintKind::User)) {
@@ -603,7 +603,7 @@ void applyExplicit(const ClothDesc &desc, Cloth &cloth)
                 c.tearStrain = d.tearStrain;
                 c.tearForce = d.tearForce;
             }
-            continue;
+            return;
         }
         const ConstraintParams p = materialParams(
             desc.material, c.kind, c.restLength, spacing, c.a < rest.size() && c.b < rest.size()
@@ -613,7 +613,7 @@ void applyExplicit(const ClothDesc &desc, Cloth &cloth)
         c.damping = p.damping;
         c.tearStrain = p.tearStrain;
         c.tearForce = p.tearForce;
-    }
+    });
 }
 
 // Total mass the description gives the cloth, kg (areal density edits scale the masses).

@@ -169,14 +169,14 @@ float clothSpacing(const ClothDesc &desc)
 void applyMaterial(Cloth &cloth, const Material &material, float spacing, const Vec3 &warp)
 {
     const std::vector<Vec3> &rest = cloth.particles.rest;
-    for (DistanceConstraint &c : cloth.constraints) {
+    cloth.constraints.modifyAll([&](DistanceConstraint &c) {
         const float share = warpShareOf(rest[c.b] - rest[c.a], warp);
         const ConstraintParams p = materialParams(material, c.kind, c.restLength, spacing, share);
         c.compliance = p.compliance;
         c.damping = p.damping;
         c.tearStrain = p.tearStrain;
         c.tearForce = p.tearForce;
-    }
+    });
 }
 
 FabricLook fabricLookOf(const ViewSettings &view)
@@ -248,9 +248,10 @@ Cloth buildExplicit(const ExplicitDesc &e)
         const ParticleKind k = i < e.kind.size() ? e.kind[i] : ParticleKind::Dynamic;
         cloth.particles.add(e.rest[i], m, k);
     }
-    cloth.constraints = e.constraints;
-    for (DistanceConstraint &c : cloth.constraints)
+    std::vector<DistanceConstraint> constraints = e.constraints;
+    for (DistanceConstraint &c : constraints)
         c.colour = DistanceConstraint::kUncoloured; // a scene's cloth is coloured afresh
+    cloth.constraints = std::move(constraints);
     cloth.triangles = e.triangles;
     if (e.uv.size() == n)
         cloth.uv = e.uv;
@@ -302,13 +303,14 @@ Cloth buildUnplaced(const ClothDesc &desc)
         for (std::uint32_t i = 0; i < cloth.constraints.size(); ++i) {
             if (ownsProperties(desc.explicitData, i))
                 continue;
-            DistanceConstraint &c = cloth.constraints[i];
+            DistanceConstraint c = cloth.constraints[i];
             const ConstraintParams p = materialParams(
                 desc.material, c.kind, c.restLength, spacing, warpShareOf(rest[c.b] - rest[c.a], warp));
             c.compliance = p.compliance;
             c.damping = p.damping;
             c.tearStrain = p.tearStrain;
             c.tearForce = p.tearForce;
+            cloth.constraints.set(i, c);
         }
         break;
     }

@@ -116,7 +116,7 @@ Cloth makeGrid(const GridSpec &spec)
     std::vector<DistanceConstraint> fitted;
     fitted.reserve(cloth.constraints.size() + cloth.constraints.size() / 32);
     fitted.assign(std::as_const(cloth.constraints).begin(), std::as_const(cloth.constraints).end());
-    cloth.constraints.edit().swap(fitted);
+    cloth.constraints = std::move(fitted);
     cloth.touchTopology();
     return cloth;
 }

@@ -204,7 +204,7 @@ void ClothSolverCache::ensure(Cloth &cloth)
     if (!layOut(cloth, colour))
         return;
     for (std::size_t c = 0; c < colour.size(); ++c)
-        cloth.constraints[c].colour = colour[c];
+        cloth.constraints.setColour(c, colour[c]);
 }
 
 void ClothSolverCache::ensure(const Cloth &cloth)

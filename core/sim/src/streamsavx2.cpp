@@ -79,7 +79,7 @@ __attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float 
     XpbdBatches &batches, std::size_t begin, std::size_t end)
 {
     constexpr std::size_t L = XpbdBatches::kLanes;
-    const DistanceConstraint *cons = cloth.constraints.data();
+    const DistanceConstraint *cons = cloth.constraints.storage();
     const int *records = reinterpret_cast<const int *>(cons);
     const float *recordFloats = reinterpret_cast<const float *>(cons);
     const std::size_t slots = batches.slotCount();

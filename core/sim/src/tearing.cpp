@@ -40,26 +40,31 @@ std::uint32_t tearOverstretched(
 {
     scratch.clear();
     const bool haveTension = tension && tension->size() == cloth.constraints.size();
-    std::size_t out = 0;
     const ConstraintRecords &records = cloth.constraints; // read without marking them written
-    for (std::size_t c = 0; c < records.size(); ++c) {
-        const DistanceConstraint &k = records[c];
-        if ((k.tearStrain < kNeverTear && constraintStrain(cloth, k) > k.tearStrain)
-            || isOverTension(cloth, tension, c)) {
-            scratch.push_back(edgeKey(k.a, k.b));
-            continue;
-        }
-        if (out != c) {
-            cloth.constraints[out] = k;
-            if (haveTension)
-                (*tension)[out] = (*tension)[c];
-        }
-        ++out;
-    }
-    if (scratch.empty())
+    const auto tears = [&](const DistanceConstraint &k, std::size_t c) {
+        return (k.tearStrain < kNeverTear && constraintStrain(cloth, k) > k.tearStrain)
+            || isOverTension(cloth, tension, c);
+    };
+    // Most calls tear nothing: they find so without writing the records.
+    std::size_t first = 0;
+    while (first < records.size() && !tears(records[first], first))
+        ++first;
+    if (first == records.size())
         return 0;
-    const auto torn = std::uint32_t(cloth.constraints.size() - out);
-    cloth.constraints.resize(out);
+    std::size_t c = 0, out = 0;
+    cloth.constraints.eraseIf([&](const DistanceConstraint &k) {
+        const std::size_t i = c++;
+        if (i >= first && tears(k, i)) {
+            scratch.push_back(edgeKey(k.a, k.b));
+            return true;
+        }
+        // (The tension at i is read before anything is written there: writes go to out <= i.)
+        if (haveTension && out != i)
+            (*tension)[out] = (*tension)[i];
+        ++out;
+        return false;
+    });
+    const auto torn = std::uint32_t(c - out);
     if (haveTension)
         tension->resize(out);
     std::sort(scratch.begin(), scratch.end());

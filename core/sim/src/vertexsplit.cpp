@@ -117,10 +117,7 @@ private:
     void remove(std::uint32_t ci);
     void compact(SplitReport &report);
     /// Constraint ci, read without marking the records written (ConstraintRecords).
-    const DistanceConstraint &record(std::uint32_t ci) const
-    {
-        return std::as_const(m_cloth.constraints)[ci];
-    }
+    DistanceConstraint record(std::uint32_t ci) const { return std::as_const(m_cloth.constraints)[ci]; }
 
     Cloth &m_cloth;
     std::size_t m_originalConstraints;
@@ -251,8 +248,9 @@ std::uint32_t Splitter::appendParticle(std::uint32_t p, float movedFraction)
 
 void Splitter::repoint(std::uint32_t ci, std::uint32_t from, std::uint32_t to)
 {
-    DistanceConstraint &c = m_cloth.constraints[ci];
+    DistanceConstraint c = m_cloth.constraints[ci];
     (c.a == from ? c.a : c.b) = to;
+    m_cloth.constraints.set(ci, c);
     std::erase(m_constraintsOf[from], ci);
     m_constraintsOf[to].push_back(ci);
 }
@@ -512,16 +510,15 @@ bool Splitter::trySplit(std::uint32_t p, std::uint32_t o, SplitReport &report)
 
 void Splitter::compact(SplitReport &report)
 {
-    std::vector<DistanceConstraint> &cs = m_cloth.constraints.edit();
-    std::vector<std::uint32_t> map(cs.size(), kRemovedIndex);
+    const std::size_t m = m_cloth.constraints.size();
+    std::vector<std::uint32_t> map(m, kRemovedIndex);
     std::uint32_t next = 0;
-    for (std::uint32_t i = 0; i < cs.size(); ++i) {
-        if (m_removed[i])
-            continue;
-        map[i] = next;
-        cs[next++] = cs[i];
+    for (std::uint32_t i = 0; i < m; ++i) {
+        if (!m_removed[i])
+            map[i] = next++;
     }
-    cs.resize(next);
+    std::size_t i = 0;
+    m_cloth.constraints.eraseIf([&](const DistanceConstraint &) { return m_removed[i++]; });
     map.resize(m_originalConstraints);
     report.removedConstraints = std::uint32_t(std::count(map.begin(), map.end(), kRemovedIndex));
     report.constraintMap = std::move(map);

@@ -631,7 +631,7 @@ bool refreshSlots(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdB
     const std::size_t particles = cloth.particles.size();
     if (xpbdKernelIsa() >= KernelIsa::Avx2 && particles > 0)
         return refreshSlotsAvx2(cloth, invDt2, invDt, verlet, batches, begin, end);
-    const DistanceConstraint *cons = cloth.constraints.data();
+    const DistanceConstraint *cons = cloth.constraints.storage();
     const std::size_t slots = batches.slotCount();
     const std::uint32_t *source = batches.source.data();
     float *rest = batches.restLength.data();
@@ -793,7 +793,7 @@ bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa, Xp
     forRanges(team, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::size_t k = begin; k < end; ++k) {
             const std::size_t from = k * kChunk;
-            if (!scanRecords(kernels, cloth.constraints.data() + from, std::min(kChunk, m - from),
+            if (!scanRecords(kernels, cloth.constraints.storage() + from, std::min(kChunk, m - from),
                     cloth.particles.size(), chunkHashes[k]))
                 ok.store(false, std::memory_order_relaxed);
         }
