@@ -8,6 +8,7 @@
 
 #include <QTest>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -340,6 +341,45 @@ private slots:
             QVERIFY2(records.records() == expected, qPrintable(QString("round %1").arg(round)));
         }
         QVERIFY(records.size() > 40);
+    }
+
+    void materialsAreSharedAndKeptExact()
+    {
+        // A grid's records share one material per kind.
+        const Cloth grid = testCloth();
+        QCOMPARE(grid.constraints.materials().size(), std::size_t(3));
+        // Values come back bit for bit: -0 is not +0, and NaN payloads stay as they were.
+        ConstraintRecords records = grid.constraints;
+        const float payloadNan = std::bit_cast<float>(0x7fc00123u);
+        records.modify(0, [](DistanceConstraint &c) { c.compliance = -0.f; });
+        records.modify(1, [&](DistanceConstraint &c) { c.damping = payloadNan; });
+        QVERIFY(std::signbit(records[0].compliance) && records[0].compliance == 0.f);
+        QCOMPARE(std::bit_cast<std::uint32_t>(records[1].damping), 0x7fc00123u);
+        QVERIFY(!std::signbit(records[2].compliance));
+        QCOMPARE(records.materials().size(), std::size_t(5));
+        // Every record given a material of its own, then all back to one: the table drops
+        // what no record uses as new materials come, so it stays near the materials in use.
+        const std::size_t m = records.size();
+        std::uint32_t serial = 0;
+        records.modifyAll([&](DistanceConstraint &c) { c.compliance = 1e-6f * float(++serial); });
+        QVERIFY(records.materials().size() >= m);
+        records.modifyAll([](DistanceConstraint &c) {
+            c.compliance = 1e-3f;
+            c.damping = 0.f;
+        });
+        for (int i = 0; i < 200; ++i) // new materials, each replacing the last
+            records.modify(0, [&](DistanceConstraint &c) { c.damping = 0.01f * float(i + 1); });
+        QVERIFY2(records.materials().size() <= 2 * std::max<std::size_t>(64, 8),
+            qPrintable(QString::number(records.materials().size())));
+        QCOMPARE(records[0].damping, 2.f);
+        for (std::size_t i = 1; i < m; ++i)
+            QCOMPARE(records[i].compliance, 1e-3f);
+        // A copy reads the same and adds materials of its own without touching the original.
+        ConstraintRecords copy = records;
+        QVERIFY(copy == records);
+        copy.modify(3, [](DistanceConstraint &c) { c.tearStrain = 0.5f; });
+        QVERIFY(!(copy == records));
+        QCOMPARE(records[3].tearStrain, grid.constraints[3].tearStrain);
     }
 
     void cutsRoundTrip()

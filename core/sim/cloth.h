@@ -5,6 +5,7 @@
 
 #include "base/vec3.h"
 
+#include <algorithm>
 #include <array>
 #include <compare>
 #include <cstddef>
@@ -55,7 +56,8 @@ struct DistanceConstraint {
     ConstraintKind kind = ConstraintKind::Structural;
     /// The solver's colour for this constraint (0-63, kUncoloured before the solver saw it).
     /// Solver-derived state, not an authored property: scene files do not
-    /// store it and operator== ignores it. It lives in the record (in what was padding) so
+    /// store it and operator== ignores it. It lives in the record (stored in the top byte of
+    /// PackedConstraint::materialAndColour) so
     /// that a copy of the cloth carries it: the XPBD and Verlet results depend on which colour
     /// each constraint has, and after a tear or a cut the survivors keep theirs (see
     /// ClothSolverCache::ensure), so a copy whose solver streams are built afresh steps on
@@ -106,13 +108,44 @@ struct BendingParams {
     bool operator==(const BendingParams &) const = default;
 };
 
+/// What a constraint is made of besides its ends and rest length: its kind and how it
+/// resists and breaks. Constraints with the same material share one entry of their cloth's
+/// table (ConstraintRecords); entries are told apart by their bits (so -0 and +0, or two
+/// NaNs of different payloads, stay distinct and round-trip exactly).
+struct ConstraintMaterial {
+    float compliance = 0.f; ///< m/N
+    float damping = 0.f; ///< N·s/m
+    float tearStrain = kNeverTear;
+    float tearForce = kNeverTear; ///< N
+    ConstraintKind kind = ConstraintKind::Structural;
+    std::uint8_t padding[3] = { 0, 0, 0 }; ///< zero, so that the bits of equal materials are equal
+};
+static_assert(sizeof(ConstraintMaterial) == 20, "five dwords: the refresh gathers them");
+
+/// A constraint as ConstraintRecords stores it: its ends, rest length, material (an index
+/// into the cloth's material table) and the solver's colour, in 16 bytes.
+struct PackedConstraint {
+    std::uint32_t a = 0;
+    std::uint32_t b = 0;
+    float restLength = 0.f;
+    std::uint32_t materialAndColour = 0; ///< material index (bits 0-23), colour (bits 24-31)
+
+    static constexpr std::uint32_t kMaterialBits = 24;
+    static constexpr std::uint32_t kMaterialMask = (std::uint32_t(1) << kMaterialBits) - 1;
+    std::uint32_t material() const { return materialAndColour & kMaterialMask; }
+    std::uint8_t colour() const { return std::uint8_t(materialAndColour >> kMaterialBits); }
+};
+static_assert(sizeof(PackedConstraint) == 16);
+
 /// A cloth's distance constraints: an array of records that knows whether it may have changed
 /// since the solver last checked it. Records are read by value and written whole, through
 /// the writing members below (set(), push_back(), eraseIf() ...), each of which counts as a
 /// change, so the solver validates and hashes the records again before its next step; while
 /// nothing writes, it steps on what it checked, without reading all the records every frame
 /// (docs/solvers.md, "What a frame checks"). No reference into the storage is handed out:
-/// how the records are stored is this class's business (docs/benchmark.md, "Memory").
+/// each record is stored in 16 bytes (PackedConstraint), its material shared with every
+/// record of the same material in a table (a grid has three), which the table's users never
+/// see; unused materials are dropped from time to time (docs/benchmark.md, "Memory").
 class ConstraintRecords {
 public:
     using value_type = DistanceConstraint;
@@ -201,15 +234,19 @@ public:
     using iterator = const_iterator;
 
     ConstraintRecords() = default;
-    ConstraintRecords(std::vector<DistanceConstraint> records)
-        : m_records(std::move(records))
-    { }
+    ConstraintRecords(const std::vector<DistanceConstraint> &records)
+    {
+        assign(records.begin(), records.end());
+    }
     ConstraintRecords(std::initializer_list<DistanceConstraint> records)
-        : m_records(records)
-    { }
+    {
+        assign(records.begin(), records.end());
+    }
     ConstraintRecords(const ConstraintRecords &) = default;
     ConstraintRecords(ConstraintRecords &&o) noexcept
-        : m_records(std::move(o.m_records))
+        : m_packed(std::move(o.m_packed))
+        , m_materials(std::move(o.m_materials))
+        , m_compactAt(o.m_compactAt)
         , m_contentId(std::exchange(o.m_contentId, 0))
     { }
     ConstraintRecords &operator=(const ConstraintRecords &) = default;
@@ -217,45 +254,55 @@ public:
     {
         if (this == &o)
             return *this;
-        m_records = std::move(o.m_records);
+        m_packed = std::move(o.m_packed);
+        m_materials = std::move(o.m_materials);
+        m_lookup = {};
+        m_compactAt = o.m_compactAt;
         m_contentId = std::exchange(o.m_contentId, 0);
         return *this;
     }
-    ConstraintRecords &operator=(std::vector<DistanceConstraint> records)
+    ConstraintRecords &operator=(const std::vector<DistanceConstraint> &records)
     {
-        m_records = std::move(records);
-        m_contentId = 0;
+        assign(records.begin(), records.end());
         return *this;
     }
     ConstraintRecords &operator=(std::initializer_list<DistanceConstraint> records)
     {
-        m_records = records;
-        m_contentId = 0;
+        assign(records.begin(), records.end());
         return *this;
     }
 
-    // Reading.
-    std::size_t size() const { return m_records.size(); }
-    bool empty() const { return m_records.empty(); }
+    // Reading. Each read returns a const value, so that an assignment to it (records[i] = c,
+    // a write that would be lost) does not compile: write with set() or modify().
+    std::size_t size() const { return m_packed.size(); }
+    bool empty() const { return m_packed.empty(); }
     /// Records the storage holds room for.
-    std::size_t capacity() const { return m_records.capacity(); }
-    /// Bytes the storage holds (its capacity), for the memory figures.
-    std::size_t bytes() const { return m_records.capacity() * sizeof(DistanceConstraint); }
-    // Each read returns a const value, so that an assignment to it (records[i] = c, a
-    // write that would be lost) does not compile: write with set() or modify().
-    const DistanceConstraint operator[](std::size_t i) const { return m_records[i]; }
-    const DistanceConstraint front() const { return m_records.front(); }
-    const DistanceConstraint back() const { return m_records.back(); }
+    std::size_t capacity() const { return m_packed.capacity(); }
+    /// Bytes the storage holds (its capacity, the material table and its index), for the
+    /// memory figures.
+    std::size_t bytes() const
+    {
+        return m_packed.capacity() * sizeof(PackedConstraint)
+            + m_materials.capacity() * sizeof(ConstraintMaterial)
+            + m_lookup.table.capacity() * sizeof(std::uint32_t);
+    }
+    const DistanceConstraint operator[](std::size_t i) const { return unpack(m_packed[i]); }
+    const DistanceConstraint front() const { return (*this)[0]; }
+    const DistanceConstraint back() const { return (*this)[size() - 1]; }
     const_iterator begin() const { return const_iterator(this, 0); }
-    const_iterator end() const { return const_iterator(this, m_records.size()); }
+    const_iterator end() const { return const_iterator(this, size()); }
     /// Every record, as a vector of its own.
-    std::vector<DistanceConstraint> records() const { return m_records; }
+    std::vector<DistanceConstraint> records() const { return { begin(), end() }; }
     /// Equal records (DistanceConstraint::operator==: the solver's colours aside).
-    bool operator==(const ConstraintRecords &o) const { return m_records == o.m_records; }
+    bool operator==(const ConstraintRecords &o) const;
 
     // Writing: each marks the records changed.
-    void set(std::size_t i, const DistanceConstraint &c) { edit()[i] = c; }
-    void push_back(const DistanceConstraint &c) { edit().push_back(c); }
+    void set(std::size_t i, const DistanceConstraint &c) { edit()[i] = pack(c); }
+    void push_back(const DistanceConstraint &c)
+    {
+        const PackedConstraint p = pack(c);
+        edit().push_back(p);
+    }
     void pop_back() { edit().pop_back(); }
     void erase(const_iterator at) { erase(at, at + 1); }
     void erase(const_iterator first, const_iterator last)
@@ -270,7 +317,7 @@ public:
         auto &r = edit();
         std::size_t kept = 0;
         for (std::size_t i = 0; i < r.size(); ++i) {
-            if (pred(static_cast<const DistanceConstraint &>(r[i])))
+            if (pred(static_cast<const DistanceConstraint &>(unpack(r[i]))))
                 continue;
             if (kept != i)
                 r[kept] = r[i];
@@ -287,6 +334,9 @@ public:
     {
         if (k == 0)
             return;
+        std::vector<PackedConstraint> added(k);
+        for (std::size_t j = 0; j < k; ++j)
+            added[j] = pack(recordOf(j));
         auto &r = edit();
         std::size_t read = r.size();
         r.resize(r.size() + k);
@@ -294,7 +344,7 @@ public:
             const std::size_t at = indexOf(j);
             while (write > at + 1)
                 r[--write] = r[--read];
-            r[--write] = recordOf(j);
+            r[--write] = added[j];
         }
     }
     /// Record i through f(DistanceConstraint &): read, changed by f, written back.
@@ -307,23 +357,50 @@ public:
     /// modify() for every record, in order.
     template <typename F> void modifyAll(F &&f)
     {
-        for (DistanceConstraint &c : edit())
+        auto &r = edit();
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            DistanceConstraint c = unpack(r[i]);
             f(c);
+            r[i] = pack(c);
+        }
     }
-    void resize(std::size_t n) { edit().resize(n); }
-    void clear() { edit().clear(); }
-    void reserve(std::size_t n) { m_records.reserve(n); } // the records stay as they are
+    /// n records: the first ones kept, new ones default records.
+    void resize(std::size_t n);
+    void clear()
+    {
+        edit().clear();
+        m_materials.clear();
+        m_lookup = {};
+    }
+    void reserve(std::size_t n) { m_packed.reserve(n); } // the records stay as they are
+    /// Moves the records into storage of room for exactly max(capacity, size()) records (the
+    /// records stay as they are).
+    void fitCapacity(std::size_t capacity)
+    {
+        std::vector<PackedConstraint> fitted;
+        fitted.reserve(std::max(capacity, m_packed.size()));
+        fitted.assign(m_packed.begin(), m_packed.end());
+        m_packed.swap(fitted);
+    }
     void swap(ConstraintRecords &o) noexcept
     {
-        m_records.swap(o.m_records);
+        m_packed.swap(o.m_packed);
+        m_materials.swap(o.m_materials);
+        std::swap(m_lookup, o.m_lookup);
+        std::swap(m_compactAt, o.m_compactAt);
         std::swap(m_contentId, o.m_contentId);
     }
     /// The solver's colour of record i (DistanceConstraint::colour); counts as a change.
-    void setColour(std::size_t i, std::uint8_t colour) { edit()[i].colour = colour; }
+    void setColour(std::size_t i, std::uint8_t colour)
+    {
+        PackedConstraint &p = edit()[i];
+        p.materialAndColour = p.material() | std::uint32_t(colour) << PackedConstraint::kMaterialBits;
+    }
 
-    /// The records as the solver's vector passes read them (internal to the core: the layout
-    /// may change with the storage).
-    const DistanceConstraint *storage() const { return m_records.data(); }
+    /// The records and the material table as stored, for the solver's vector passes
+    /// (internal to the core).
+    const PackedConstraint *storage() const { return m_packed.data(); }
+    const std::vector<ConstraintMaterial> &materials() const { return m_materials; }
 
     /// A number that names the present records: the same number while nothing writes them
     /// (copies made after it was drawn included, since they hold the same records), another
@@ -334,13 +411,69 @@ public:
     std::uint64_t contentId() const;
 
 private:
-    std::vector<DistanceConstraint> &edit()
+    std::vector<PackedConstraint> &edit()
     {
         m_contentId = 0;
-        return m_records;
+        return m_packed;
     }
+    template <typename It> void assign(It first, It last)
+    {
+        // Storage of the records' size (a vector's spare room is not carried over).
+        std::vector<PackedConstraint>().swap(m_packed);
+        m_materials.clear();
+        m_lookup = {};
+        m_contentId = 0;
+        m_packed.reserve(std::size_t(std::distance(first, last)));
+        for (; first != last; ++first)
+            m_packed.push_back(pack(*first));
+    }
+    DistanceConstraint unpack(const PackedConstraint &p) const
+    {
+        const ConstraintMaterial &m = m_materials[p.material()];
+        return { .a = p.a,
+            .b = p.b,
+            .restLength = p.restLength,
+            .compliance = m.compliance,
+            .damping = m.damping,
+            .tearStrain = m.tearStrain,
+            .kind = m.kind,
+            .colour = p.colour(),
+            .tearForce = m.tearForce };
+    }
+    PackedConstraint pack(const DistanceConstraint &c)
+    {
+        return { .a = c.a,
+            .b = c.b,
+            .restLength = c.restLength,
+            .materialAndColour
+            = materialIndex(c) | std::uint32_t(c.colour) << PackedConstraint::kMaterialBits };
+    }
+    /// The index of c's material in the table, added when it is not there.
+    std::uint32_t materialIndex(const DistanceConstraint &c);
+    /// Drops the materials no record uses and renumbers the others.
+    void compactMaterials();
 
-    std::vector<DistanceConstraint> m_records;
+    /// An open-addressing index of the material table by the materials' bits: rebuilt on
+    /// demand, and not copied (a copy builds its own when it first adds a material).
+    struct Lookup {
+        std::vector<std::uint32_t> table; ///< material index + 1, 0 = empty; a power of two long
+        std::uint32_t last = 0; ///< the material found or added last
+        Lookup() = default;
+        Lookup(const Lookup &) { }
+        Lookup(Lookup &&) noexcept = default;
+        Lookup &operator=(const Lookup &)
+        {
+            table.clear();
+            last = 0;
+            return *this;
+        }
+        Lookup &operator=(Lookup &&) noexcept = default;
+    };
+
+    std::vector<PackedConstraint> m_packed;
+    std::vector<ConstraintMaterial> m_materials;
+    Lookup m_lookup;
+    std::size_t m_compactAt = 64; ///< table size at which adding a material first drops unused ones
     mutable std::uint64_t m_contentId = 0; ///< 0: not drawn since the last write
 };
 

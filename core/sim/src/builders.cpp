@@ -113,10 +113,7 @@ Cloth makeGrid(const GridSpec &spec)
     // The constraints grew by doubling: give back the spare capacity (up to half of the array)
     // that a grid would otherwise carry for its lifetime, but keep 1/32 of headroom, so that
     // the constraints a tear or vertex split appends do not double the array at once.
-    std::vector<DistanceConstraint> fitted;
-    fitted.reserve(cloth.constraints.size() + cloth.constraints.size() / 32);
-    fitted.assign(std::as_const(cloth.constraints).begin(), std::as_const(cloth.constraints).end());
-    cloth.constraints = std::move(fitted);
+    cloth.constraints.fitCapacity(cloth.constraints.size() + cloth.constraints.size() / 32);
     cloth.touchTopology();
     return cloth;
 }

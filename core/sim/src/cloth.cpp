@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 #include <emmintrin.h>
@@ -137,6 +139,126 @@ void Particles::setMass(std::uint32_t i, float massKg)
 {
     mass[i] = massKg;
     invMass[i] = inverseMassFor(massKg, kind[i]);
+}
+
+namespace {
+
+bool sameBits(const ConstraintMaterial &x, const ConstraintMaterial &y)
+{
+    return std::memcmp(&x, &y, sizeof(ConstraintMaterial)) == 0;
+}
+
+std::uint64_t hashBits(const ConstraintMaterial &m)
+{
+    std::uint32_t words[5];
+    std::memcpy(words, &m, sizeof words);
+    std::uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (const std::uint32_t w : words) {
+        h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+ConstraintMaterial materialOf(const DistanceConstraint &c)
+{
+    return { .compliance = c.compliance,
+        .damping = c.damping,
+        .tearStrain = c.tearStrain,
+        .tearForce = c.tearForce,
+        .kind = c.kind };
+}
+
+} // namespace
+
+bool ConstraintRecords::operator==(const ConstraintRecords &o) const
+{
+    if (size() != o.size())
+        return false;
+    for (std::size_t i = 0; i < size(); ++i) {
+        if (!((*this)[i] == o[i]))
+            return false;
+    }
+    return true;
+}
+
+void ConstraintRecords::resize(std::size_t n)
+{
+    if (n <= size()) {
+        edit().resize(n);
+        return;
+    }
+    const PackedConstraint fresh = pack(DistanceConstraint {});
+    edit().resize(n, fresh);
+}
+
+std::uint32_t ConstraintRecords::materialIndex(const DistanceConstraint &c)
+{
+    const ConstraintMaterial m = materialOf(c);
+    // Runs of records of one material (a builder's rows, a family's retune) hit the last one.
+    if (m_lookup.last < m_materials.size() && sameBits(m_materials[m_lookup.last], m))
+        return m_lookup.last;
+    Lookup &l = m_lookup;
+    const auto rebuild = [&](std::size_t slotCount) {
+        l.table.assign(slotCount, 0);
+        const std::size_t mask = slotCount - 1;
+        for (std::size_t i = 0; i < m_materials.size(); ++i) {
+            std::size_t h = std::size_t(hashBits(m_materials[i])) & mask;
+            while (l.table[h] != 0)
+                h = (h + 1) & mask;
+            l.table[h] = std::uint32_t(i + 1);
+        }
+    };
+    if (l.table.size() < 2 * (m_materials.size() + 1)) {
+        std::size_t slotCount = 16;
+        while (slotCount < 4 * (m_materials.size() + 1))
+            slotCount *= 2;
+        rebuild(slotCount);
+    }
+    const std::uint64_t hash = hashBits(m);
+    std::size_t mask = l.table.size() - 1;
+    std::size_t h = std::size_t(hash) & mask;
+    for (; l.table[h] != 0; h = (h + 1) & mask) {
+        const std::uint32_t i = l.table[h] - 1;
+        if (sameBits(m_materials[i], m)) {
+            l.last = i;
+            return i;
+        }
+    }
+    // A new material. Past a threshold, first drop those no record uses any more (edits
+    // leave them behind), so that the table stays about the size of the materials in use.
+    if (m_materials.size() >= m_compactAt) {
+        compactMaterials();
+        m_compactAt = std::max<std::size_t>(64, 2 * m_materials.size());
+        return materialIndex(c);
+    }
+    if (m_materials.size() > PackedConstraint::kMaterialMask)
+        throw std::length_error("a cloth's constraints have more than 16,777,216 different materials");
+    const auto index = std::uint32_t(m_materials.size());
+    m_materials.push_back(m);
+    l.table[h] = index + 1;
+    l.last = index;
+    return index;
+}
+
+void ConstraintRecords::compactMaterials()
+{
+    std::vector<std::uint32_t> renumber(m_materials.size(), ~std::uint32_t(0));
+    for (const PackedConstraint &p : m_packed)
+        renumber[p.material()] = 0;
+    std::uint32_t next = 0;
+    for (std::size_t i = 0; i < m_materials.size(); ++i) {
+        if (renumber[i] == 0) {
+            renumber[i] = next;
+            m_materials[next++] = m_materials[i];
+        }
+    }
+    m_materials.resize(next);
+    for (PackedConstraint &p : m_packed)
+        p.materialAndColour
+            = renumber[p.material()] | (p.materialAndColour & ~PackedConstraint::kMaterialMask);
+    m_lookup = {};
+    m_contentId = 0;
 }
 
 std::uint64_t ConstraintRecords::contentId() const

@@ -484,7 +484,7 @@ StateBytes Simulation::stateBytesByPart(std::size_t cloth) const
             * sizeof(Vec3)
         + (p.mass.capacity() + p.invMass.capacity()) * sizeof(float)
         + p.kind.capacity() * sizeof(ParticleKind);
-    bytes.constraints = c.constraints.capacity() * sizeof(DistanceConstraint);
+    bytes.constraints = c.constraints.bytes();
     bytes.triangles = c.triangles.capacity() * sizeof(Triangle);
     bytes.clothOther = sizeof(Cloth) + c.name.capacity() + c.uv.capacity() * sizeof(c.uv[0]);
     if (cloth < m_in->caches.size()) {

@@ -20,12 +20,14 @@ namespace drape::detail {
 
 namespace {
 
-static_assert(sizeof(DistanceConstraint) == 32, "the gathers index constraint records as 8 dwords");
-static_assert(offsetof(DistanceConstraint, a) == 0 && offsetof(DistanceConstraint, b) == 4
-        && offsetof(DistanceConstraint, restLength) == 8 && offsetof(DistanceConstraint, compliance) == 12
-        && offsetof(DistanceConstraint, damping) == 16 && offsetof(DistanceConstraint, tearStrain) == 20
-        && offsetof(DistanceConstraint, tearForce) == 28,
-    "the gathers read the fields at these offsets");
+static_assert(sizeof(PackedConstraint) == 16 && offsetof(PackedConstraint, a) == 0
+        && offsetof(PackedConstraint, b) == 4 && offsetof(PackedConstraint, restLength) == 8
+        && offsetof(PackedConstraint, materialAndColour) == 12,
+    "the gathers index the stored records as 4 dwords");
+static_assert(sizeof(ConstraintMaterial) == 20 && offsetof(ConstraintMaterial, compliance) == 0
+        && offsetof(ConstraintMaterial, damping) == 4 && offsetof(ConstraintMaterial, tearStrain) == 8
+        && offsetof(ConstraintMaterial, tearForce) == 12,
+    "the gathers index the materials as 5 dwords");
 
 #define DRAPE_STREAMS_INLINE __attribute__((target("avx2"), always_inline)) inline
 
@@ -79,9 +81,10 @@ __attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float 
     XpbdBatches &batches, std::size_t begin, std::size_t end)
 {
     constexpr std::size_t L = XpbdBatches::kLanes;
-    const DistanceConstraint *cons = cloth.constraints.storage();
+    const PackedConstraint *cons = cloth.constraints.storage();
     const int *records = reinterpret_cast<const int *>(cons);
     const float *recordFloats = reinterpret_cast<const float *>(cons);
+    const float *materials = reinterpret_cast<const float *>(cloth.constraints.materials().data());
     const std::size_t slots = batches.slotCount();
     const __m256i lastParticle = _mm256_set1_epi32(int(cloth.particles.size()) - 1);
     const __m256 zeroF = _mm256_setzero_ps();
@@ -102,15 +105,21 @@ __attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float 
         }
         const __m256 realF = _mm256_castsi256_ps(real);
         // Dword index of each record; padding lanes read record 0 (masked off below).
-        const __m256i base = _mm256_slli_epi32(_mm256_and_si256(src, real), 3);
+        const __m256i base = _mm256_slli_epi32(_mm256_and_si256(src, real), 2);
         const __m256i a = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), records, base, real, 4);
         const __m256i b = _mm256_mask_i32gather_epi32(
             _mm256_setzero_si256(), records, _mm256_add_epi32(base, _mm256_set1_epi32(1)), real, 4);
         const __m256 rest = gatherField(recordFloats, base, 2, realF);
-        const __m256 compliance = gatherField(recordFloats, base, 3, realF);
-        const __m256 damping = gatherField(recordFloats, base, 4, realF);
-        const __m256 tearStrain = gatherField(recordFloats, base, 5, realF);
-        const __m256 tearForce = gatherField(recordFloats, base, 7, realF);
+        // The material's first dword: its index (the low 24 bits of dword 3) times 5.
+        const __m256i materialIndex
+            = _mm256_and_si256(_mm256_mask_i32gather_epi32(_mm256_setzero_si256(), records,
+                                   _mm256_add_epi32(base, _mm256_set1_epi32(3)), real, 4),
+                _mm256_set1_epi32(int(PackedConstraint::kMaterialMask)));
+        const __m256i materialBase = _mm256_add_epi32(_mm256_slli_epi32(materialIndex, 2), materialIndex);
+        const __m256 compliance = gatherField(materials, materialBase, 0, realF);
+        const __m256 damping = gatherField(materials, materialBase, 1, realF);
+        const __m256 tearStrain = gatherField(materials, materialBase, 2, realF);
+        const __m256 tearForce = gatherField(materials, materialBase, 3, realF);
         // constraintValid (cloth.h), lane by lane: ends in range (unsigned) and distinct,
         // rest length, compliance and damping finite and >= 0, tear thresholds > 0.
         const __m256i aIn = _mm256_cmpeq_epi32(_mm256_min_epu32(a, lastParticle), a);
@@ -142,154 +151,6 @@ __attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float 
         batches.blockDamped[s / L] = _mm256_movemask_ps(_mm256_cmp_ps(blockGamma, zeroF, _CMP_NEQ_UQ)) != 0;
     }
     return _mm256_movemask_epi8(ok) == -1;
-}
-
-__attribute__((target("avx2"))) bool scanConstraintRecordsAvx2(
-    const DistanceConstraint *first, std::size_t m, std::size_t particles, std::uint64_t &hash)
-{
-    const std::size_t n = std::min<std::size_t>(particles, 0xFFFFFFFFu);
-    const int *records = reinterpret_cast<const int *>(first);
-    // One record (8 dwords) per register, a record's dword d in lane d. constraintValid as
-    // one bound per lane on the largest unsigned value its dword takes, once a record's
-    // dwords are mapped so that exactly the valid ones lie at or under it:
-    // - a, b (lanes 0, 1): themselves, at most n - 1;
-    // - rest length, compliance, damping (lanes 2-4), finite and >= 0: the bits of +0 up to
-    //   the largest finite float, 0x7F7FFFFF, and -0 (0x80000000), which is mapped to +0;
-    //   negative values, infinities and NaNs lie above;
-    // - tear strain and tear force (lanes 5, 7), > 0 and not NaN: the bits minus one, so that
-    //   the smallest subnormal up to +inf become 0 to 0x7F7FFFFF, and 0 wraps to the top;
-    // - the kind and colour (lane 6): anything.
-    // So a record costs a map and a max instead of two compares and a mask per kind of lane.
-    const __m256i signBit = _mm256_set1_epi32(std::numeric_limits<int>::min());
-    const __m256i finiteLanes = _mm256_setr_epi32(0, 0, -1, -1, -1, 0, 0, 0);
-    const __m256i minusOne = _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 0, 1);
-    const __m256i firstLane = _mm256_setr_epi32(-1, 0, 0, 0, 0, 0, 0, 0); // a != b
-    const std::uint32_t lastIndex = std::uint32_t(n) - 1; // no particles: wraps, and m > 0 is refused below
-    const __m256i bound = _mm256_setr_epi32(
-        int(lastIndex), int(lastIndex), 0x7F7FFFFF, 0x7F7FFFFF, 0x7F7FFFFF, 0x7F7FFFFF, -1, 0x7F7FFFFF);
-    __m256i largest = _mm256_setzero_si256();
-    __m256i sameEnds = _mm256_setzero_si256();
-    __m256i acc[4];
-    for (int k = 0; k < 4; ++k)
-        acc[k] = _mm256_set1_epi32(int(m) + k);
-    const auto scan = [&](std::size_t r, __m256i & a) __attribute__((target("avx2"), always_inline))
-    {
-        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(records + 8 * r));
-        const __m256i negativeZero = _mm256_and_si256(_mm256_cmpeq_epi32(v, signBit), finiteLanes);
-        largest = _mm256_max_epu32(largest, _mm256_sub_epi32(_mm256_andnot_si256(negativeZero, v), minusOne));
-        sameEnds
-            = _mm256_or_si256(sameEnds, _mm256_cmpeq_epi32(v, _mm256_shuffle_epi32(v, 0xB1))); // a beside b
-        // The hash: rest length, compliance, damping (lanes 2-4), records taking turns
-        // through four accumulators; each step a bijection of a lane's state, as in
-        // xpbdbatch.cpp's mixRecord, in 32 bits.
-        const __m256i t = _mm256_mullo_epi32(
-            _mm256_xor_si256(a, _mm256_and_si256(v, finiteLanes)), _mm256_set1_epi32(-1640531535));
-        a = _mm256_xor_si256(t, _mm256_srli_epi32(t, 15));
-    };
-    // Record r goes to accumulator r % 4: four records a step, so that each accumulator has
-    // a register of its own (indexed at run time they lived in memory, a store and a reload
-    // on every record's chain).
-    std::size_t r = 0;
-    for (; r + 4 <= m; r += 4) {
-#pragma GCC unroll 4
-        for (int k = 0; k < 4; ++k)
-            scan(r + std::size_t(k), acc[k]);
-    }
-    for (int k = 0; r < m; ++r, ++k)
-        scan(r, acc[k]);
-    alignas(32) std::uint32_t lanes[4][8];
-    for (int k = 0; k < 4; ++k)
-        _mm256_store_si256(reinterpret_cast<__m256i *>(lanes[k]), acc[k]);
-    std::uint64_t h = 0;
-    for (int k = 0; k < 4; ++k)
-        for (int l = 2; l < 5; ++l) {
-            const std::uint64_t x = (h ^ lanes[k][l]) * 0x9E3779B97F4A7C15ull;
-            h = x ^ (x >> 29);
-        }
-    hash = h;
-    // A lane over its bound: its largest value and the bound differ and their max is not the bound.
-    const __m256i over = _mm256_xor_si256(_mm256_max_epu32(largest, bound), bound);
-    const bool indicesKnown = n > 0 || m == 0;
-    return indicesKnown && _mm256_testz_si256(over, over) && _mm256_testz_si256(sameEnds, firstLane);
-}
-
-namespace {
-
-// Two records (16 dwords) per register: a record's dword d is lane d of its half.
-constexpr __mmask16 kIndexLanes = 0x0303; // a, b: below the particle count
-constexpr __mmask16 kFirstLanes = 0x0101; // a: differs from b
-constexpr __mmask16 kFiniteLanes = 0x1C1C; // rest length, compliance, damping: finite, >= 0
-constexpr __mmask16 kPositiveLanes = 0xA0A0; // tear strain, tear force: > 0
-constexpr __mmask16 kHashedLanes = 0x1C1C; // what a refresh reads
-
-#define DRAPE_AVX512_STREAMS                                                                              \
-    __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inline
-
-// constraintValid (cloth.h) of the records in the lanes of `live`, as failing lanes.
-DRAPE_AVX512_STREAMS __mmask16 failingLanes(__m512i r, __m512i particles, __mmask16 live)
-{
-    const __m512 f = _mm512_castsi512_ps(r);
-    const __m512 zero = _mm512_setzero_ps();
-    const __mmask16 inRange = _mm512_cmplt_epu32_mask(r, particles);
-    // b beside a: swap the dwords of each pair (a, b are dwords 0 and 1 of a record).
-    const __m512i swapped = _mm512_maskz_shuffle_epi32(0xFFFF, r, _MM_PERM_CDAB);
-    const __mmask16 distinct = _mm512_cmpneq_epi32_mask(r, swapped);
-    const __mmask16 finite = _mm512_cmp_ps_mask(f, zero, _CMP_GE_OQ)
-        & _mm512_cmp_ps_mask(f, _mm512_set1_ps(std::numeric_limits<float>::infinity()), _CMP_LT_OQ);
-    const __mmask16 positive = _mm512_cmp_ps_mask(f, zero, _CMP_GT_OQ);
-    const __mmask16 bad = (kIndexLanes & ~inRange) | (kFirstLanes & ~distinct) | (kFiniteLanes & ~finite)
-        | (kPositiveLanes & ~positive);
-    return __mmask16(bad & live);
-}
-
-// scanConstraintRecords' mixing step (xpbdbatch.cpp), on 8 lanes. (The maskz forms with
-// every lane set here and in failingLanes are the plain instructions; GCC 12 warns about the
-// plain intrinsics' undefined merge value.)
-DRAPE_AVX512_STREAMS __m512i mixRecords(__m512i acc, __m512i words)
-{
-    const __m512i t = _mm512_mullo_epi64(_mm512_xor_si512(acc, words), _mm512_set1_epi64(0x9E3779B97F4A7C15ll));
-    return _mm512_xor_si512(t, _mm512_maskz_srli_epi64(0xFF, t, 29));
-}
-
-} // namespace
-
-__attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) bool scanConstraintRecordsAvx512(
-    const DistanceConstraint *first, std::size_t m, std::size_t particleCount, std::uint64_t &hash)
-{
-    const int *records = reinterpret_cast<const int *>(first);
-    const std::size_t n = std::min<std::size_t>(particleCount, 0xFFFFFFFFu);
-    const __m512i particles = _mm512_set1_epi32(int(std::uint32_t(n))); // compared unsigned
-    // Four accumulators (records 8j + 2k and 8j + 2k + 1 go through accumulator k), so that
-    // the multiply-fold chain of one pair does not hold up the next.
-    __m512i acc[4];
-    for (int k = 0; k < 4; ++k)
-        acc[k] = _mm512_set1_epi64(static_cast<long long>(m) + k);
-    __mmask16 bad = 0;
-    std::size_t r = 0;
-    for (; r + 8 <= m; r += 8) {
-        for (int k = 0; k < 4; ++k) {
-            const __m512i v = _mm512_loadu_si512(records + 8 * (r + 2 * k));
-            bad |= failingLanes(v, particles, 0xFFFF);
-            acc[k] = mixRecords(acc[k], _mm512_maskz_mov_epi32(kHashedLanes, v));
-        }
-    }
-    for (; r < m; r += 2) {
-        const __mmask16 live = r + 1 < m ? 0xFFFF : 0x00FF;
-        const __m512i v = _mm512_maskz_loadu_epi32(live, records + 8 * r);
-        bad |= failingLanes(v, particles, live);
-        acc[0] = mixRecords(acc[0], _mm512_maskz_mov_epi32(kHashedLanes, v));
-    }
-    alignas(64) std::uint64_t lanes[4][8];
-    for (int k = 0; k < 4; ++k)
-        _mm512_store_si512(lanes[k], acc[k]);
-    std::uint64_t h = 0;
-    for (int k = 0; k < 4; ++k)
-        for (int l = 0; l < 8; ++l) {
-            const std::uint64_t t = (h ^ lanes[k][l]) * 0x9E3779B97F4A7C15ull;
-            h = t ^ (t >> 29);
-        }
-    hash = h;
-    return bad == 0;
 }
 
 namespace {

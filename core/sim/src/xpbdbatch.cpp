@@ -631,7 +631,7 @@ bool refreshSlots(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdB
     const std::size_t particles = cloth.particles.size();
     if (xpbdKernelIsa() >= KernelIsa::Avx2 && particles > 0)
         return refreshSlotsAvx2(cloth, invDt2, invDt, verlet, batches, begin, end);
-    const DistanceConstraint *cons = cloth.constraints.storage();
+    const PackedConstraint *cons = cloth.constraints.storage();
     const std::size_t slots = batches.slotCount();
     const std::uint32_t *source = batches.source.data();
     float *rest = batches.restLength.data();
@@ -643,7 +643,7 @@ bool refreshSlots(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdB
         const std::uint32_t src = source[s];
         if (src == ~std::uint32_t(0))
             continue;
-        const DistanceConstraint &c = cons[src];
+        const DistanceConstraint c = cloth.constraints[src];
         ok &= constraintValid(c, particles); // every constraint has exactly one slot
         rest[s] = c.restLength;
         batches.spanStretch[s] = spanStretch(batches.spanX[s], batches.spanY[s], batches.spanZ[s], c.restLength);
@@ -757,20 +757,19 @@ std::uint32_t bitsOf(float v)
     return u;
 }
 
-// scanConstraintRecords for `count` records from `first`, with the kernels `isa`.
-bool scanRecords(
-    KernelIsa isa, const DistanceConstraint *first, std::size_t count, std::size_t particles, std::uint64_t &hash)
+// scanConstraintRecords for `count` records from `first`: each record's ends and rest length
+// checked as constraintValid does, its material by `materialOk` (per material of the table);
+// the hash mixes each record's material index and rest length.
+bool scanRecords(const PackedConstraint *first, std::size_t count, std::size_t particles,
+    const std::uint8_t *materialOk, std::uint64_t &hash)
 {
-    if (isa >= KernelIsa::Avx512)
-        return scanConstraintRecordsAvx512(first, count, particles, hash);
-    if (isa >= KernelIsa::Avx2)
-        return scanConstraintRecordsAvx2(first, count, particles, hash);
+    constexpr float inf = std::numeric_limits<float>::infinity();
     std::uint64_t acc = mixRecord(0, count);
     bool ok = true;
-    for (const DistanceConstraint *c = first; c != first + count; ++c) {
-        ok &= constraintValid(*c, particles);
-        acc = mixRecord(acc, std::uint64_t(bitsOf(c->compliance)) << 32 | bitsOf(c->restLength));
-        acc = mixRecord(acc, bitsOf(c->damping));
+    for (const PackedConstraint *c = first; c != first + count; ++c) {
+        ok &= (c->a < particles) & (c->b < particles) & (c->a != c->b) & (c->restLength >= 0.f)
+            & (c->restLength < inf) & (materialOk[c->material()] != 0);
+        acc = mixRecord(acc, std::uint64_t(c->material()) << 32 | bitsOf(c->restLength));
     }
     hash = acc;
     return ok;
@@ -783,8 +782,20 @@ bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa, Xp
 {
     const KernelIsa kernels = xpbdKernelIsa();
     isa = int(kernels);
-    // Fixed chunks, each hashed on its own (by either thread), then the chunks' hashes in
-    // order: the same hash whichever thread took which chunk.
+    // The material table first (a grid has three): constraintValid's checks of the material
+    // fields, and what the refresh reads of each (compliance, damping) into the hash.
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    const std::vector<ConstraintMaterial> &materials = cloth.constraints.materials();
+    std::vector<std::uint8_t> materialOk(materials.size());
+    std::uint64_t acc = mixRecord(0, materials.size());
+    for (std::size_t i = 0; i < materials.size(); ++i) {
+        const ConstraintMaterial &m = materials[i];
+        materialOk[i] = (m.compliance >= 0.f) & (m.compliance < inf) & (m.damping >= 0.f) & (m.damping < inf)
+            & (m.tearStrain > 0.f) & (m.tearForce > 0.f);
+        acc = mixRecord(acc, std::uint64_t(bitsOf(m.compliance)) << 32 | bitsOf(m.damping));
+    }
+    // Fixed chunks of records, each hashed on its own (by either thread), then the chunks'
+    // hashes in order: the same hash whichever thread took which chunk.
     constexpr std::size_t kChunk = 16384;
     const std::size_t m = cloth.constraints.size();
     const std::size_t chunks = (m + kChunk - 1) / kChunk;
@@ -793,12 +804,12 @@ bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa, Xp
     forRanges(team, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::size_t k = begin; k < end; ++k) {
             const std::size_t from = k * kChunk;
-            if (!scanRecords(kernels, cloth.constraints.storage() + from, std::min(kChunk, m - from),
-                    cloth.particles.size(), chunkHashes[k]))
+            if (!scanRecords(cloth.constraints.storage() + from, std::min(kChunk, m - from),
+                    cloth.particles.size(), materialOk.data(), chunkHashes[k]))
                 ok.store(false, std::memory_order_relaxed);
         }
     });
-    std::uint64_t acc = mixRecord(0, m);
+    acc = mixRecord(acc, m);
     for (const std::uint64_t h : chunkHashes)
         acc = mixRecord(acc, h);
     hash = acc;

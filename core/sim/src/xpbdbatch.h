@@ -308,7 +308,7 @@ inline bool slotLink(const XpbdBatches &s, std::uint32_t k, XpbdBatches::Ends en
 /// one in every dozen records), too irregular for the hardware prefetcher: the refreshes ask
 /// for the record of the slot `kPrefetchSlots` ahead while they work on this one.
 inline void prefetchConstraint(
-    const DistanceConstraint *cons, const std::uint32_t *source, std::size_t slot, std::size_t slotCount)
+    const PackedConstraint *cons, const std::uint32_t *source, std::size_t slot, std::size_t slotCount)
 {
     constexpr std::size_t kPrefetchSlots = 64;
     if (slot + kPrefetchSlots < slotCount && source[slot + kPrefetchSlots] != ~std::uint32_t(0))

@@ -68,12 +68,4 @@ void setSpansAvx2(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, s
 /// setSpansAvx2 with each block's doubles in one AVX-512 register (the same bits). Only call
 /// when xpbdKernelIsa() is Avx512.
 void setSpansAvx512(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::size_t end);
-/// scanConstraintRecords of xpbdbatch.cpp for the `count` records from `first`, one record at
-/// a time in AVX2, two at a time in AVX-512 (streamsavx2.cpp), each with a hash of its own.
-/// Only call when xpbdKernelIsa() is at least the instruction set named.
-bool scanConstraintRecordsAvx2(
-    const DistanceConstraint *first, std::size_t count, std::size_t particles, std::uint64_t &hash);
-bool scanConstraintRecordsAvx512(
-    const DistanceConstraint *first, std::size_t count, std::size_t particles, std::uint64_t &hash);
-
 } // namespace drape::detail
