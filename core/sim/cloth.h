@@ -145,7 +145,8 @@ static_assert(sizeof(PackedConstraint) == 16);
 /// (docs/solvers.md, "What a frame checks"). No reference into the storage is handed out:
 /// each record is stored in 16 bytes (PackedConstraint), its material shared with every
 /// record of the same material in a table (a grid has three), which the table's users never
-/// see; unused materials are dropped from time to time (docs/benchmark.md, "Memory").
+/// see; unused materials are dropped from time to time (docs/benchmark.md, "Constraint
+/// records in 16 bytes").
 class ConstraintRecords {
 public:
     using value_type = DistanceConstraint;

@@ -132,9 +132,12 @@ std::uint64_t addSpringForces(Cloth &cloth, ClothSolverCache &cache)
     Vec3 *f = p.force.data();
     resetTension(cloth, cache);
     float *tension = cache.tension.data();
-    const ConstraintRecords &records = cloth.constraints; // read without marking them written
-    for (std::size_t c = 0; c < records.size(); ++c) {
-        const DistanceConstraint &k = records[c];
+    // The stored records and their materials, read without marking them written (and
+    // without making a whole DistanceConstraint of each, every substep).
+    const PackedConstraint *records = cloth.constraints.storage();
+    const ConstraintMaterial *materials = cloth.constraints.materials().data();
+    for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
+        const PackedConstraint &k = records[c];
         // Length and stretch in double: see the note in solverxpbd.cpp.
         const double dx = double(x[k.b].x) - double(x[k.a].x);
         const double dy = double(x[k.b].y) - double(x[k.a].y);
@@ -146,7 +149,7 @@ std::uint64_t addSpringForces(Cloth &cloth, ClothSolverCache &cache)
         const float stretch = float(len - double(k.restLength));
         const float closing = dot(v[k.b] - v[k.a], n);
         tension[c] = cache.springStiffness[c] * stretch; // Hooke's force, N
-        const Vec3 fa = n * (tension[c] + k.damping * closing);
+        const Vec3 fa = n * (tension[c] + materials[k.material()].damping * closing);
         f[k.a] += fa;
         f[k.b] -= fa;
     }
