@@ -897,7 +897,7 @@ private slots:
                     setXpbdKernelLimit(KernelIsa(isa));
                     std::uint64_t hash = 0, retuned = 0;
                     int made = -1, madeAgain = -1;
-                    std::vector<std::uint64_t> chunks;
+                    RecordScanScratch chunks;
                     QVERIFY2(scanConstraintRecords(cloth, hash, made, nullptr, chunks) == ok[0], qPrintable(where));
                     Cloth other = cloth;
                     other.constraints.modify(
@@ -944,13 +944,13 @@ private slots:
         const Cloth cloth = makeGrid(g);
         QVERIFY(cloth.constraints.size() > 16384 + 4000);
         const std::size_t late = cloth.constraints.size() - 3000;
-        std::vector<std::uint64_t> chunks;
+        RecordScanScratch chunks;
         for (int isa = 0; isa <= int(xpbdKernelIsaOfCpu()); ++isa) {
             setXpbdKernelLimit(KernelIsa(isa));
             std::uint64_t hash = 0, other = 0;
             int made = -1;
             QVERIFY(scanConstraintRecords(cloth, hash, made, nullptr, chunks));
-            QCOMPARE(chunks.size(), std::size_t(2));
+            QCOMPARE(chunks.chunkHashes.size(), std::size_t(2));
             Cloth retuned = cloth;
             retuned.constraints.modify(
                 late, [&](DistanceConstraint &r) { r.damping = std::nextafter(r.damping, 1.f); });
@@ -971,7 +971,7 @@ private slots:
         g.across = 3;
         g.down = 3;
         const Cloth grid = makeGrid(g);
-        std::vector<std::uint64_t> chunks;
+        RecordScanScratch chunks;
         for (std::size_t m = 1; m <= 9; ++m) {
             Cloth cloth = grid;
             cloth.constraints.resize(m);

@@ -76,18 +76,33 @@ struct DistanceConstraint {
 };
 static_assert(sizeof(DistanceConstraint) == 32, "the colour must stay in the record's padding");
 
-/// What Cloth::validate() asks of one constraint of a cloth of `particleCount` particles:
-/// both ends in range and distinct, rest length, compliance and damping finite and >= 0,
-/// tear strain and tear force > 0 (+inf = never). Branch-free, so that a pass that reads
-/// the constraints anyway (the solvers' per-frame refresh of their streams) checks them on
-/// the way.
-inline bool constraintValid(const DistanceConstraint &k, std::size_t particleCount)
+/// What Cloth::validate() asks of a constraint's own fields, for a cloth of `particleCount`
+/// particles: both ends in range and distinct, rest length finite and >= 0.
+inline bool constraintEndsValid(std::uint32_t a, std::uint32_t b, float restLength, std::size_t particleCount)
 {
     constexpr float inf = std::numeric_limits<float>::infinity();
     // Comparisons with NaN are false, so "x >= 0 and x < inf" is "finite and >= 0".
-    return (k.a < particleCount) & (k.b < particleCount) & (k.a != k.b) & (k.restLength >= 0.f)
-        & (k.restLength < inf) & (k.compliance >= 0.f) & (k.compliance < inf) & (k.damping >= 0.f)
-        & (k.damping < inf) & (k.tearStrain > 0.f) & (k.tearForce > 0.f);
+    return (a < particleCount) & (b < particleCount) & (a != b) & (restLength >= 0.f) & (restLength < inf);
+}
+
+/// What Cloth::validate() asks of a constraint's material: compliance and damping finite and
+/// >= 0, tear strain and tear force > 0 (+inf = never).
+inline bool constraintMaterialValid(float compliance, float damping, float tearStrain, float tearForce)
+{
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    return (compliance >= 0.f) & (compliance < inf) & (damping >= 0.f) & (damping < inf) & (tearStrain > 0.f)
+        & (tearForce > 0.f);
+}
+
+/// What Cloth::validate() asks of one constraint of a cloth of `particleCount` particles:
+/// its ends and its material valid (the two checks above). Branch-free, so that a pass that
+/// reads the constraints anyway (the solvers' per-frame refresh of their streams) checks them
+/// on the way; the record scan (xpbdbatch.h) checks each material of the table once and each
+/// record's ends.
+inline bool constraintValid(const DistanceConstraint &k, std::size_t particleCount)
+{
+    return constraintEndsValid(k.a, k.b, k.restLength, particleCount)
+        & constraintMaterialValid(k.compliance, k.damping, k.tearStrain, k.tearForce);
 }
 
 /// A rendered face; counter-clockwise seen from the front side.

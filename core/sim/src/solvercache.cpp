@@ -363,7 +363,7 @@ ClothSolverCache::Bytes ClothSolverCache::bytes() const
         x.spanY, x.spanZ, x.spanStretch);
     b.blockTables = capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk,
         x.blockFetch, x.blockDamped, x.windowBase, x.windowPattern, x.patternLanes, x.patternSlots,
-        x.recordChunkHashes);
+        x.recordScan.chunkHashes, x.recordScan.materialOk);
     b.particles = capacityBytes(preVelocity, origin, offset, offsetPrev, planarVelocity, endPosition,
         x.planes, x.prevPlanes, stiffnessSum, dampingSum, contactNormal, contactCollider, meshHint);
     b.other = sizeof(*this)

@@ -758,17 +758,15 @@ std::uint32_t bitsOf(float v)
 }
 
 // scanConstraintRecords for `count` records from `first`: each record's ends and rest length
-// checked as constraintValid does, its material by `materialOk` (per material of the table);
-// the hash mixes each record's material index and rest length.
+// checked (constraintEndsValid), its material by `materialOk` (constraintMaterialValid of
+// each material of the table); the hash mixes each record's material index and rest length.
 bool scanRecords(const PackedConstraint *first, std::size_t count, std::size_t particles,
     const std::uint8_t *materialOk, std::uint64_t &hash)
 {
-    constexpr float inf = std::numeric_limits<float>::infinity();
     std::uint64_t acc = mixRecord(0, count);
     bool ok = true;
     for (const PackedConstraint *c = first; c != first + count; ++c) {
-        ok &= (c->a < particles) & (c->b < particles) & (c->a != c->b) & (c->restLength >= 0.f)
-            & (c->restLength < inf) & (materialOk[c->material()] != 0);
+        ok &= constraintEndsValid(c->a, c->b, c->restLength, particles) & (materialOk[c->material()] != 0);
         acc = mixRecord(acc, std::uint64_t(c->material()) << 32 | bitsOf(c->restLength));
     }
     hash = acc;
@@ -777,21 +775,20 @@ bool scanRecords(const PackedConstraint *first, std::size_t count, std::size_t p
 
 } // namespace
 
-bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa, XpbdWorker *team,
-    std::vector<std::uint64_t> &chunkHashes)
+bool scanConstraintRecords(
+    const Cloth &cloth, std::uint64_t &hash, int &isa, XpbdWorker *team, RecordScanScratch &scratch)
 {
     const KernelIsa kernels = xpbdKernelIsa();
     isa = int(kernels);
-    // The material table first (a grid has three): constraintValid's checks of the material
-    // fields, and what the refresh reads of each (compliance, damping) into the hash.
-    constexpr float inf = std::numeric_limits<float>::infinity();
+    // The material table first (a grid has three): each material checked once, and what the
+    // refresh reads of each (compliance, damping) into the hash.
     const std::vector<ConstraintMaterial> &materials = cloth.constraints.materials();
-    std::vector<std::uint8_t> materialOk(materials.size());
+    std::vector<std::uint8_t> &materialOk = scratch.materialOk;
+    materialOk.resize(materials.size());
     std::uint64_t acc = mixRecord(0, materials.size());
     for (std::size_t i = 0; i < materials.size(); ++i) {
         const ConstraintMaterial &m = materials[i];
-        materialOk[i] = (m.compliance >= 0.f) & (m.compliance < inf) & (m.damping >= 0.f) & (m.damping < inf)
-            & (m.tearStrain > 0.f) & (m.tearForce > 0.f);
+        materialOk[i] = constraintMaterialValid(m.compliance, m.damping, m.tearStrain, m.tearForce);
         acc = mixRecord(acc, std::uint64_t(bitsOf(m.compliance)) << 32 | bitsOf(m.damping));
     }
     // Fixed chunks of records, each hashed on its own (by either thread), then the chunks'
@@ -799,6 +796,7 @@ bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa, Xp
     constexpr std::size_t kChunk = 16384;
     const std::size_t m = cloth.constraints.size();
     const std::size_t chunks = (m + kChunk - 1) / kChunk;
+    std::vector<std::uint64_t> &chunkHashes = scratch.chunkHashes;
     chunkHashes.resize(chunks);
     std::atomic<bool> ok { true };
     forRanges(team, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
@@ -827,7 +825,7 @@ bool scanConstraintRecordsOnce(
         return true;
     }
     batches.scannedRecords = 0;
-    if (!scanConstraintRecords(cloth, hash, isa, team, batches.recordChunkHashes))
+    if (!scanConstraintRecords(cloth, hash, isa, team, batches.recordScan))
         return false;
     ++batches.recordScans;
     batches.scannedRecords = id;

@@ -37,6 +37,13 @@ public:
     ~ScratchVector() = default;
 };
 
+/// scanConstraintRecords' working arrays: the hash of each chunk of records, and whether each
+/// material of the table is valid.
+struct RecordScanScratch {
+    std::vector<std::uint64_t> chunkHashes;
+    std::vector<std::uint8_t> materialOk;
+};
+
 struct XpbdBatches {
     static constexpr std::uint32_t kLanes = 8;
 
@@ -148,7 +155,7 @@ struct XpbdBatches {
     /// the streams hold, and checkFrame skips it.
     std::uint64_t recordsHash = 0;
     int recordsHashIsa = -1; ///< KernelIsa of recordsHash, -1: none
-    std::vector<std::uint64_t> recordChunkHashes; ///< scanConstraintRecords' scratch
+    RecordScanScratch recordScan; ///< scanConstraintRecords' scratch
     /// The records scanConstraintRecordsOnce last found valid (ConstraintRecords::contentId,
     /// 0: none), the particle count they were checked against, and their hash and kernels.
     std::uint64_t scannedRecords = 0;
@@ -355,9 +362,9 @@ bool refreshXpbdBatches(const Cloth &cloth, float dt, XpbdBatches &batches, Xpbd
 /// damping) into `hash`, seeded by the record count; `isa` tells which kernels made it.
 /// Returns false if a record fails. A fraction of a refresh's cost: no gathers, and the
 /// records read in order. With `team`, chunks of the records go to both threads;
-/// `chunkHashes` is scratch, kept by the caller so that a frame allocates nothing.
-bool scanConstraintRecords(const Cloth &cloth, std::uint64_t &hash, int &isa, XpbdWorker *team,
-    std::vector<std::uint64_t> &chunkHashes);
+/// `scratch` is kept by the caller so that a scan allocates nothing once it has run.
+bool scanConstraintRecords(
+    const Cloth &cloth, std::uint64_t &hash, int &isa, XpbdWorker *team, RecordScanScratch &scratch);
 
 /// scanConstraintRecords, unless the records are the ones the last successful scan into
 /// `batches` checked (the same ConstraintRecords::contentId, particle count and kernels):
