@@ -37,6 +37,21 @@ Simulation makeSim(SolverKind kind, int substeps, int iterations = 1)
     return sim;
 }
 
+// A horizontal rope of `count` particles of 0.1 kg from the origin along x, `length` m long,
+// its first particle kinematic (held).
+Cloth ropeHeldAtItsStart(int count, float length)
+{
+    RopeSpec r;
+    r.count = count;
+    r.length = length;
+    r.start = {};
+    r.direction = { 1.f, 0.f, 0.f };
+    r.linkMass = 0.1f;
+    Cloth c = makeRope(r);
+    c.particles.setKind(0, ParticleKind::Kinematic);
+    return c;
+}
+
 // A vertical chain: particle 0 pinned, `count` particles of `mass`, links of `link` m with
 // stiffness k (compliance 1/k) and damping along the links.
 Cloth hangingChain(int count, float mass, float link, float k, float damping)
@@ -80,6 +95,8 @@ private slots:
     void switchingSolverInjectsNoEnergy_data();
     void switchingSolverInjectsNoEnergy();
     void kinematicParticleFollowsItsMotion();
+    void kinematicMotionStartsWhereTheLastFrameLeftIt_data();
+    void kinematicMotionStartsWhereTheLastFrameLeftIt();
     void sewnPairClosesWithoutAJump_data();
     void sewnPairClosesWithoutAJump();
 };
@@ -379,15 +396,7 @@ void TestSolvers::kinematicParticleFollowsItsMotion()
     // velocity of that motion, and its neighbours follow through the constraint.
     Simulation sim = makeSim(SolverKind::Xpbd, 10);
     sim.world.gravity = {};
-    RopeSpec r;
-    r.count = 2;
-    r.length = 0.5f;
-    r.start = {};
-    r.direction = { 1.f, 0.f, 0.f };
-    r.linkMass = 0.1f;
-    Cloth c = makeRope(r);
-    c.particles.setKind(0, ParticleKind::Kinematic);
-    sim.cloths.push_back(c);
+    sim.cloths.push_back(ropeHeldAtItsStart(2, 0.5f));
     sim.step();
     Particles &p = sim.cloths[0].particles;
     const Vec3 target = p.position[0] + Vec3 { 0.1f, 0.f, 0.f };
@@ -399,6 +408,52 @@ void TestSolvers::kinematicParticleFollowsItsMotion()
         p.position[1].x > 0.58f, qPrintable(QString::number(p.position[1].x))); // pulled along (rest 0.5)
 }
 
+void TestSolvers::kinematicMotionStartsWhereTheLastFrameLeftIt_data()
+{
+    QTest::addColumn<int>("solver");
+    QTest::addRow("xpbd") << int(SolverKind::Xpbd);
+    QTest::addRow("verlet") << int(SolverKind::Verlet);
+    QTest::addRow("springs") << int(SolverKind::Springs);
+}
+
+void TestSolvers::kinematicMotionStartsWhereTheLastFrameLeftIt()
+{
+    // A particle grabbed between frames (made kinematic and moved) moves over the next frame
+    // from where the last frame left it to where it was put: its velocity is that motion
+    // over one frame. So does one already kinematic, and a copy of the simulation taken
+    // between the frames moves both the same way, bit for bit. After a particle count
+    // change there is no end to start from: it starts where it was put.
+    QFETCH(int, solver);
+    Simulation sim = makeSim(SolverKind(solver), 10);
+    sim.cloths.push_back(ropeHeldAtItsStart(4, 0.6f));
+    sim.step();
+    sim.step();
+    Simulation copy = sim;
+    const Vec3 moveHeld { 0.1f, 0.f, 0.f }, moveGrabbed { 0.f, 0.05f, 0.f };
+    const Vec3 grabbedEnd = sim.cloths[0].particles.position[3];
+    QVERIFY(grabbedEnd.y < 0.f); // it fell: the frame moved it
+    for (Simulation *s : { &sim, &copy }) {
+        Particles &p = s->cloths[0].particles;
+        p.position[0] = p.position[0] + moveHeld;
+        p.setKind(3, ParticleKind::Kinematic);
+        p.position[3] = grabbedEnd + moveGrabbed;
+        s->step();
+    }
+    const Particles &p = sim.cloths[0].particles;
+    QCOMPARE(p.position[3], grabbedEnd + moveGrabbed);
+    QVERIFY2(
+        std::fabs(double(p.velocity[0].x) - 0.1 * 60.0) < 1e-3, qPrintable(QString::number(p.velocity[0].x)));
+    QVERIFY2(std::fabs(double(p.velocity[3].y) - 0.05 * 60.0) < 1e-3,
+        qPrintable(QString::number(p.velocity[3].y)));
+    QCOMPARE(copy.stateHash(), sim.stateHash());
+    QCOMPARE(copy.cloths[0].particles.velocity, p.velocity);
+
+    // One more particle: the next frame has no end positions for this count.
+    sim.cloths[0].particles.add(Vec3 { 0.f, 1.f, 0.f }, 0.1f);
+    sim.cloths[0].particles.position[3] = sim.cloths[0].particles.position[3] + moveGrabbed;
+    sim.step();
+    QCOMPARE(sim.cloths[0].particles.velocity[3], Vec3 {});
+}
 
 void TestSolvers::sewnPairClosesWithoutAJump_data()
 {

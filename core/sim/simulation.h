@@ -148,6 +148,7 @@ public:
 private:
     bool checkSettings();
     void takeSnapshot();
+    void keepEndPositions();
     bool detectBlowUp();
     void rollBack();
     void stepCloth(std::size_t index);

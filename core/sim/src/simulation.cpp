@@ -21,7 +21,10 @@ namespace drape {
 
 namespace detail {
 
-/// Particle state at the start of the frame, restored on a blow-up.
+/// Particle state at the start of the frame, restored on a blow-up. Between frames its
+/// positions are where the last frame left the particles (Simulation::keepEndPositions),
+/// which the next frame's kinematic particles start their motion from (keepKinematicEnds):
+/// no other array keeps them.
 struct FrameSnapshot {
     std::vector<Vec3> position;
     std::vector<Vec3> previous;
@@ -252,6 +255,10 @@ void Simulation::takeSnapshot()
     for (std::size_t c = 0; c < cloths.size(); ++c) {
         const Particles &p = cloths[c].particles;
         detail::FrameSnapshot &s = m_in->lastGood[c];
+        // Until now the snapshot's positions were where the last frame left the particles
+        // (keepEndPositions): the kinematic particles' are kept for their motion this frame.
+        if (c < m_in->caches.size())
+            detail::keepKinematicEnds(p, m_in->caches[c], s.position);
         s.position.resize(p.size());
         s.previous.resize(p.size());
         s.velocity.resize(p.size());
@@ -260,6 +267,19 @@ void Simulation::takeSnapshot()
             copyRange(p.previous, s.previous, begin, end);
             copyRange(p.velocity, s.velocity, begin, end);
         });
+    }
+}
+
+void Simulation::keepEndPositions()
+{
+    m_in->lastGood.resize(cloths.size());
+    for (std::size_t c = 0; c < cloths.size() && c < m_in->caches.size(); ++c) {
+        const Particles &p = cloths[c].particles;
+        std::vector<Vec3> &end = m_in->lastGood[c].position;
+        end.resize(p.size());
+        forClothParticles(*this, *m_in, c,
+            [&](std::uint32_t begin, std::uint32_t last) { copyRange(p.position, end, begin, last); });
+        m_in->caches[c].endValid = true;
     }
 }
 
@@ -363,11 +383,6 @@ void Simulation::stepCloth(std::size_t index)
         detail::stepSprings(cloth, cache, ctx, m_stats);
         break;
     }
-    cache.endPosition.resize(cloth.particles.size());
-    forClothParticles(*this, *m_in, index, [&](std::uint32_t begin, std::uint32_t end) {
-        copyRange(cloth.particles.position, cache.endPosition, begin, end);
-    });
-    cache.endValid = true;
     cache.started = true;
     m_stats.streamLayouts += std::uint32_t(cache.layouts - layouts);
     m_stats.streamRemaps += std::uint32_t(cache.remaps - remaps);
@@ -455,6 +470,7 @@ void Simulation::step()
         rollBack();
         return;
     }
+    keepEndPositions();
     m_time += solver.frameDt();
     ++m_frame;
     for (Collider &k : colliders)
@@ -572,10 +588,9 @@ void Simulation::resumeAt(double t, std::uint64_t frame)
         detail::ClothSolverCache &cache = m_in->caches[c];
         cache.keepStreams = solver.kind != SolverKind::Springs;
         cache.ensure(cloths[c]);
-        cache.endPosition.assign(cloths[c].particles.position.begin(), cloths[c].particles.position.end());
-        cache.endValid = true;
         cache.started = true;
     }
+    keepEndPositions(); // the particles are where the frame before `frame` left them
 }
 
 } // namespace drape

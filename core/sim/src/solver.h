@@ -79,6 +79,11 @@ template <typename Body> void forParticles(ClothSolverCache &cache, std::size_t 
 /// Frame start: remembers where kinematic particles were at the end of the last frame and
 /// where they were moved to since, and puts them back at the start of that motion.
 void beginKinematics(Cloth &cloth, ClothSolverCache &cache);
+/// Before the simulation's snapshot of the frame start replaces `lastEnd` (where the last
+/// frame left every particle): keeps that of the particles that are kinematic now, for
+/// beginKinematics; none unless a frame was stepped since the last state load or rollback
+/// (ClothSolverCache::endValid) and the particle count is the same.
+void keepKinematicEnds(const Particles &p, ClothSolverCache &cache, const std::vector<Vec3> &lastEnd);
 /// Places kinematic particles on their path for substep s (previous = start of the substep)
 /// and gives them the velocity of that motion; static particles get zero velocity.
 void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx);

@@ -299,8 +299,6 @@ bool ClothSolverCache::layOut(const Cloth &cloth, std::vector<std::uint8_t> &col
     contactNormal.clear();
     contactCollider.clear();
     meshHint.clear();
-    if (endPosition.size() != n)
-        endValid = false;
     return true;
 }
 
@@ -364,13 +362,13 @@ ClothSolverCache::Bytes ClothSolverCache::bytes() const
     b.blockTables = capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk,
         x.blockFetch, x.blockDamped, x.windowBase, x.windowPattern, x.patternLanes, x.patternSlots,
         x.recordScan.chunkHashes, x.recordScan.materialOk);
-    b.particles = capacityBytes(preVelocity, origin, offset, offsetPrev, planarVelocity, endPosition,
-        x.planes, x.prevPlanes, stiffnessSum, dampingSum, contactNormal, contactCollider, meshHint);
+    b.particles = capacityBytes(preVelocity, origin, offset, offsetPrev, planarVelocity, x.planes,
+        x.prevPlanes, stiffnessSum, dampingSum, contactNormal, contactCollider, meshHint);
     b.other = sizeof(*this)
         + capacityBytes(adjacencyStart, adjacency, springStiffness, bending.hinges, bending.patches,
             bendSchedule.steps, bendSchedule.chunks, bendLambda, kinematic, kinematicStart, kinematicTarget,
-            cellStart, cellEntries, cellOf, selfCandidates, selfPairsFound, selfFoundStart, selfPushed,
-            selfPairs, selfPairsAnchor, splitsThisFrame, tethers.particle, tethers.anchor,
+            kinematicEnd, cellStart, cellEntries, cellOf, selfCandidates, selfPairsFound, selfFoundStart,
+            selfPushed, selfPairs, selfPairsAnchor, splitsThisFrame, tethers.particle, tethers.anchor,
             tethers.restDistance);
     b.tension = capacityBytes(tension);
     return b;

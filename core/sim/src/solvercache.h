@@ -148,8 +148,17 @@ struct ClothSolverCache {
     ScratchVector<float> planarVelocity; ///< m/s
 
     // Kinematic particles: moved from outside between frames, interpolated across substeps.
-    std::vector<Vec3> endPosition; ///< m, positions at the end of the last frame
+    /// True when a frame was stepped since the last state load or rollback: the simulation's
+    /// snapshot then holds where that frame left every particle until the next frame's
+    /// snapshot replaces it (Simulation::step), and keepKinematicEnds can read it.
     bool endValid = false;
+    /// Where the last frame left the particles that are kinematic now, in index order
+    /// (keepKinematicEnds, read once by beginKinematics); none: start where they are.
+    struct KinematicEnd {
+        std::uint32_t particle = 0;
+        Vec3 position; ///< m
+    };
+    std::vector<KinematicEnd> kinematicEnd;
     std::vector<std::uint32_t> kinematic;
     std::vector<Vec3> kinematicStart;
     std::vector<Vec3> kinematicTarget;

@@ -65,15 +65,14 @@ bool checkFrame(const Cloth &cloth, ClothSolverCache &cache, const SolverSetting
     return ok;
 }
 
-void beginKinematics(Cloth &cloth, ClothSolverCache &cache)
+namespace {
+
+// Calls f(i) for each kinematic particle i, in index order. Most frames have no kinematic
+// particle, and a grab holds a few: the kinds are searched with memchr (vector compares over
+// the byte array) rather than tested one by one in a loop that pushes to arrays and so does
+// not vectorise (1 % of a 128² frame).
+template <class F> void forEachKinematic(const Particles &p, F &&f)
 {
-    Particles &p = cloth.particles;
-    cache.kinematic.clear();
-    cache.kinematicStart.clear();
-    cache.kinematicTarget.clear();
-    // Most frames have no kinematic particle, and a grab holds a few: the kinds are searched
-    // with memchr (vector compares over the byte array) rather than tested one by one in the
-    // loop, which pushes to three arrays and so does not vectorise (1 % of a 128² frame).
     static_assert(sizeof(ParticleKind) == 1);
     const auto *kinds = reinterpret_cast<const unsigned char *>(p.kind.data());
     const std::size_t n = p.kind.size();
@@ -82,17 +81,41 @@ void beginKinematics(Cloth &cloth, ClothSolverCache &cache)
         if (!next)
             break;
         i = std::size_t(static_cast<const unsigned char *>(next) - kinds);
+        f(std::uint32_t(i));
+    }
+}
+
+} // namespace
+
+void beginKinematics(Cloth &cloth, ClothSolverCache &cache)
+{
+    Particles &p = cloth.particles;
+    cache.kinematic.clear();
+    cache.kinematicStart.clear();
+    cache.kinematicTarget.clear();
+    auto end = cache.kinematicEnd.cbegin();
+    forEachKinematic(p, [&](std::uint32_t i) {
         // Kinematic particles were moved from outside since the last frame: interpolate from
         // where the last frame left them to where they are now, so a fast grab does not
         // teleport one substep's worth of cloth.
         const Vec3 target = p.position[i];
-        const Vec3 start
-            = cache.endValid && cache.endPosition.size() == p.size() ? cache.endPosition[i] : target;
-        cache.kinematic.push_back(std::uint32_t(i));
+        while (end != cache.kinematicEnd.cend() && end->particle < i)
+            ++end;
+        const Vec3 start = end != cache.kinematicEnd.cend() && end->particle == i ? end->position : target;
+        cache.kinematic.push_back(i);
         cache.kinematicStart.push_back(start);
         cache.kinematicTarget.push_back(target);
         p.position[i] = start;
-    }
+    });
+    cache.kinematicEnd.clear(); // read once: a frame stepped without keepKinematicEnds starts where they are
+}
+
+void keepKinematicEnds(const Particles &p, ClothSolverCache &cache, const std::vector<Vec3> &lastEnd)
+{
+    cache.kinematicEnd.clear();
+    if (!cache.endValid || lastEnd.size() != p.size())
+        return;
+    forEachKinematic(p, [&](std::uint32_t i) { cache.kinematicEnd.push_back({ i, lastEnd[i] }); });
 }
 
 void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx)
