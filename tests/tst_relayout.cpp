@@ -388,6 +388,35 @@ private slots:
         checkStreams(star, starCache.xpbd);
     }
 
+    // A cut remaps streams whose α̃ the refresh kept as class bytes (a grid holds three
+    // values of it): the padding it leaves takes a class, and the refresh after it classes
+    // the slots again, each with its record's value.
+    void cutKeepsTheAlphaClasses()
+    {
+        Cloth cloth = grid(30, 30);
+        ClothSolverCache cache;
+        cache.ensure(cloth);
+        const float dt = 1.f / 600.f;
+        const float invDt = 1.f / dt;
+        QVERIFY(refreshXpbdBatches(cloth, dt, cache.xpbd));
+        QVERIFY(cache.xpbd.alphaClassed);
+        const ClothEditResult cut = makeCutSegment(cloth, { -0.4f, 1.f, -1.f }, { 0.3f, 1.1f, 1.f }, 0.05f);
+        QVERIFY(cut.ok() && !cut.edit.removedConstraints.empty());
+        QCOMPARE(QString::fromStdString(drape::apply(cloth, cut.edit)), QString());
+        cache.ensure(cloth);
+        QCOMPARE(cache.remaps, std::uint64_t(1));
+        QVERIFY(cache.xpbd.alphaClassed);
+        QCOMPARE(cache.xpbd.alphaClass.size(), cache.xpbd.slotCount());
+        QVERIFY(refreshXpbdBatches(cloth, dt, cache.xpbd));
+        QVERIFY(cache.xpbd.alphaClassed);
+        for (std::size_t k = 0; k < cache.xpbd.slotCount(); ++k) {
+            if (cache.xpbd.source[k] != ~std::uint32_t(0))
+                QCOMPARE(cache.xpbd.alphaOf(k),
+                    cloth.constraints[cache.xpbd.source[k]].compliance * (invDt * invDt));
+        }
+        checkStreams(cloth, cache.xpbd);
+    }
+
     void cutIsFittedIntoTheStreams()
     {
         Cloth cloth = grid(30, 30);

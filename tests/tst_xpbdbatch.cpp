@@ -146,6 +146,21 @@ Cloth jitteredSheet(int across, int down)
     return cloth;
 }
 
+// jitteredSheet with each constraint's compliance and damping one of a few values, as a
+// preset's families are: its α̃ fits the class table (XpbdBatches::alphaClassed).
+Cloth fewMaterialsSheet(int across, int down)
+{
+    Cloth cloth = jitteredSheet(across, down);
+    const float compliances[3] = { 0.f, 2e-7f, 7e-7f };
+    std::size_t i = 0;
+    cloth.constraints.modifyAll([&](DistanceConstraint &c) {
+        c.compliance = compliances[i % 3];
+        c.damping = i % 5 == 0 ? 0.3f : 0.f;
+        ++i;
+    });
+    return cloth;
+}
+
 bool samePositions(const Cloth &a, const Cloth &b)
 {
     const auto &pa = a.particles.position;
@@ -170,6 +185,32 @@ void passesEqualReference(Cloth &batched, ClothSolverCache &cache)
         if (cache.xpbd.source[k] != ~std::uint32_t(0))
             QCOMPARE(cache.xpbd.lambda[k], lambda[cache.xpbd.source[k]]);
     }
+}
+
+// Ten Verlet passes over `batched` against the reference, bit for bit, and the tensions;
+// `classed`: whether the refresh keeps α̃ as class bytes.
+void verletPassesEqualReference(Cloth batched, bool classed)
+{
+    const Cloth start = batched;
+    Cloth reference = batched;
+    ClothSolverCache cache;
+    cache.ensure(batched);
+    const float dt = 1.f / 600.f;
+    refreshVerletBatches(batched, dt, cache.xpbd);
+    QCOMPARE(cache.xpbd.alphaClassed, classed);
+    XpbdBatches &s = cache.xpbd;
+    std::vector<float> force(reference.constraints.size(), 0.f);
+    for (int pass = 0; pass < 10; ++pass) {
+        for (std::size_t c = 0; c + 1 < s.start.size(); ++c)
+            relaxVerletSlots(s, s.start[c], s.start[c + 1], s.conflictFree[c] != 0,
+                batched.particles.position.data(), batched.particles.invMass.data(), 1.f / (dt * dt));
+        referenceVerletPass(reference, cache, dt, force);
+        QVERIFY2(samePositions(batched, reference), qPrintable(QString("pass %1").arg(pass)));
+    }
+    QVERIFY(!samePositions(batched, start)); // it moved
+    std::vector<float> tension(batched.constraints.size(), -1.f);
+    verletConstraintTensions(s, tension);
+    QCOMPARE(tension, force);
 }
 
 // A cloth of n scattered particles with about 3n links, most to a particle a few indices
@@ -454,29 +495,66 @@ private slots:
         QVERIFY(std::size_t(dampedBlocks) * 4 < damped.size());
     }
 
+    // α̃ kept as class bytes (a few materials, as a preset has): the kernels pick it from the
+    // table and still give the reference's bits; a sheet of many compliances keeps the float
+    // stream (the tests above).
+    void classedAlphaEqualsSequentialPass_data() { kernelRows(); }
+    void classedAlphaEqualsSequentialPass()
+    {
+        DRAPE_KERNEL_ROW();
+        Cloth batched = fewMaterialsSheet(61, 57);
+        ClothSolverCache cache;
+        cache.ensure(batched);
+        Cloth many = jitteredSheet(61, 57);
+        ClothSolverCache manyCache;
+        manyCache.ensure(many);
+        passesEqualReference(batched, cache);
+        passesEqualReference(many, manyCache);
+        QVERIFY(cache.xpbd.alphaClassed);
+        QCOMPARE(cache.xpbd.alphaTilde.capacity(), std::size_t(0));
+        QCOMPARE(cache.xpbd.alphaClass.size(), cache.xpbd.slotCount());
+        QVERIFY(!manyCache.xpbd.alphaClassed);
+        QCOMPARE(manyCache.xpbd.alphaTilde.size(), manyCache.xpbd.slotCount());
+        QVERIFY(manyCache.xpbd.alphaClass.empty());
+    }
+
+    // Each slot's α̃ is its record's compliance over dt², the same bits in either form, and
+    // a refresh that finds more values than the table holds keeps the floats.
+    void alphaClassesHoldEachSlotsValue()
+    {
+        Cloth cloth = fewMaterialsSheet(23, 19);
+        const float dt = 1.f / 600.f;
+        const float invDt = 1.f / dt;
+        const float invDt2 = invDt * invDt; // as the XPBD refresh rounds it; Verlet's is 1/(dt dt)
+        for (const std::size_t most : { std::size_t(8), std::size_t(3), std::size_t(2), std::size_t(0) }) {
+            for (const bool verlet : { false, true }) {
+                ClothSolverCache cache;
+                cache.xpbd.maxAlphaClasses = most;
+                cache.ensure(cloth);
+                QVERIFY(verlet ? refreshVerletBatches(cloth, dt, cache.xpbd)
+                               : refreshXpbdBatches(cloth, dt, cache.xpbd));
+                const XpbdBatches &s = cache.xpbd;
+                const QString where = QString("at most %1, verlet %2").arg(most).arg(verlet);
+                QVERIFY2(s.alphaClassed == (most >= 3), qPrintable(where)); // three compliances
+                QVERIFY2(s.alphaClassed ? s.alphaTilde.empty() : s.alphaClass.empty(), qPrintable(where));
+                for (std::size_t k = 0; k < s.slotCount(); ++k) {
+                    if (s.source[k] == ~std::uint32_t(0))
+                        continue;
+                    const float expected
+                        = cloth.constraints[s.source[k]].compliance * (verlet ? 1.f / (dt * dt) : invDt2);
+                    QVERIFY2(sameBits(std::vector<float> { s.alphaOf(k) }, std::vector<float> { expected }),
+                        qPrintable(where + QString(" slot %1").arg(k)));
+                }
+            }
+        }
+    }
+
     void verletBatchedPassEqualsSequentialPass_data() { kernelRows(); }
     void verletBatchedPassEqualsSequentialPass()
     {
         DRAPE_KERNEL_ROW();
-        Cloth batched = jitteredSheet(29, 23);
-        Cloth reference = batched;
-        ClothSolverCache cache;
-        cache.ensure(batched);
-        const float dt = 1.f / 600.f;
-        refreshVerletBatches(batched, dt, cache.xpbd);
-        XpbdBatches &s = cache.xpbd;
-        std::vector<float> force(reference.constraints.size(), 0.f);
-        for (int pass = 0; pass < 10; ++pass) {
-            for (std::size_t c = 0; c + 1 < s.start.size(); ++c)
-                relaxVerletSlots(s, s.start[c], s.start[c + 1], s.conflictFree[c] != 0,
-                    batched.particles.position.data(), batched.particles.invMass.data(), 1.f / (dt * dt));
-            referenceVerletPass(reference, cache, dt, force);
-            QVERIFY2(samePositions(batched, reference), qPrintable(QString("pass %1").arg(pass)));
-        }
-        QVERIFY(!samePositions(batched, jitteredSheet(29, 23))); // it moved
-        std::vector<float> tension(batched.constraints.size(), -1.f);
-        verletConstraintTensions(s, tension);
-        QCOMPARE(tension, force);
+        for (const bool few : { false, true })
+            verletPassesEqualReference(few ? fewMaterialsSheet(29, 23) : jitteredSheet(29, 23), few);
     }
 
     // Random graphs and holed grids: every block rule holds (windows inside the particles,
@@ -1350,9 +1428,10 @@ private slots:
         QVERIFY(b.triangles >= t * sizeof(Triangle));
         QCOMPARE(b.tension, std::size_t(0)); // kept in the streams, made on request
         QVERIFY(b.clothOther >= sizeof(Cloth));
-        // Per slot (one per constraint and the padding): source, rest length, α̃, λ, the span's
-        // three components and |span|² - L², 4 bytes each; γ only while a constraint is
-        // damped (none is yet); and the 16 ends of each gathered block.
+        // Per slot (one per constraint and the padding): source, rest length, λ, the span's
+        // three components and |span|² - L², 4 bytes each, and α̃ as a class byte (a grid has
+        // three values of it), not a float; γ only while a constraint is damped (none is yet);
+        // and the 16 ends of each gathered block.
         ClothSolverCache layout; // the layout the stepped cloth has (the colours are in its records)
         layout.ensure(static_cast<const Cloth &>(sim.cloths[0]));
         const std::size_t slotCount = layout.xpbd.slotCount();
@@ -1360,10 +1439,12 @@ private slots:
         const std::size_t gathered = std::size_t(std::count(
             layout.xpbd.blockFetch.begin(), layout.xpbd.blockFetch.end(), std::uint8_t(XpbdBatches::Gather)));
         QVERIFY(gathered > 0);
-        QVERIFY2(b.streams >= slotCount * 8 * 4 + gathered * 16 * 4, qPrintable(QString::number(b.streams)));
+        QVERIFY2(
+            b.streams >= slotCount * (7 * 4 + 1) + gathered * 16 * 4, qPrintable(QString::number(b.streams)));
+        QVERIFY2(b.streams < slotCount * 8 * 4 + gathered * 16 * 4, qPrintable(QString::number(b.streams)));
         QVERIFY(b.blockTables > 0);
         // The frame origin, the offsets and the offsets at the substep's start, the velocity
-        // after prediction and the positions at the end of the last frame.
+        // after prediction, and the planes of the offsets.
         QVERIFY2(b.solverParticles >= n * 5 * sizeof(Vec3), qPrintable(QString::number(b.solverParticles)));
         QVERIFY(b.solverOther > 0);
         // The rollback snapshot: position, previous position and velocity.

@@ -23,7 +23,7 @@ void relaxOne(XpbdBatches &s, std::uint32_t k, const Positions &x, const float *
     const XpbdBatches::Ends ends = s.ends(k);
     if (!slotLink(s, k, ends, x, w, l))
         return;
-    const float f = l.C / (l.wSum + s.alphaTilde[k]);
+    const float f = l.C / (l.wSum + s.alphaOf(k));
     const float cx = l.nx * f, cy = l.ny * f, cz = l.nz * f;
     const auto [a, b] = ends;
     const Vec3 xa = positionOf(x, a), xb = positionOf(x, b);

@@ -30,7 +30,7 @@ struct VerletArith {
         blockGeometry<U>(s, k0, in, geo, out);
         #pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
-            const __m256 at = _mm256_loadu_ps(s.alphaTilde.data() + k0[u]);
+            const __m256 at = alphaLanes(s, k0[u]);
             const __m256 den = _mm256_blendv_ps(oneF, _mm256_add_ps(geo.wSum[u], at), out[u].okF);
             f[u] = _mm256_and_ps(_mm256_div_ps(geo.C[u], den), out[u].okF);
             float *tension = s.lambda.data() + k0[u];
@@ -70,7 +70,7 @@ struct VerletArith {
         avx512::pairGeometry<P>(s, k0, in, geo, out);
 #pragma GCC unroll 4
         for (int p = 0; p < P; ++p) {
-            const __m512 at = _mm512_loadu_ps(s.alphaTilde.data() + k0[p]);
+            const __m512 at = avx512::alphaLanes16(s, k0[p]);
             // Lanes that cannot move get +0, as the 8-lane kernel's mask gives them.
             f[p] = _mm512_maskz_div_ps(out[p].ok, geo.C[p], _mm512_add_ps(geo.wSum[p], at));
             float *tension = s.lambda.data() + k0[p];

@@ -62,6 +62,13 @@ bool setWindows(XpbdBatches &out, PatternIndex &patterns, std::size_t block, std
 
 constexpr std::uint32_t kNone = ~std::uint32_t(0);
 
+std::uint32_t bitsOf(float v)
+{
+    std::uint32_t u;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+}
+
 // remapXpbdBatches() lays the streams out again once the padding it added passes
 // 1/kMaxAddedPaddingDivisor of the slots.
 constexpr std::size_t kMaxAddedPaddingDivisor = 16;
@@ -96,7 +103,16 @@ void resizeStreams(XpbdBatches &out, std::size_t slots, bool gatherNew = true)
     const std::size_t oldBlocks = out.blockFetch.size();
     out.source.resize(slots, kNone);
     out.restLength.resize(slots, 0.f);
-    out.alphaTilde.resize(slots, 0.f);
+    // α̃ grows in the form it is held in; a layout from scratch (slots = 0 first) starts as
+    // floats, and the next refresh classes it again (refreshBatches).
+    if (slots == 0) {
+        out.alphaClassed = false;
+        std::vector<std::uint8_t>().swap(out.alphaClass);
+    }
+    if (out.alphaClassed)
+        out.alphaClass.resize(slots, 0);
+    else
+        out.alphaTilde.resize(slots, 0.f);
     // γ is kept only while some slot is damped (refreshBatches): it grows with the others
     // while it is held, and stays empty otherwise.
     if (!out.gamma.empty() || slots == 0)
@@ -552,7 +568,11 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
         out.source[s] = kNone;
         out.spanX[s] = out.spanY[s] = out.spanZ[s] = nan;
         out.spanStretch[s] = 0.f;
-        out.restLength[s] = out.alphaTilde[s] = out.lambda[s] = 0.f;
+        out.restLength[s] = out.lambda[s] = 0.f;
+        if (out.alphaClassed)
+            out.alphaClass[s] = 0;
+        else
+            out.alphaTilde[s] = 0.f;
         if (!out.gamma.empty())
             out.gamma[s] = 0.f;
     };
@@ -678,6 +698,45 @@ bool anyDamped(const Cloth &cloth, float dt)
     return damped;
 }
 
+// After a refresh wrote α̃ as floats: when the live slots hold at most maxAlphaClasses
+// distinct values (bit for bit), each slot's becomes a byte naming its entry of alphaTable
+// and the float stream is freed; otherwise the floats stay. Padding slots take class 0
+// (their α̃ is never used: they move nothing).
+void classAlpha(XpbdBatches &batches)
+{
+    const std::size_t slots = batches.slotCount();
+    const std::size_t most = std::min(batches.maxAlphaClasses, XpbdBatches::kAlphaClasses);
+    std::uint32_t bits[XpbdBatches::kAlphaClasses] = {};
+    std::size_t count = 0, last = 0;
+    std::vector<std::uint8_t> &byClass = batches.alphaClass;
+    byClass.resize(slots);
+    for (std::size_t s = 0; s < slots; ++s) {
+        if (batches.source[s] == kNone) {
+            byClass[s] = 0;
+            continue;
+        }
+        const std::uint32_t b = bitsOf(batches.alphaTilde[s]);
+        if (count == 0 || bits[last] != b) { // neighbouring slots mostly share their material
+            last = 0;
+            while (last < count && bits[last] != b)
+                ++last;
+            if (last == count) {
+                if (count == most) {
+                    std::vector<std::uint8_t>().swap(byClass);
+                    return; // too many: α̃ stays a float stream
+                }
+                bits[count++] = b;
+            }
+        }
+        byClass[s] = std::uint8_t(last);
+    }
+    std::fill(std::begin(batches.alphaTable), std::end(batches.alphaTable), 0.f);
+    for (std::size_t c = 0; c < count; ++c)
+        std::memcpy(&batches.alphaTable[c], &bits[c], sizeof(float));
+    batches.alphaClassed = true;
+    std::vector<float>().swap(batches.alphaTilde);
+}
+
 bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdBatches &batches, XpbdWorker *team)
 {
     batches.recordsHashIsa = -1; // checkFrame sets it again when it asked for this refresh
@@ -689,11 +748,16 @@ bool refreshBatches(const Cloth &cloth, float dt, float invDt2, bool verlet, Xpb
     } else {
         std::vector<float>().swap(batches.gamma);
     }
+    // α̃ is written as floats, then kept as class bytes where it can be (classAlpha).
+    batches.alphaClassed = false;
+    if (batches.alphaTilde.size() != batches.slotCount())
+        batches.alphaTilde.assign(batches.slotCount(), 0.f);
     std::atomic<bool> ok { true };
     forRanges(team, batches.slotCount(), kSlotGrain, [&](std::uint32_t begin, std::uint32_t end) {
         if (!refreshSlots(cloth, dt, invDt2, verlet, batches, begin, end))
             ok.store(false, std::memory_order_relaxed);
     });
+    classAlpha(batches);
     batches.needsRefresh = false;
     batches.refreshedDt = dt;
     batches.refreshedForVerlet = verlet;
@@ -748,13 +812,6 @@ std::uint64_t mixRecord(std::uint64_t acc, std::uint64_t word)
 {
     const std::uint64_t t = (acc ^ word) * 0x9E3779B97F4A7C15ull;
     return t ^ (t >> 29);
-}
-
-std::uint32_t bitsOf(float v)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &v, sizeof u);
-    return u;
 }
 
 // scanConstraintRecords for `count` records from `first`: each record's ends and rest length
@@ -875,7 +932,7 @@ void solveOne(XpbdBatches &s, std::uint32_t k, const Positions &x, const PrevPos
     const float vx = va.x - vb.x, vy = va.y - vb.y, vz = va.z - vb.z;
     const float gradDotDx = (l.nx * vx + l.ny * vy) + l.nz * vz;
     const float g = s.gamma.empty() ? 0.f : s.gamma[k]; // no γ stream: no slot is damped
-    const float at = s.alphaTilde[k];
+    const float at = s.alphaOf(k);
     // Without damping (γ = 0) the damping term is skipped: γ ∇C·Δx is a zero, and
     // subtracting it could only turn a -0 into +0.
     const float undamped = -l.C - at * lambda;

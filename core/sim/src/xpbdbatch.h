@@ -70,7 +70,22 @@ struct XpbdBatches {
     // gatherEnds.
     std::vector<std::uint32_t> source; ///< index into Cloth::constraints, ~0 for padding
     std::vector<float> restLength; ///< m
-    std::vector<float> alphaTilde; ///< α / dt², m/N/s² (refreshed when the records change)
+    /// α / dt² per slot, m/N/s² (refreshed when the records change). A refresh writes it
+    /// here; when the live slots then hold at most maxAlphaClasses distinct values (a grid
+    /// holds one per material: three), each slot's is kept instead as a byte naming an entry
+    /// of alphaTable (alphaClassed) and this stream is freed: three bytes a slot fewer, and
+    /// the kernels take α̃ from the table with one permute where they loaded it
+    /// (docs/benchmark.md, "α̃ as a class byte"). alphaOf() reads either form.
+    std::vector<float> alphaTilde;
+    std::vector<std::uint8_t> alphaClass; ///< per slot while alphaClassed, else empty
+    static constexpr std::size_t kAlphaClasses = 8; ///< what an 8-lane permute can pick from
+    /// The classes' α̃; the kernels read 16 entries, those past kAlphaClasses stay 0.
+    float alphaTable[16] = {};
+    bool alphaClassed = false;
+    /// The most classes a refresh makes (at most kAlphaClasses); lowered only by tests of
+    /// the float stream.
+    std::size_t maxAlphaClasses = kAlphaClasses;
+    float alphaOf(std::size_t k) const { return alphaClassed ? alphaTable[alphaClass[k]] : alphaTilde[k]; }
     /// α c / dt, dimensionless (refreshed when the records change); empty while no slot is
     /// damped (every Verlet refresh, and XPBD on cloth without constraint damping), when
     /// every block counts as undamped and no kernel reads it.

@@ -110,7 +110,7 @@ DRAPE_AVX2_INLINE __m256 deltaLambda(XpbdBatches &s, std::uint32_t k0, const Blo
     __m256 okF, bool damped, const Motion &motion)
 {
     const __m256 oneF = _mm256_set1_ps(1.f);
-    const __m256 at = _mm256_loadu_ps(s.alphaTilde.data() + k0);
+    const __m256 at = alphaLanes(s, k0);
     float *lambdaPtr = s.lambda.data() + k0;
     const __m256 lambda = s.lambdaZero ? _mm256_setzero_ps() : _mm256_loadu_ps(lambdaPtr);
     const __m256 undamped
@@ -229,7 +229,7 @@ struct XpbdArith {
         const __m512 oneF = _mm512_set1_ps(1.f);
         const __m512 signF = _mm512_set1_ps(-0.f);
         const avx512::Lanes16 &n = geo.n[p];
-        const __m512 at = _mm512_loadu_ps(s.alphaTilde.data() + k0);
+        const __m512 at = avx512::alphaLanes16(s, k0);
         float *lambdaPtr = s.lambda.data() + k0;
         const __m512 lambda = s.lambdaZero ? _mm512_setzero_ps() : _mm512_loadu_ps(lambdaPtr);
         const __m512 undamped = _mm512_sub_ps(_mm512_xor_ps(geo.C[p], signF), _mm512_mul_ps(at, lambda));

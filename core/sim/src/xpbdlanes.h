@@ -94,6 +94,17 @@ DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (
     }
 }
 
+// α̃ of slots [k0, k0 + 8): picked from the class table by each slot's byte while the
+// refresh kept it as classes (XpbdBatches::alphaClassed), else loaded from the stream.
+DRAPE_AVX2_INLINE __m256 alphaLanes(const XpbdBatches &s, std::uint32_t k0)
+{
+    if (!s.alphaClassed)
+        return _mm256_loadu_ps(s.alphaTilde.data() + k0);
+    const __m256i classes
+        = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(s.alphaClass.data() + k0)));
+    return _mm256_permutevar8x32_ps(_mm256_loadu_ps(s.alphaTable), classes);
+}
+
 // A window: 8 consecutive Vec3 (24 floats, registers v0 v1 v2) as 8 lanes of x, y, z.
 // Float 3p + c of the window is component c of particle p; it sits in register (3p + c) / 8
 // at position (3p + c) % 8. The positions of one component in v0, v1, v2 are disjoint and

@@ -144,6 +144,18 @@ DRAPE_AVX512_INLINE void storeWindowPair(const PlanarPositions &p, std::uint32_t
     storeWindowPlane(p.z, w0, w1, ya.z, yb.z, which, slots);
 }
 
+// alphaLanes (xpbdlanes.h) for the 16 slots [k0, k0 + 16) of a pair of blocks.
+DRAPE_AVX512_INLINE __m512 alphaLanes16(const XpbdBatches &s, std::uint32_t k0)
+{
+    if (!s.alphaClassed)
+        return _mm512_loadu_ps(s.alphaTilde.data() + k0);
+    // The maskz forms with every lane set, as elsewhere in this file (GCC 12 warns about the
+    // plain ones' merge into an undefined value).
+    const __m512i classes = _mm512_maskz_cvtepu8_epi32(
+        __mmask16(0xffff), _mm_loadu_si128(reinterpret_cast<const __m128i *>(s.alphaClass.data() + k0)));
+    return _mm512_maskz_permutexvar_ps(__mmask16(0xffff), classes, _mm512_loadu_ps(s.alphaTable));
+}
+
 template <int P> struct PairGeometry {
     Lanes16 n[P];
     __m512 C[P], wSum[P];
