@@ -1453,9 +1453,27 @@ private slots:
             b.streams >= slotCount * (7 * 4 + 1) + gathered * 16 * 4, qPrintable(QString::number(b.streams)));
         QVERIFY2(b.streams < slotCount * 8 * 4 + gathered * 16 * 4, qPrintable(QString::number(b.streams)));
         QVERIFY(b.blockTables > 0);
-        // The frame origin, the offsets and the offsets at the substep's start, the velocity
-        // after prediction, and the planes of the offsets.
-        QVERIFY2(b.solverParticles >= n * 5 * sizeof(Vec3), qPrintable(QString::number(b.solverParticles)));
+        // The frame origin, and the offsets, the offsets at the substep's start and the
+        // velocities after prediction: in nine planes on the vector kernels (a plain frame
+        // keeps them there from its start to its end, with no Vec3 copy of them), else in
+        // three Vec3 arrays.
+        const bool planar = xpbdKernelIsaOfCpu() != KernelIsa::Portable;
+        const std::size_t frameState = n * sizeof(Vec3) + n * 9 * sizeof(float);
+        QVERIFY2(b.solverParticles >= frameState, qPrintable(QString::number(b.solverParticles)));
+        if (planar) {
+            QVERIFY2(b.solverParticles < frameState + n * sizeof(Vec3),
+                qPrintable(QString::number(b.solverParticles)));
+            // The general path (a ground plane far below the cloth) keeps them as Vec3 too.
+            Simulation general = hangingSheet();
+            Collider ground;
+            ground.kind = ColliderKind::Plane;
+            ground.baseCenter = ground.center = { 0.f, -100.f, 0.f };
+            general.colliders.push_back(ground);
+            general.run(3);
+            QVERIFY(!general.status().blownUp);
+            const std::size_t generalBytes = general.stateBytesByPart(0).solverParticles;
+            QVERIFY2(generalBytes >= n * 4 * sizeof(Vec3), qPrintable(QString::number(generalBytes)));
+        }
         QVERIFY(b.solverOther > 0);
         // The rollback snapshot: position, previous position and velocity.
         QVERIFY(b.snapshot >= n * 3 * sizeof(Vec3));

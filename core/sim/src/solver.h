@@ -88,8 +88,12 @@ void keepKinematicEnds(const Particles &p, ClothSolverCache &cache, const std::v
 /// and gives them the velocity of that motion; static particles get zero velocity.
 void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx);
 /// Frame start of a position-based solver (after beginKinematics): origin = position,
-/// offset = 0 (frame-local positions, see ClothSolverCache::origin).
+/// offset = 0 (frame-local positions, see ClothSolverCache::origin), in the Vec3 arrays
+/// (ClothSolverCache::offset, offsetPrev; preVelocity sized for the predictions).
 void beginFrameOffsets(Cloth &cloth, ClothSolverCache &cache);
+/// The same for a frame that keeps its offsets in planes from its start (PlainPlanes,
+/// beginPlainPlanes()): origin = position alone; the Vec3 offsets are left as they are.
+void beginFrameOrigins(Cloth &cloth, ClothSolverCache &cache);
 /// After a constraint solve on offsets: position = origin + offset and previous =
 /// origin + offsetPrev for the particles the solver moves.
 void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache);
@@ -170,28 +174,32 @@ void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predi
 /// values writePositionsFromOffsets() and finishPositionSubstep() would leave.
 void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt);
 
-/// A plain XPBD frame on the vector kernels keeps the particles' state in planes from its first
-/// substep's constraint passes to its last's (stepXpbd): the offsets and the offsets at the
-/// substep's start where the passes read them (XpbdBatches::planes, prevPlanes), and the
-/// carried velocities beside them (ClothSolverCache::planarVelocity). Between two substeps
-/// nothing else reads the Vec3 arrays, so the passes no longer copy the offsets into planes
-/// and back around each substep, and the substep boundary works plane by plane.
+/// A plain XPBD frame on the vector kernels keeps the particles' state in planes for the whole
+/// frame (stepXpbd): the offsets and the offsets at the substep's start where the passes read
+/// them (XpbdBatches::planes, prevPlanes), and the carried velocities beside them
+/// (ClothSolverCache::planarVelocity). Nothing else reads the frame-local state within such a
+/// frame, so it needs no Vec3 copy of it (ClothSolverCache::offset, offsetPrev, preVelocity
+/// stay unallocated on a cloth that only takes such frames: 36 bytes a particle), the passes
+/// no longer copy the offsets into planes and back, and the substep boundary works plane by
+/// plane.
 struct PlainPlanes {
     PlanarPositions offset, offsetPrev, velocity;
 };
-/// After the first substep's passes (offset and offsetPrev already in planes): the carried
-/// velocities into planes.
-PlainPlanes beginPlainPlanes(
-    Cloth &cloth, ClothSolverCache &cache, const PlanarPositions &offset, const PlanarPositions &offsetPrev);
-/// moveKinematics()'s offsets of the kinematic particles copied into the planes.
+/// The first substep's prediction (predictSubstep() with the velocities kept, after
+/// beginFrameOrigins() and accumulateExternalForces()) written into the planes: each dynamic
+/// particle gets the same IEEE operations in the same order, so the same bits, and
+/// Particles::velocity is left to finishPlainPlanes(). Static particles keep their place with
+/// zero velocity; kinematic ones are left at a zero offset for placeKinematicPlanes().
+PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict);
+/// The offsets moveKinematics() gives the kinematic particles, written into the planes.
 void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, const PlainPlanes &planes);
 /// plainSubstep() on the planes: each dynamic particle gets the same IEEE operations in the
 /// same order, so the same bits.
 void plainSubstepPlanes(
     Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, const PlainPlanes &planes);
-/// The planes back into ClothSolverCache::offset, offsetPrev and preVelocity (before
-/// finishPlainFrame()).
-void endPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const PlainPlanes &planes);
+/// finishPlainFrame() from the planes: the same positions, previous positions and velocities,
+/// bit for bit.
+void finishPlainPlanes(Cloth &cloth, ClothSolverCache &cache, float dt, const PlainPlanes &planes);
 
 /// End of a position-based substep (XPBD and Verlet, after their constraint passes):
 /// self-collision, collider projection, velocities from positions, restitution, tearing.

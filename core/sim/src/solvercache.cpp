@@ -294,7 +294,6 @@ bool ClothSolverCache::layOut(const Cloth &cloth, std::vector<std::uint8_t> &col
     minRestLength = scan.minRestLength;
     tearable = scan.tearable;
 
-    preVelocity.resize(n);
     // Sized again by projectColliders when there are colliders; the hints restart.
     contactNormal.clear();
     contactCollider.clear();

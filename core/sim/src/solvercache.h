@@ -122,7 +122,9 @@ struct ClothSolverCache {
     bool tears(const Cloth &cloth) const { return tearable && cloth.tearMode != TearMode::None; }
 
     // Per-particle scratch, sized to the particle count.
-    std::vector<Vec3> preVelocity; ///< m/s, velocity after prediction (restitution)
+    /// m/s, velocity after prediction (restitution): sized by beginFrameOffsets, like the
+    /// Vec3 offsets below.
+    std::vector<Vec3> preVelocity;
     // Contact records, sized to the particle count by projectColliders when there are
     // colliders (empty, and never read, without them).
     std::vector<Vec3> contactNormal; ///< unit, last contact normal this substep
@@ -140,7 +142,10 @@ struct ClothSolverCache {
     // Substep displacements (g dt² ≈ 3e-9 m at 60 Hz × 1000 substeps) are far below the float
     // spacing of a position a few metres from the world origin (2.4e-7 m at 2 m) but not below
     // that of an offset near zero, so integration and projection on offsets keep them;
-    // Particles::position is written back as origin + offset after each solve.
+    // Particles::position is written back as origin + offset after each solve. A plain XPBD
+    // frame on the vector kernels keeps the offsets in planes alone (PlainPlanes, solver.h):
+    // offset, offsetPrev and preVelocity are sized by the first frame that takes them
+    // (beginFrameOffsets), and stay empty on a cloth that never has one.
     std::vector<Vec3> origin; ///< m, position at the start of the frame
     std::vector<Vec3> offset; ///< m, displacement since the start of the frame
     std::vector<Vec3> offsetPrev; ///< m, offset at the start of the current substep

@@ -132,11 +132,20 @@ void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const Fr
         p.previous[i] = lerp(a, b, t0);
         p.position[i] = lerp(a, b, t1);
         p.velocity[i] = (b - a) * float(1.0 / ctx.frameDt);
-        if (cache.origin.size() == p.size()) {
+        if (cache.origin.size() == p.size() && cache.offset.size() == p.size()) {
             cache.offset[i] = p.position[i] - cache.origin[i];
             cache.offsetPrev[i] = p.previous[i] - cache.origin[i];
         }
     }
+}
+
+void beginFrameOrigins(Cloth &cloth, ClothSolverCache &cache)
+{
+    const Particles &p = cloth.particles;
+    cache.origin.resize(p.size());
+    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
+        std::copy(p.position.begin() + begin, p.position.begin() + end, cache.origin.begin() + begin);
+    });
 }
 
 void beginFrameOffsets(Cloth &cloth, ClothSolverCache &cache)
@@ -145,6 +154,7 @@ void beginFrameOffsets(Cloth &cloth, ClothSolverCache &cache)
     cache.origin.resize(p.size());
     cache.offset.resize(p.size());
     cache.offsetPrev.resize(p.size());
+    cache.preVelocity.resize(p.size());
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         std::copy(p.position.begin() + begin, p.position.begin() + end, cache.origin.begin() + begin);
         std::fill(cache.offset.begin() + begin, cache.offset.begin() + end, Vec3 {});
@@ -527,22 +537,31 @@ namespace {
 
 // plainSubstepPlanes() for eight dynamic particles at a time in AVX2, one plane after the
 // other: plainSubstepEights' operations on the same values, lane for lane, with no permutes
-// but the forces' (each lane is one particle's coordinate). Stops before particle n or the
-// first group holding a static or kinematic particle; returns how many it did.
-__attribute__((target("avx2"))) std::size_t plainPlanesEights(const float *invMass, const Vec3 *force,
-    const Prediction &predict, const PlainPlanes &pl, std::size_t first, std::size_t n)
+// but the forces' (each lane is one particle's coordinate). With `First`, beginPlainPlanes()'s:
+// predictEights' operations (XPBD) on the carried velocities, the offsets zero at the
+// frame's start. Stops before particle n or the first group holding a static or kinematic
+// particle; returns how many it did.
+template <bool First>
+__attribute__((target("avx2"))) std::size_t plainPlanesEights(
+    const Particles &p, const Prediction &predict, const PlainPlanes &pl, std::size_t first, std::size_t n)
 {
+    const float *invMass = p.invMass.data();
     const __m256 dt = _mm256_set1_ps(predict.dt);
     const __m256 invDt = _mm256_set1_ps(1.f / predict.dt);
     const __m256 decay = _mm256_set1_ps(predict.decay);
-    // One plane's eight lanes (the planes' pointers passed in, so that they stay in registers).
-    const auto plane = [&](float *offset, float *offsetPrev, float *velocity, __m256 push, std::size_t i)
-        __attribute__((target("avx2"), always_inline))
+    const __m256 zero = _mm256_setzero_ps();
+    // One plane's eight lanes (the planes' pointers passed in, so that they stay in registers);
+    // `carried` is the particles' velocity lane on the first substep.
+    const auto plane = [&](float *offset, float *offsetPrev, float *velocity, __m256 carried, __m256 push,
+        std::size_t i) __attribute__((target("avx2"), always_inline))
     {
-        const __m256 o = _mm256_loadu_ps(offset + i);
-        const __m256 pv = _mm256_loadu_ps(velocity + i);
-        const __m256 predicted = _mm256_add_ps(_mm256_loadu_ps(offsetPrev + i), _mm256_mul_ps(pv, dt));
-        const __m256 v = _mm256_add_ps(pv, _mm256_mul_ps(_mm256_sub_ps(o, predicted), invDt));
+        __m256 o = zero, v = carried;
+        if constexpr (!First) {
+            o = _mm256_loadu_ps(offset + i);
+            const __m256 pv = _mm256_loadu_ps(velocity + i);
+            const __m256 predicted = _mm256_add_ps(_mm256_loadu_ps(offsetPrev + i), _mm256_mul_ps(pv, dt));
+            v = _mm256_add_ps(pv, _mm256_mul_ps(_mm256_sub_ps(o, predicted), invDt));
+        }
         const __m256 u = _mm256_add_ps(_mm256_mul_ps(v, decay), push);
         _mm256_storeu_ps(velocity + i, u);
         _mm256_storeu_ps(offsetPrev + i, o);
@@ -551,41 +570,70 @@ __attribute__((target("avx2"))) std::size_t plainPlanesEights(const float *invMa
     std::size_t i = first;
     for (; i + 8 <= n; i += 8) {
         const __m256 w8 = _mm256_loadu_ps(invMass + i);
-        if (_mm256_movemask_ps(_mm256_cmp_ps(w8, _mm256_setzero_ps(), _CMP_EQ_OQ)) != 0)
+        if (_mm256_movemask_ps(_mm256_cmp_ps(w8, zero, _CMP_EQ_OQ)) != 0)
             break;
         // Prediction's XPBD push, force (w dt), with the forces transposed into lanes.
         const __m256 scale = _mm256_mul_ps(w8, dt);
-        const avx2::Lanes f = avx2::loadWindow(&force->x, std::uint32_t(i));
-        plane(pl.offset.x, pl.offsetPrev.x, pl.velocity.x, _mm256_mul_ps(f.x, scale), i);
-        plane(pl.offset.y, pl.offsetPrev.y, pl.velocity.y, _mm256_mul_ps(f.y, scale), i);
-        plane(pl.offset.z, pl.offsetPrev.z, pl.velocity.z, _mm256_mul_ps(f.z, scale), i);
+        const avx2::Lanes f = avx2::loadWindow(&p.force.data()->x, std::uint32_t(i));
+        avx2::Lanes v { zero, zero, zero };
+        if constexpr (First)
+            v = avx2::loadWindow(&p.velocity.data()->x, std::uint32_t(i));
+        plane(pl.offset.x, pl.offsetPrev.x, pl.velocity.x, v.x, _mm256_mul_ps(f.x, scale), i);
+        plane(pl.offset.y, pl.offsetPrev.y, pl.velocity.y, v.y, _mm256_mul_ps(f.y, scale), i);
+        plane(pl.offset.z, pl.offsetPrev.z, pl.velocity.z, v.z, _mm256_mul_ps(f.z, scale), i);
     }
     return i - first;
 }
 
 } // namespace
 
-PlainPlanes beginPlainPlanes(
-    Cloth &cloth, ClothSolverCache &cache, const PlanarPositions &offset, const PlanarPositions &offsetPrev)
+PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict)
 {
+    Particles &p = cloth.particles;
+    const std::size_t n = p.size();
     PlainPlanes pl;
-    pl.offset = offset;
-    pl.offsetPrev = offsetPrev;
-    pl.velocity = copyToPlanes(cache.planarVelocity, cache.preVelocity.data(), cloth.particles.size(),
-        solverTeam(cache), kVelocityPlanesSkew);
+    pl.offset = planesIn(cache.xpbd.planes, n);
+    pl.offsetPrev = planesIn(cache.xpbd.prevPlanes, n, kPrevPlanesSkew);
+    pl.velocity = planesIn(cache.planarVelocity, n, kVelocityPlanesSkew);
+    forParticles(cache, n, [&](std::uint32_t begin, std::uint32_t end) {
+        std::size_t i = begin;
+        while (i < end) {
+            i += plainPlanesEights<true>(p, predict, pl, i, end);
+            // Up to a group of eight one by one (predictSubstep's scalar loop, per plane).
+            const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
+            for (; i < scalarEnd; ++i) {
+                const auto u32 = std::uint32_t(i);
+                // A particle that does not move has no offset yet (the kinematic ones are
+                // placed by placeKinematicPlanes), and no velocity a plane reads.
+                setPosition(pl.velocity, u32, Vec3 {});
+                setPosition(pl.offset, u32, Vec3 {});
+                setPosition(pl.offsetPrev, u32, Vec3 {});
+                if (p.invMass[i] == 0.f) {
+                    if (p.kind[i] != ParticleKind::Kinematic) {
+                        p.previous[i] = p.position[i];
+                        p.velocity[i] = {};
+                    }
+                    continue;
+                }
+                const Vec3 u = predict(p.velocity[i], p.force[i], p.invMass[i]);
+                setPosition(pl.velocity, u32, u);
+                setPosition(pl.offset, u32, Vec3 {} + u * predict.dt);
+            }
+        }
+    });
     return pl;
 }
 
 void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, const PlainPlanes &pl)
 {
-    // The particles moveKinematics() placed, with its conditions.
+    // The particles moveKinematics() placed, with its conditions and its offsets.
     const Particles &p = cloth.particles;
     const std::size_t n = p.size();
     for (const std::uint32_t i : cache.kinematic) {
         if (i >= n || p.kind[i] != ParticleKind::Kinematic || cache.origin.size() != n)
             continue;
-        setPosition(pl.offset, i, cache.offset[i]);
-        setPosition(pl.offsetPrev, i, cache.offsetPrev[i]);
+        setPosition(pl.offset, i, p.position[i] - cache.origin[i]);
+        setPosition(pl.offsetPrev, i, p.previous[i] - cache.origin[i]);
     }
 }
 
@@ -599,7 +647,7 @@ void plainSubstepPlanes(
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         std::size_t i = begin;
         while (i < end) {
-            i += plainPlanesEights(invMass, p.force.data(), predict, pl, i, end);
+            i += plainPlanesEights<false>(p, predict, pl, i, end);
             // Up to a group of eight one by one (plainSubstepRange's scalar loop, per plane).
             const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
             for (; i < scalarEnd; ++i) {
@@ -625,13 +673,73 @@ void plainSubstepPlanes(
     });
 }
 
-void endPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const PlainPlanes &pl)
+namespace {
+
+// finishPlainPlanes() for eight dynamic particles at a time in AVX2: finishPlainFrameEights'
+// operations on the same values, lane for lane. Stops before particle n or the first group
+// holding a static or kinematic particle; returns how many it did.
+__attribute__((target("avx2"))) std::size_t finishPlanesEights(
+    Particles &p, const Vec3 *origin, float dt, const PlainPlanes &pl, std::size_t first, std::size_t n)
 {
-    const std::size_t n = cloth.particles.size();
-    XpbdWorker *team = solverTeam(cache);
-    copyFromPlanes(pl.offset, n, cache.offset.data(), team);
-    copyFromPlanes(pl.offsetPrev, n, cache.offsetPrev.data(), team);
-    copyFromPlanes(pl.velocity, n, cache.preVelocity.data(), team);
+    const float *invMass = p.invMass.data();
+    const __m256 dt8 = _mm256_set1_ps(dt);
+    const __m256 invDt = _mm256_set1_ps(1.f / dt);
+    // One plane's eight lanes: position, previous position and velocity.
+    const auto plane = [&](const float *offset, const float *offsetPrev, const float *velocity, __m256 o,
+        std::size_t i, __m256 &x, __m256 &xPrev, __m256 &v) __attribute__((target("avx2"), always_inline))
+    {
+        const __m256 off = _mm256_loadu_ps(offset + i);
+        const __m256 offPrev = _mm256_loadu_ps(offsetPrev + i);
+        const __m256 pv = _mm256_loadu_ps(velocity + i);
+        x = _mm256_add_ps(o, off);
+        xPrev = _mm256_add_ps(o, offPrev);
+        const __m256 predicted = _mm256_add_ps(offPrev, _mm256_mul_ps(pv, dt8));
+        v = _mm256_add_ps(pv, _mm256_mul_ps(_mm256_sub_ps(off, predicted), invDt));
+    };
+    std::size_t i = first;
+    for (; i + 8 <= n; i += 8) {
+        if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(invMass + i), _mm256_setzero_ps(), _CMP_EQ_OQ))
+            != 0)
+            break;
+        const avx2::Lanes o = avx2::loadWindow(&origin->x, std::uint32_t(i));
+        avx2::Lanes x, xPrev, v;
+        plane(pl.offset.x, pl.offsetPrev.x, pl.velocity.x, o.x, i, x.x, xPrev.x, v.x);
+        plane(pl.offset.y, pl.offsetPrev.y, pl.velocity.y, o.y, i, x.y, xPrev.y, v.y);
+        plane(pl.offset.z, pl.offsetPrev.z, pl.velocity.z, o.z, i, x.z, xPrev.z, v.z);
+        avx2::storeWindow(&p.position.data()->x, std::uint32_t(i), x);
+        avx2::storeWindow(&p.previous.data()->x, std::uint32_t(i), xPrev);
+        avx2::storeWindow(&p.velocity.data()->x, std::uint32_t(i), v);
+    }
+    return i - first;
+}
+
+} // namespace
+
+void finishPlainPlanes(Cloth &cloth, ClothSolverCache &cache, float dt, const PlainPlanes &pl)
+{
+    Particles &p = cloth.particles;
+    const float invDt = 1.f / dt;
+    const Vec3 *origin = cache.origin.data();
+    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
+        std::size_t i = begin;
+        while (i < end) {
+            i += finishPlanesEights(p, origin, dt, pl, i, end);
+            // Up to a group of eight one by one (finishPlainFrame's scalar loop, per plane).
+            const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
+            for (; i < scalarEnd; ++i) {
+                if (p.invMass[i] == 0.f)
+                    continue;
+                const auto u32 = std::uint32_t(i);
+                const Vec3 offset = positionOf(pl.offset, u32);
+                const Vec3 offsetPrev = positionOf(pl.offsetPrev, u32);
+                const Vec3 preVelocity = positionOf(pl.velocity, u32);
+                p.position[i] = origin[i] + offset;
+                p.previous[i] = origin[i] + offsetPrev;
+                const Vec3 predicted = offsetPrev + preVelocity * dt;
+                p.velocity[i] = preVelocity + (offset - predicted) * invDt;
+            }
+        }
+    });
 }
 
 void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, StepStats &stats)

@@ -72,7 +72,6 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
     const float dt = float(ctx.dt);
     const Prediction predict { airDampingFactor(ctx.world.airDamping, ctx.dt), dt };
     beginKinematics(cloth, cache);
-    beginFrameOffsets(cloth, cache);
     // Without contacts, wind or tearing the particle passes between two solves fold into one
     // (plainSubstep), and positions are written once, at the end of the frame.
     const bool plain = plainFrame(cloth, cache, ctx);
@@ -85,13 +84,22 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
     // its last's (PlainPlanes): no copies into planes and back around each substep's passes.
     const bool planar
         = plain && ctx.substeps > 1 && !bends(cloth.bending) && xpbdKernelIsa() >= KernelIsa::Avx2;
+    if (planar)
+        beginFrameOrigins(cloth, cache);
+    else
+        beginFrameOffsets(cloth, cache);
     PlainPlanes planes;
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
         moveKinematics(cloth, cache, s, ctx);
-        if (planar && s > 0) {
+        if (planar) {
+            if (s == 0) {
+                accumulateExternalForces(cloth, ctx.world, t);
+                planes = beginPlainPlanes(cloth, cache, predict);
+            } else {
+                plainSubstepPlanes(cloth, cache, predict, planes);
+            }
             placeKinematicPlanes(cloth, cache, planes);
-            plainSubstepPlanes(cloth, cache, predict, planes);
         } else if ((plain || selfOnly) && s > 0) {
             plainSubstep(cloth, cache, predict); // gravity alone: the forces are the first substep's
         } else {
@@ -110,19 +118,9 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         cache.xpbd.lambdaZero = true; // λ = 0 at the start of the substep
         std::fill(cache.bendLambda.begin(), cache.bendLambda.end(), 0.f);
         if (planar) {
-            XpbdWorker *team = solverTeam(cache);
-            if (s == 0) {
-                planes.offset = copyToPlanes(cache.xpbd.planes, cache.offset.data(), p.size(), team);
-                planes.offsetPrev = copyToPlanes(
-                    cache.xpbd.prevPlanes, cache.offsetPrev.data(), p.size(), team, kPrevPlanesSkew);
-            }
-            solveXpbdPlanes(
-                cache.xpbd, planes.offset, planes.offsetPrev, p.invMass.data(), team, ctx.solver.iterations);
+            solveXpbdPlanes(cache.xpbd, planes.offset, planes.offsetPrev, p.invMass.data(), solverTeam(cache),
+                ctx.solver.iterations);
             stats.projections += cache.constraintCount * std::uint64_t(ctx.solver.iterations);
-            if (s == 0)
-                planes = beginPlainPlanes(cloth, cache, planes.offset, planes.offsetPrev);
-            else if (s + 1 == ctx.substeps)
-                endPlainPlanes(cloth, cache, planes);
         } else if (!bends(cloth.bending)) {
             // Nothing between the passes: they run back to back on the planes of the AVX2
             // kernels (solveXpbdPass), the same bits as one call per iteration.
@@ -137,7 +135,10 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         cache.xpbd.lambdaZero = false;
         if (plain) {
             if (s + 1 == ctx.substeps) {
-                finishPlainFrame(cloth, cache, dt);
+                if (planar)
+                    finishPlainPlanes(cloth, cache, dt, planes);
+                else
+                    finishPlainFrame(cloth, cache, dt);
                 keepXpbdTension(cloth, cache, dt); // made on request (Simulation::constraintTensions)
             }
             continue;

@@ -972,14 +972,19 @@ void relaxColours(
 
 } // namespace
 
-PlanarPositions copyToPlanes(
-    std::vector<float> &store, const Vec3 *v, std::size_t particles, XpbdWorker *team, std::size_t skew)
+PlanarPositions planesIn(std::vector<float> &store, std::size_t particles, std::size_t skew)
 {
     const std::size_t stride = (particles + 15) / 16 * 16 + kPlaneGap;
     if (store.size() < skew + 3 * stride)
         store.resize(skew + 3 * stride);
     float *f = store.data() + skew;
-    const PlanarPositions p { f, f + stride, f + 2 * stride };
+    return { f, f + stride, f + 2 * stride };
+}
+
+PlanarPositions copyToPlanes(
+    std::vector<float> &store, const Vec3 *v, std::size_t particles, XpbdWorker *team, std::size_t skew)
+{
+    const PlanarPositions p = planesIn(store, particles, skew);
     forRanges(
         team, particles, 16, [&](std::uint32_t begin, std::uint32_t end) { toPlanesAvx2(v, begin, end, p); });
     return p;

@@ -444,6 +444,9 @@ PlanarPositions copyToPlanes(std::vector<float> &store, const Vec3 *v, std::size
 constexpr std::size_t kPlaneGap = 24;
 constexpr std::size_t kPrevPlanesSkew = 72;
 constexpr std::size_t kVelocityPlanesSkew = 144;
+/// The planes of copyToPlanes() for `particles`, `skew` floats into `store` (grown as there),
+/// left as they are: for a caller that writes every particle's lanes itself.
+PlanarPositions planesIn(std::vector<float> &store, std::size_t particles, std::size_t skew = 0);
 /// The planes back into `particles` Vec3.
 void copyFromPlanes(const PlanarPositions &p, std::size_t particles, Vec3 *v, XpbdWorker *team = nullptr);
 /// Some block has a damped constraint: only then do the passes read the previous offsets.
