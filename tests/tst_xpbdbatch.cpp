@@ -1473,6 +1473,14 @@ private slots:
             QVERIFY(!general.status().blownUp);
             const std::size_t generalBytes = general.stateBytesByPart(0).solverParticles;
             QVERIFY2(generalBytes >= n * 4 * sizeof(Vec3), qPrintable(QString::number(generalBytes)));
+            // So do Verlet's plain frames.
+            Simulation verlet = hangingSheet();
+            verlet.solver.kind = SolverKind::Verlet;
+            verlet.run(3);
+            QVERIFY(!verlet.status().blownUp);
+            const std::size_t verletBytes = verlet.stateBytesByPart(0).solverParticles;
+            QVERIFY2(verletBytes >= frameState, qPrintable(QString::number(verletBytes)));
+            QVERIFY2(verletBytes < frameState + n * sizeof(Vec3), qPrintable(QString::number(verletBytes)));
         }
         QVERIFY(b.solverOther > 0);
         // The rollback snapshot: position, previous position and velocity.

@@ -191,6 +191,16 @@ struct PlainPlanes {
 /// Particles::velocity is left to finishPlainPlanes(). Static particles keep their place with
 /// zero velocity; kinematic ones are left at a zero offset for placeKinematicPlanes().
 PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict);
+/// Frame start of XPBD and Verlet (after beginKinematics): whether the frame keeps the
+/// particles in planes from its start to its end (a plain frame, on the AVX2 or AVX-512
+/// kernels, without bending between the passes), with beginFrameOrigins() for such a frame
+/// and beginFrameOffsets() for the others.
+bool beginPositionFrame(Cloth &cloth, ClothSolverCache &cache, bool plain);
+/// The particle pass before substep s's constraint passes in such a frame (after
+/// moveKinematics()): the forces and beginPlainPlanes() on the first substep,
+/// plainSubstepPlanes() on the others, then placeKinematicPlanes().
+void planarSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, const Prediction &predict,
+    int substep, PlainPlanes &planes);
 /// The offsets moveKinematics() gives the kinematic particles, written into the planes.
 void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, const PlainPlanes &planes);
 /// plainSubstep() on the planes: each dynamic particle gets the same IEEE operations in the

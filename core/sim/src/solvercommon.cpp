@@ -1,5 +1,7 @@
 // Pieces shared by the three solvers: kinematic particles, tearing hooks, self-collision.
+#include "bendingsolve.h"
 #include "collision.h"
+#include "forces.h"
 #include "sim/clothcollision.h"
 #include "sim/tearing.h"
 #include "sim/vertexsplit.h"
@@ -538,10 +540,10 @@ namespace {
 // plainSubstepPlanes() for eight dynamic particles at a time in AVX2, one plane after the
 // other: plainSubstepEights' operations on the same values, lane for lane, with no permutes
 // but the forces' (each lane is one particle's coordinate). With `First`, beginPlainPlanes()'s:
-// predictEights' operations (XPBD) on the carried velocities, the offsets zero at the
-// frame's start. Stops before particle n or the first group holding a static or kinematic
-// particle; returns how many it did.
-template <bool First>
+// predictEights' operations on the carried velocities, the offsets zero at the frame's start.
+// Stops before particle n or the first group holding a static or kinematic particle; returns
+// how many it did.
+template <bool First, bool Verlet>
 __attribute__((target("avx2"))) std::size_t plainPlanesEights(
     const Particles &p, const Prediction &predict, const PlainPlanes &pl, std::size_t first, std::size_t n)
 {
@@ -549,6 +551,7 @@ __attribute__((target("avx2"))) std::size_t plainPlanesEights(
     const __m256 dt = _mm256_set1_ps(predict.dt);
     const __m256 invDt = _mm256_set1_ps(1.f / predict.dt);
     const __m256 decay = _mm256_set1_ps(predict.decay);
+    const __m256 startDt = _mm256_set1_ps(predict.startFactor * predict.dt);
     const __m256 zero = _mm256_setzero_ps();
     // One plane's eight lanes (the planes' pointers passed in, so that they stay in registers);
     // `carried` is the particles' velocity lane on the first substep.
@@ -572,15 +575,19 @@ __attribute__((target("avx2"))) std::size_t plainPlanesEights(
         const __m256 w8 = _mm256_loadu_ps(invMass + i);
         if (_mm256_movemask_ps(_mm256_cmp_ps(w8, zero, _CMP_EQ_OQ)) != 0)
             break;
-        // Prediction's XPBD push, force (w dt), with the forces transposed into lanes.
-        const __m256 scale = _mm256_mul_ps(w8, dt);
-        const avx2::Lanes f = avx2::loadWindow(&p.force.data()->x, std::uint32_t(i));
+        // Prediction's push, XPBD's force (w dt) or Verlet's (force w)(startFactor dt), with
+        // the forces transposed into lanes.
+        const __m256 scale = Verlet ? w8 : _mm256_mul_ps(w8, dt);
+        avx2::Lanes f = avx2::loadWindow(&p.force.data()->x, std::uint32_t(i));
+        f = { _mm256_mul_ps(f.x, scale), _mm256_mul_ps(f.y, scale), _mm256_mul_ps(f.z, scale) };
+        if constexpr (Verlet)
+            f = { _mm256_mul_ps(f.x, startDt), _mm256_mul_ps(f.y, startDt), _mm256_mul_ps(f.z, startDt) };
         avx2::Lanes v { zero, zero, zero };
         if constexpr (First)
             v = avx2::loadWindow(&p.velocity.data()->x, std::uint32_t(i));
-        plane(pl.offset.x, pl.offsetPrev.x, pl.velocity.x, v.x, _mm256_mul_ps(f.x, scale), i);
-        plane(pl.offset.y, pl.offsetPrev.y, pl.velocity.y, v.y, _mm256_mul_ps(f.y, scale), i);
-        plane(pl.offset.z, pl.offsetPrev.z, pl.velocity.z, v.z, _mm256_mul_ps(f.z, scale), i);
+        plane(pl.offset.x, pl.offsetPrev.x, pl.velocity.x, v.x, f.x, i);
+        plane(pl.offset.y, pl.offsetPrev.y, pl.velocity.y, v.y, f.y, i);
+        plane(pl.offset.z, pl.offsetPrev.z, pl.velocity.z, v.z, f.z, i);
     }
     return i - first;
 }
@@ -598,7 +605,8 @@ PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Predic
     forParticles(cache, n, [&](std::uint32_t begin, std::uint32_t end) {
         std::size_t i = begin;
         while (i < end) {
-            i += plainPlanesEights<true>(p, predict, pl, i, end);
+            i += predict.verlet ? plainPlanesEights<true, true>(p, predict, pl, i, end)
+                                : plainPlanesEights<true, false>(p, predict, pl, i, end);
             // Up to a group of eight one by one (predictSubstep's scalar loop, per plane).
             const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
             for (; i < scalarEnd; ++i) {
@@ -624,6 +632,28 @@ PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Predic
     return pl;
 }
 
+bool beginPositionFrame(Cloth &cloth, ClothSolverCache &cache, bool plain)
+{
+    const bool planar = plain && !bends(cloth.bending) && xpbdKernelIsa() >= KernelIsa::Avx2;
+    if (planar)
+        beginFrameOrigins(cloth, cache);
+    else
+        beginFrameOffsets(cloth, cache);
+    return planar;
+}
+
+void planarSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, const Prediction &predict,
+    int substep, PlainPlanes &planes)
+{
+    if (substep == 0) {
+        accumulateExternalForces(cloth, ctx.world, ctx.time);
+        planes = beginPlainPlanes(cloth, cache, predict);
+    } else {
+        plainSubstepPlanes(cloth, cache, predict, planes);
+    }
+    placeKinematicPlanes(cloth, cache, planes);
+}
+
 void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, const PlainPlanes &pl)
 {
     // The particles moveKinematics() placed, with its conditions and its offsets.
@@ -647,7 +677,8 @@ void plainSubstepPlanes(
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         std::size_t i = begin;
         while (i < end) {
-            i += plainPlanesEights<false>(p, predict, pl, i, end);
+            i += predict.verlet ? plainPlanesEights<false, true>(p, predict, pl, i, end)
+                                : plainPlanesEights<false, false>(p, predict, pl, i, end);
             // Up to a group of eight one by one (plainSubstepRange's scalar loop, per plane).
             const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
             for (; i < scalarEnd; ++i) {

@@ -61,13 +61,16 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
     const float invDt2 = 1.f / (dt * dt);
     const bool fresh = !cache.started;
     beginKinematics(cloth, cache);
-    beginFrameOffsets(cloth, cache);
     const bool plain = plainFrame(cloth, cache, ctx); // see stepXpbd
+    const bool planar = beginPositionFrame(cloth, cache, plain); // PlainPlanes
+    PlainPlanes planes;
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
         moveKinematics(cloth, cache, s, ctx);
         predict.startFactor = (s == 0 && fresh) ? 0.5f : 1.f;
-        if (plain && s > 0) {
+        if (planar) {
+            planarSubstep(cloth, cache, ctx, predict, s, planes);
+        } else if (plain && s > 0) {
             plainSubstep(cloth, cache, predict);
         } else {
             accumulateExternalForces(cloth, ctx.world, t);
@@ -83,7 +86,11 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
         if (s == 0 || stale)
             setXpbdSpans(cache.xpbd, cache.origin.data(), solverTeam(cache));
         std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
-        if (!bends(cloth.bending)) {
+        if (planar) {
+            relaxVerletPlanes(cache.xpbd, planes.offset, cloth.particles.invMass.data(), invDt2,
+                solverTeam(cache), ctx.solver.iterations);
+            stats.projections += cache.constraintCount * std::uint64_t(ctx.solver.iterations);
+        } else if (!bends(cloth.bending)) {
             // Nothing between the passes: back to back on the vector kernels' planes (see stepXpbd).
             stats.projections += relax(cloth, cache, invDt2, ctx.solver.iterations);
         } else {
@@ -94,7 +101,9 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
             }
         }
         if (plain) {
-            if (s + 1 == ctx.substeps)
+            if (s + 1 == ctx.substeps && planar)
+                finishPlainPlanes(cloth, cache, dt, planes);
+            else if (s + 1 == ctx.substeps)
                 finishPlainFrame(cloth, cache, dt);
         } else {
             writePositionsFromOffsets(cloth, cache);

@@ -79,27 +79,13 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
     // end with the self-collision pass on positions and fold the rest of their end into the
     // next one's prediction, as a plain frame does (the same bits as the unfolded substeps).
     const bool selfOnly = !plain && ctx.solver.selfCollision && plainButSelfCollision(cloth, cache, ctx);
-    // A plain frame of several substeps on the AVX2 or AVX-512 kernels, without bending
-    // between the passes, keeps the particles in planes from its first substep's passes to
-    // its last's (PlainPlanes): no copies into planes and back around each substep's passes.
-    const bool planar
-        = plain && ctx.substeps > 1 && !bends(cloth.bending) && xpbdKernelIsa() >= KernelIsa::Avx2;
-    if (planar)
-        beginFrameOrigins(cloth, cache);
-    else
-        beginFrameOffsets(cloth, cache);
+    const bool planar = beginPositionFrame(cloth, cache, plain); // PlainPlanes
     PlainPlanes planes;
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
         moveKinematics(cloth, cache, s, ctx);
         if (planar) {
-            if (s == 0) {
-                accumulateExternalForces(cloth, ctx.world, t);
-                planes = beginPlainPlanes(cloth, cache, predict);
-            } else {
-                plainSubstepPlanes(cloth, cache, predict, planes);
-            }
-            placeKinematicPlanes(cloth, cache, planes);
+            planarSubstep(cloth, cache, ctx, predict, s, planes);
         } else if ((plain || selfOnly) && s > 0) {
             plainSubstep(cloth, cache, predict); // gravity alone: the forces are the first substep's
         } else {

@@ -1077,9 +1077,15 @@ void relaxVerletPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float 
         return;
     }
     const PlanarPositions planes = copyToPlanes(batches.planes, x, particles, team);
-    for (int pass = 0; pass < passes; ++pass)
-        relaxColours(batches, planes, invMass, invDt2, team);
+    relaxVerletPlanes(batches, planes, invMass, invDt2, team, passes);
     copyFromPlanes(planes, particles, x, team);
+}
+
+void relaxVerletPlanes(XpbdBatches &batches, const PlanarPositions &x, const float *invMass, float invDt2,
+    XpbdWorker *team, int passes)
+{
+    for (int pass = 0; pass < passes; ++pass)
+        relaxColours(batches, x, invMass, invDt2, team);
 }
 
 } // namespace drape::detail

@@ -477,6 +477,10 @@ void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t e
 /// `passes` relaxation passes over every colour in order, as solveXpbdPass is for XPBD.
 void relaxVerletPass(XpbdBatches &batches, Vec3 *x, const float *invMass, float invDt2, std::size_t particles,
     XpbdWorker *team = nullptr, int passes = 1);
+/// Its passes on offsets kept in planes (a plain frame, stepVerlet; call when
+/// xpbdKernelIsa() is not KernelIsa::Portable).
+void relaxVerletPlanes(XpbdBatches &batches, const PlanarPositions &x, const float *invMass, float invDt2,
+    XpbdWorker *team, int passes);
 
 /// out[source] = λ of the slot (the Verlet force sum) for every slot holding a constraint,
 /// shared with `team` as xpbdConstraintTensions is.
