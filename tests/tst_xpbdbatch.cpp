@@ -1453,17 +1453,18 @@ private slots:
             b.streams >= slotCount * (7 * 4 + 1) + gathered * 16 * 4, qPrintable(QString::number(b.streams)));
         QVERIFY2(b.streams < slotCount * 8 * 4 + gathered * 16 * 4, qPrintable(QString::number(b.streams)));
         QVERIFY(b.blockTables > 0);
-        // The frame origin, and the offsets, the offsets at the substep's start and the
-        // velocities after prediction: in nine planes on the vector kernels (a plain frame
-        // keeps them there from its start to its end, with no Vec3 copy of them), else in
-        // three Vec3 arrays.
+        // The offsets, the offsets at the substep's start and the velocities after
+        // prediction: in nine planes on the vector kernels, where a plain frame keeps them
+        // from its start to its end with no Vec3 copy of them and reads its origin from the
+        // positions; else in three Vec3 arrays, and the origin in a fourth.
         const bool planar = xpbdKernelIsaOfCpu() != KernelIsa::Portable;
-        const std::size_t frameState = n * sizeof(Vec3) + n * 9 * sizeof(float);
+        const std::size_t frameState = planar ? n * 9 * sizeof(float) : n * 4 * sizeof(Vec3);
         QVERIFY2(b.solverParticles >= frameState, qPrintable(QString::number(b.solverParticles)));
         if (planar) {
             QVERIFY2(b.solverParticles < frameState + n * sizeof(Vec3),
                 qPrintable(QString::number(b.solverParticles)));
-            // The general path (a ground plane far below the cloth) keeps them as Vec3 too.
+            // The general path (a ground plane far below the cloth) keeps them and the origin
+            // as Vec3 too.
             Simulation general = hangingSheet();
             Collider ground;
             ground.kind = ColliderKind::Plane;

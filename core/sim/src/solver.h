@@ -85,15 +85,15 @@ void beginKinematics(Cloth &cloth, ClothSolverCache &cache);
 /// (ClothSolverCache::endValid) and the particle count is the same.
 void keepKinematicEnds(const Particles &p, ClothSolverCache &cache, const std::vector<Vec3> &lastEnd);
 /// Places kinematic particles on their path for substep s (previous = start of the substep)
-/// and gives them the velocity of that motion; static particles get zero velocity.
+/// and gives them the velocity of that motion, and their offsets from the frame's origin when
+/// the frame keeps them as Vec3 (beginFrameOffsets()).
 void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx);
+/// moveKinematics() without the offsets: Particles alone.
+void placeKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx);
 /// Frame start of a position-based solver (after beginKinematics): origin = position,
 /// offset = 0 (frame-local positions, see ClothSolverCache::origin), in the Vec3 arrays
 /// (ClothSolverCache::offset, offsetPrev; preVelocity sized for the predictions).
 void beginFrameOffsets(Cloth &cloth, ClothSolverCache &cache);
-/// The same for a frame that keeps its offsets in planes from its start (PlainPlanes,
-/// beginPlainPlanes()): origin = position alone; the Vec3 offsets are left as they are.
-void beginFrameOrigins(Cloth &cloth, ClothSolverCache &cache);
 /// After a constraint solve on offsets: position = origin + offset and previous =
 /// origin + offsetPrev for the particles the solver moves.
 void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache);
@@ -174,42 +174,48 @@ void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predi
 /// values writePositionsFromOffsets() and finishPositionSubstep() would leave.
 void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt);
 
-/// A plain XPBD frame on the vector kernels keeps the particles' state in planes for the whole
-/// frame (stepXpbd): the offsets and the offsets at the substep's start where the passes read
-/// them (XpbdBatches::planes, prevPlanes), and the carried velocities beside them
-/// (ClothSolverCache::planarVelocity). Nothing else reads the frame-local state within such a
-/// frame, so it needs no Vec3 copy of it (ClothSolverCache::offset, offsetPrev, preVelocity
-/// stay unallocated on a cloth that only takes such frames: 36 bytes a particle), the passes
-/// no longer copy the offsets into planes and back, and the substep boundary works plane by
-/// plane.
+/// A plain XPBD or Verlet frame on the vector kernels keeps the particles' state in planes for
+/// the whole frame (stepXpbd, stepVerlet): the offsets and the offsets at the substep's start
+/// where the passes read them (XpbdBatches::planes, prevPlanes), and the carried velocities
+/// beside them (ClothSolverCache::planarVelocity). Nothing else reads the frame-local state
+/// within such a frame, so it needs no Vec3 copy of it (ClothSolverCache::offset, offsetPrev,
+/// preVelocity stay unallocated on a cloth that only takes such frames: 36 bytes a particle),
+/// the passes no longer copy the offsets into planes and back, and the substep boundary works
+/// plane by plane. Nor does it need the frame's origin as an array of its own
+/// (ClothSolverCache::origin, 12 bytes a particle): Particles::position is left as the frame
+/// found it until finishPlainPlanes(), kinematic particles included (their offsets are taken
+/// from their path, whose start is their origin), so the positions are the origin.
 struct PlainPlanes {
     PlanarPositions offset, offsetPrev, velocity;
 };
-/// The first substep's prediction (predictSubstep() with the velocities kept, after
-/// beginFrameOrigins() and accumulateExternalForces()) written into the planes: each dynamic
-/// particle gets the same IEEE operations in the same order, so the same bits, and
-/// Particles::velocity is left to finishPlainPlanes(). Static particles keep their place with
-/// zero velocity; kinematic ones are left at a zero offset for placeKinematicPlanes().
-PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict);
 /// Frame start of XPBD and Verlet (after beginKinematics): whether the frame keeps the
 /// particles in planes from its start to its end (a plain frame, on the AVX2 or AVX-512
-/// kernels, without bending between the passes), with beginFrameOrigins() for such a frame
-/// and beginFrameOffsets() for the others.
+/// kernels, without bending between the passes); beginFrameOffsets() for the other frames.
 bool beginPositionFrame(Cloth &cloth, ClothSolverCache &cache, bool plain);
-/// The particle pass before substep s's constraint passes in such a frame (after
-/// moveKinematics()): the forces and beginPlainPlanes() on the first substep,
-/// plainSubstepPlanes() on the others, then placeKinematicPlanes().
+/// The first substep's prediction (predictSubstep() with the velocities kept, after
+/// accumulateExternalForces()) written into the planes: each dynamic particle gets the same
+/// IEEE operations in the same order, so the same bits, and Particles::velocity is left to
+/// finishPlainPlanes(). Static particles keep their place with zero velocity; kinematic ones
+/// are left at a zero offset for placeKinematicPlanes().
+PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict);
+/// The particle pass before substep s's constraint passes in such a frame: the forces and
+/// beginPlainPlanes() on the first substep, plainSubstepPlanes() on the others, then
+/// placeKinematicPlanes(). (moveKinematics() is not called within the frame.)
 void planarSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, const Prediction &predict,
     int substep, PlainPlanes &planes);
-/// The offsets moveKinematics() gives the kinematic particles, written into the planes.
-void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, const PlainPlanes &planes);
+/// The offsets moveKinematics() would give the kinematic particles on substep s, written into
+/// the planes; Particles are left alone.
+void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, int substep,
+    const FrameContext &ctx, const PlainPlanes &planes);
 /// plainSubstep() on the planes: each dynamic particle gets the same IEEE operations in the
 /// same order, so the same bits.
 void plainSubstepPlanes(
     Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, const PlainPlanes &planes);
-/// finishPlainFrame() from the planes: the same positions, previous positions and velocities,
-/// bit for bit.
-void finishPlainPlanes(Cloth &cloth, ClothSolverCache &cache, float dt, const PlainPlanes &planes);
+/// finishPlainFrame() from the planes, the origin read from Particles::position: the same
+/// positions, previous positions and velocities, bit for bit; then the kinematic particles
+/// where moveKinematics() leaves them after the last substep (placeKinematics()).
+void finishPlainPlanes(
+    Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, float dt, const PlainPlanes &planes);
 
 /// End of a position-based substep (XPBD and Verlet, after their constraint passes):
 /// self-collision, collider projection, velocities from positions, restitution, tearing.

@@ -143,9 +143,10 @@ struct ClothSolverCache {
     // spacing of a position a few metres from the world origin (2.4e-7 m at 2 m) but not below
     // that of an offset near zero, so integration and projection on offsets keep them;
     // Particles::position is written back as origin + offset after each solve. A plain XPBD
-    // frame on the vector kernels keeps the offsets in planes alone (PlainPlanes, solver.h):
-    // offset, offsetPrev and preVelocity are sized by the first frame that takes them
-    // (beginFrameOffsets), and stay empty on a cloth that never has one.
+    // or Verlet frame on the vector kernels keeps the offsets in planes alone and reads its
+    // origin from the positions (PlainPlanes, solver.h): origin, offset, offsetPrev and
+    // preVelocity are sized by the first frame that takes them (beginFrameOffsets), and stay
+    // empty on a cloth that never has one.
     std::vector<Vec3> origin; ///< m, position at the start of the frame
     std::vector<Vec3> offset; ///< m, displacement since the start of the frame
     std::vector<Vec3> offsetPrev; ///< m, offset at the start of the current substep

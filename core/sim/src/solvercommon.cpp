@@ -120,9 +120,15 @@ void keepKinematicEnds(const Particles &p, ClothSolverCache &cache, const std::v
     forEachKinematic(p, [&](std::uint32_t i) { cache.kinematicEnd.push_back({ i, lastEnd[i] }); });
 }
 
-void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx)
+namespace {
+
+// Substep s's path of the kinematic particles: for each one moveKinematics() places,
+// place(i, where the substep starts, where it ends, start of the frame's motion, end of it).
+template <typename Place>
+void forKinematicPath(
+    const Cloth &cloth, const ClothSolverCache &cache, int substep, const FrameContext &ctx, Place &&place)
 {
-    Particles &p = cloth.particles;
+    const Particles &p = cloth.particles;
     const float t0 = float(substep) / float(ctx.substeps);
     const float t1 = float(substep + 1) / float(ctx.substeps);
     for (std::size_t k = 0; k < cache.kinematic.size(); ++k) {
@@ -131,23 +137,34 @@ void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const Fr
             continue;
         const Vec3 &a = cache.kinematicStart[k];
         const Vec3 &b = cache.kinematicTarget[k];
-        p.previous[i] = lerp(a, b, t0);
-        p.position[i] = lerp(a, b, t1);
+        place(i, lerp(a, b, t0), lerp(a, b, t1), a, b);
+    }
+}
+
+} // namespace
+
+void placeKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx)
+{
+    Particles &p = cloth.particles;
+    forKinematicPath(cloth, cache, substep, ctx, [&](std::uint32_t i, Vec3 from, Vec3 to, Vec3 a, Vec3 b) {
+        p.previous[i] = from;
+        p.position[i] = to;
         p.velocity[i] = (b - a) * float(1.0 / ctx.frameDt);
-        if (cache.origin.size() == p.size() && cache.offset.size() == p.size()) {
+    });
+}
+
+void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx)
+{
+    placeKinematics(cloth, cache, substep, ctx);
+    const Particles &p = cloth.particles;
+    if (cache.origin.size() != p.size() || cache.offset.size() != p.size())
+        return;
+    for (const std::uint32_t i : cache.kinematic) {
+        if (i < p.size() && p.kind[i] == ParticleKind::Kinematic) {
             cache.offset[i] = p.position[i] - cache.origin[i];
             cache.offsetPrev[i] = p.previous[i] - cache.origin[i];
         }
     }
-}
-
-void beginFrameOrigins(Cloth &cloth, ClothSolverCache &cache)
-{
-    const Particles &p = cloth.particles;
-    cache.origin.resize(p.size());
-    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
-        std::copy(p.position.begin() + begin, p.position.begin() + end, cache.origin.begin() + begin);
-    });
 }
 
 void beginFrameOffsets(Cloth &cloth, ClothSolverCache &cache)
@@ -635,9 +652,7 @@ PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Predic
 bool beginPositionFrame(Cloth &cloth, ClothSolverCache &cache, bool plain)
 {
     const bool planar = plain && !bends(cloth.bending) && xpbdKernelIsa() >= KernelIsa::Avx2;
-    if (planar)
-        beginFrameOrigins(cloth, cache);
-    else
+    if (!planar)
         beginFrameOffsets(cloth, cache);
     return planar;
 }
@@ -651,20 +666,18 @@ void planarSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ct
     } else {
         plainSubstepPlanes(cloth, cache, predict, planes);
     }
-    placeKinematicPlanes(cloth, cache, planes);
+    placeKinematicPlanes(cloth, cache, substep, ctx, planes);
 }
 
-void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, const PlainPlanes &pl)
+void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, int substep,
+    const FrameContext &ctx, const PlainPlanes &pl)
 {
-    // The particles moveKinematics() placed, with its conditions and its offsets.
-    const Particles &p = cloth.particles;
-    const std::size_t n = p.size();
-    for (const std::uint32_t i : cache.kinematic) {
-        if (i >= n || p.kind[i] != ParticleKind::Kinematic || cache.origin.size() != n)
-            continue;
-        setPosition(pl.offset, i, p.position[i] - cache.origin[i]);
-        setPosition(pl.offsetPrev, i, p.previous[i] - cache.origin[i]);
-    }
+    // moveKinematics()'s offsets: its positions less the frame's origin, which for a kinematic
+    // particle is the start of its motion (beginKinematics put it there).
+    forKinematicPath(cloth, cache, substep, ctx, [&](std::uint32_t i, Vec3 from, Vec3 to, Vec3 a, Vec3) {
+        setPosition(pl.offset, i, to - a);
+        setPosition(pl.offsetPrev, i, from - a);
+    });
 }
 
 void plainSubstepPlanes(
@@ -746,11 +759,14 @@ __attribute__((target("avx2"))) std::size_t finishPlanesEights(
 
 } // namespace
 
-void finishPlainPlanes(Cloth &cloth, ClothSolverCache &cache, float dt, const PlainPlanes &pl)
+void finishPlainPlanes(
+    Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, float dt, const PlainPlanes &pl)
 {
     Particles &p = cloth.particles;
     const float invDt = 1.f / dt;
-    const Vec3 *origin = cache.origin.data();
+    // The frame's origin is where the particles still are (a dynamic particle's position is
+    // read before it is written).
+    const Vec3 *origin = p.position.data();
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         std::size_t i = begin;
         while (i < end) {
@@ -764,13 +780,16 @@ void finishPlainPlanes(Cloth &cloth, ClothSolverCache &cache, float dt, const Pl
                 const Vec3 offset = positionOf(pl.offset, u32);
                 const Vec3 offsetPrev = positionOf(pl.offsetPrev, u32);
                 const Vec3 preVelocity = positionOf(pl.velocity, u32);
-                p.position[i] = origin[i] + offset;
-                p.previous[i] = origin[i] + offsetPrev;
+                const Vec3 o = origin[i];
+                p.position[i] = o + offset;
+                p.previous[i] = o + offsetPrev;
                 const Vec3 predicted = offsetPrev + preVelocity * dt;
                 p.velocity[i] = preVelocity + (offset - predicted) * invDt;
             }
         }
     });
+    // The kinematic particles where moveKinematics() leaves them after the last substep.
+    placeKinematics(cloth, cache, ctx.substeps - 1, ctx);
 }
 
 void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, StepStats &stats)

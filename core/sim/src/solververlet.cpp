@@ -66,7 +66,8 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
     PlainPlanes planes;
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
-        moveKinematics(cloth, cache, s, ctx);
+        if (!planar)
+            moveKinematics(cloth, cache, s, ctx);
         predict.startFactor = (s == 0 && fresh) ? 0.5f : 1.f;
         if (planar) {
             planarSubstep(cloth, cache, ctx, predict, s, planes);
@@ -84,7 +85,8 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
         if (stale)
             refreshVerletBatches(cloth, dt, cache.xpbd, solverTeam(cache));
         if (s == 0 || stale)
-            setXpbdSpans(cache.xpbd, cache.origin.data(), solverTeam(cache));
+            setXpbdSpans(cache.xpbd, planar ? cloth.particles.position.data() : cache.origin.data(),
+                solverTeam(cache));
         std::fill(cache.xpbd.lambda.begin(), cache.xpbd.lambda.end(), 0.f);
         if (planar) {
             relaxVerletPlanes(cache.xpbd, planes.offset, cloth.particles.invMass.data(), invDt2,
@@ -102,7 +104,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
         }
         if (plain) {
             if (s + 1 == ctx.substeps && planar)
-                finishPlainPlanes(cloth, cache, dt, planes);
+                finishPlainPlanes(cloth, cache, ctx, dt, planes);
             else if (s + 1 == ctx.substeps)
                 finishPlainFrame(cloth, cache, dt);
         } else {

@@ -83,7 +83,8 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
     PlainPlanes planes;
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
-        moveKinematics(cloth, cache, s, ctx);
+        if (!planar)
+            moveKinematics(cloth, cache, s, ctx);
         if (planar) {
             planarSubstep(cloth, cache, ctx, predict, s, planes);
         } else if ((plain || selfOnly) && s > 0) {
@@ -100,7 +101,8 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         if (stale)
             refreshXpbdBatches(cloth, dt, cache.xpbd, solverTeam(cache));
         if (s == 0 || stale)
-            setXpbdSpans(cache.xpbd, cache.origin.data(), solverTeam(cache));
+            setXpbdSpans(cache.xpbd, planar ? cloth.particles.position.data() : cache.origin.data(),
+                solverTeam(cache));
         cache.xpbd.lambdaZero = true; // λ = 0 at the start of the substep
         std::fill(cache.bendLambda.begin(), cache.bendLambda.end(), 0.f);
         if (planar) {
@@ -122,7 +124,7 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         if (plain) {
             if (s + 1 == ctx.substeps) {
                 if (planar)
-                    finishPlainPlanes(cloth, cache, dt, planes);
+                    finishPlainPlanes(cloth, cache, ctx, dt, planes);
                 else
                     finishPlainFrame(cloth, cache, dt);
                 keepXpbdTension(cloth, cache, dt); // made on request (Simulation::constraintTensions)
