@@ -66,6 +66,8 @@ private slots:
     void gustsAreSeededAndBounded();
     void plainFramesMatchTheGeneralPath_data();
     void plainFramesMatchTheGeneralPath();
+    void plainFramesRollBackAsTheGeneralPath_data();
+    void plainFramesRollBackAsTheGeneralPath();
 };
 
 void TestDeterminism::sameRunSameHash_data()
@@ -201,17 +203,25 @@ void TestDeterminism::plainFramesMatchTheGeneralPath_data()
     QTest::newRow("verlet") << int(SolverKind::Verlet);
 }
 
+namespace {
+
 // A frame with nothing but the constraint passes (no contacts, wind, tethers or tearing) takes
 // the fused particle pass and writes positions once (solvercommon.cpp, plainFrame); a ground
 // plane far below the cloth, never touched, sends the same frames down the general path, one
-// pass per stage and positions every substep. Both must give the same bits, with a grabbed
-// particle, damping, several substeps and iterations, a mass of its own for every particle and
-// gravity along all three axes (so that a vector lane given another particle's mass or
-// component shows).
-void TestDeterminism::plainFramesMatchTheGeneralPath()
+// pass per stage and positions every substep. The two simulations of a grid for both: with a
+// grabbed particle, damping, several substeps and iterations, a mass of its own for every
+// particle and gravity along all three axes (so that a vector lane given another particle's
+// mass or component shows).
+struct PlainAndGeneral {
+    Simulation plain, general;
+    std::uint32_t grabbed = 0;
+    GridSpec grid;
+};
+
+PlainAndGeneral plainAndGeneral(SolverKind kind)
 {
-    QFETCH(int, kind);
-    GridSpec g;
+    PlainAndGeneral both;
+    GridSpec &g = both.grid;
     g.across = 17; // an odd count, so that groups of four particles straddle the rows
     g.down = 13;
     g.structuralParams = { 1e-4f, 0.02f, kNeverTear };
@@ -219,23 +229,36 @@ void TestDeterminism::plainFramesMatchTheGeneralPath()
     Cloth c = makeGrid(g);
     for (int i = 0; i < g.across; i += 4)
         c.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
-    const std::uint32_t grabbed = gridIndex(g, 8, g.down - 1);
-    c.particles.setKind(grabbed, ParticleKind::Kinematic);
+    both.grabbed = gridIndex(g, 8, g.down - 1);
+    c.particles.setKind(both.grabbed, ParticleKind::Kinematic);
     for (std::uint32_t i = 0; i < c.particles.size(); ++i)
         if (c.particles.invMass[i] != 0.f)
             c.particles.setMass(i, 0.001f * float(1 + (i * 7919u) % 13u));
-    Simulation plain;
+    Simulation &plain = both.plain;
     plain.world.gravity = { 1.3f, -9.81f, -0.7f };
-    plain.solver.kind = SolverKind(kind);
+    plain.solver.kind = kind;
     plain.solver.substeps = 7;
     plain.solver.iterations = 2;
     plain.world.airDamping = 0.4f;
     plain.cloths.push_back(c);
-    Simulation general = plain;
+    both.general = plain;
     Collider ground;
     ground.kind = ColliderKind::Plane;
     ground.baseCenter = ground.center = { 0.f, -100.f, 0.f };
-    general.colliders.push_back(ground);
+    both.general.colliders.push_back(ground);
+    return both;
+}
+
+} // namespace
+
+// Both paths must give the same bits.
+void TestDeterminism::plainFramesMatchTheGeneralPath()
+{
+    QFETCH(int, kind);
+    PlainAndGeneral both = plainAndGeneral(SolverKind(kind));
+    Simulation &plain = both.plain, &general = both.general;
+    const GridSpec &g = both.grid;
+    const std::uint32_t grabbed = both.grabbed;
     for (int f = 0; f < 40; ++f) {
         for (Simulation *sim : { &plain, &general })
             sim->cloths[0].particles.position[grabbed].z += 0.01f;
@@ -250,6 +273,62 @@ void TestDeterminism::plainFramesMatchTheGeneralPath()
     QCOMPARE(plain.stateHash(), general.stateHash());
     QCOMPARE(plain.cloths[0].particles.previous, general.cloths[0].particles.previous);
     QCOMPARE(plain.constraintTensions(0), general.constraintTensions(0));
+}
+
+void TestDeterminism::plainFramesRollBackAsTheGeneralPath_data()
+{
+    plainFramesMatchTheGeneralPath_data();
+}
+
+// A plain frame on the vector kernels is held in planes until it has passed the blow-up check,
+// and takes no copies for the rollback (PlainPlanes, solver.h): a frame that blows up must
+// leave the particles exactly as the general path's rollback does, as they were before the
+// step (the grabbed particle where it was put), and name the same particle. Once for a
+// dynamic particle over a lowered speed limit, once for a grab faster than the limit.
+void TestDeterminism::plainFramesRollBackAsTheGeneralPath()
+{
+    QFETCH(int, kind);
+    for (const bool grabTooFast : { false, true }) {
+        PlainAndGeneral both = plainAndGeneral(SolverKind(kind));
+        for (int f = 0; f < 12; ++f) {
+            for (Simulation *sim : { &both.plain, &both.general }) {
+                sim->cloths[0].particles.position[both.grabbed].z += 0.01f;
+                sim->step();
+                QVERIFY2(!sim->status().blownUp, sim->status().message.c_str());
+            }
+        }
+        QCOMPARE(both.plain.stateHash(), both.general.stateHash());
+        const Particles before = both.plain.cloths[0].particles;
+        float fastest = 0.f; // m/s, of the dynamic particles
+        for (std::uint32_t i = 0; i < before.size(); ++i)
+            if (before.invMass[i] != 0.f)
+                fastest = std::max(fastest, length(before.velocity[i]));
+        QVERIFY(fastest > 0.f);
+        for (Simulation *sim : { &both.plain, &both.general }) {
+            Particles &p = sim->cloths[0].particles;
+            if (grabTooFast) {
+                p.position[both.grabbed].z += 2.f; // 120 m/s over the frame
+                sim->solver.maxSpeed = 110.f; // under the grab's speed, over the cloth's
+            } else {
+                p.position[both.grabbed].z += 0.01f;
+                sim->solver.maxSpeed = 0.5f * fastest;
+            }
+        }
+        const Particles put = both.plain.cloths[0].particles; // the grab moved, nothing else
+        for (Simulation *sim : { &both.plain, &both.general }) {
+            sim->step();
+            QVERIFY(sim->status().blownUp);
+            QCOMPARE(sim->frame(), std::uint64_t(12));
+            const Particles &p = sim->cloths[0].particles;
+            QCOMPARE(p.position, put.position);
+            QCOMPARE(p.previous, before.previous);
+            QCOMPARE(p.velocity, before.velocity);
+        }
+        QCOMPARE(both.plain.status().message, both.general.status().message);
+        const std::string grabbedSpeed = "particle " + std::to_string(both.grabbed) + ": speed";
+        QCOMPARE(both.plain.status().message.find(grabbedSpeed) != std::string::npos, grabTooFast);
+        QCOMPARE(both.plain.stateHash(), both.general.stateHash());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestDeterminism)

@@ -1484,8 +1484,12 @@ private slots:
             QVERIFY2(verletBytes < frameState + n * sizeof(Vec3), qPrintable(QString::number(verletBytes)));
         }
         QVERIFY(b.solverOther > 0);
-        // The rollback snapshot: position, previous position and velocity.
-        QVERIFY(b.snapshot >= n * 3 * sizeof(Vec3));
+        // The rollback snapshot: where the last frame left the particles; and the previous
+        // positions and velocities at the frame's start, but for a frame held in planes until
+        // it has passed the blow-up check, which leaves the particles as they were.
+        QVERIFY2(b.snapshot >= n * (planar ? 1 : 3) * sizeof(Vec3), qPrintable(QString::number(b.snapshot)));
+        if (planar)
+            QVERIFY2(b.snapshot < n * 2 * sizeof(Vec3), qPrintable(QString::number(b.snapshot)));
         // A copy holds at least this cloth's state.
         QVERIFY(sim.memoryBytes() >= b.total());
 

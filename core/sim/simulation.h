@@ -147,7 +147,7 @@ public:
 
 private:
     bool checkSettings();
-    void takeSnapshot();
+    void takeSnapshot(std::size_t cloth, bool copies);
     void keepEndPositions();
     bool detectBlowUp();
     void rollBack();

@@ -24,7 +24,9 @@ namespace detail {
 /// Particle state at the start of the frame, restored on a blow-up. Between frames its
 /// positions are where the last frame left the particles (Simulation::keepEndPositions),
 /// which the next frame's kinematic particles start their motion from (keepKinematicEnds):
-/// no other array keeps them.
+/// no other array keeps them. A frame held in planes (PlainPlanes, solver.h) leaves the
+/// particles as they were until it is committed, so it takes no copies: the previous
+/// positions and velocities are sized by the first frame that does.
 struct FrameSnapshot {
     std::vector<Vec3> position;
     std::vector<Vec3> previous;
@@ -249,25 +251,25 @@ void copyRange(const std::vector<Vec3> &from, std::vector<Vec3> &to, std::uint32
 
 } // namespace
 
-void Simulation::takeSnapshot()
+void Simulation::takeSnapshot(std::size_t c, bool copies)
 {
     m_in->lastGood.resize(cloths.size());
-    for (std::size_t c = 0; c < cloths.size(); ++c) {
-        const Particles &p = cloths[c].particles;
-        detail::FrameSnapshot &s = m_in->lastGood[c];
-        // Until now the snapshot's positions were where the last frame left the particles
-        // (keepEndPositions): the kinematic particles' are kept for their motion this frame.
-        if (c < m_in->caches.size())
-            detail::keepKinematicEnds(p, m_in->caches[c], s.position);
-        s.position.resize(p.size());
-        s.previous.resize(p.size());
-        s.velocity.resize(p.size());
-        forClothParticles(*this, *m_in, c, [&](std::uint32_t begin, std::uint32_t end) {
-            copyRange(p.position, s.position, begin, end);
-            copyRange(p.previous, s.previous, begin, end);
-            copyRange(p.velocity, s.velocity, begin, end);
-        });
-    }
+    const Particles &p = cloths[c].particles;
+    detail::FrameSnapshot &s = m_in->lastGood[c];
+    // Until now the snapshot's positions were where the last frame left the particles
+    // (keepEndPositions): the kinematic particles' are kept for their motion this frame.
+    if (c < m_in->caches.size())
+        detail::keepKinematicEnds(p, m_in->caches[c], s.position);
+    if (!copies)
+        return;
+    s.position.resize(p.size());
+    s.previous.resize(p.size());
+    s.velocity.resize(p.size());
+    forClothParticles(*this, *m_in, c, [&](std::uint32_t begin, std::uint32_t end) {
+        copyRange(p.position, s.position, begin, end);
+        copyRange(p.previous, s.previous, begin, end);
+        copyRange(p.velocity, s.velocity, begin, end);
+    });
 }
 
 void Simulation::keepEndPositions()
@@ -287,32 +289,46 @@ bool Simulation::detectBlowUp()
 {
     const float maxSpeed2 = solver.maxSpeed * solver.maxSpeed;
     for (std::size_t c = 0; c < cloths.size(); ++c) {
-        const Particles &p = cloths[c].particles;
-        const auto finite = [&](std::size_t i) {
-            return isFinite(p.position[i]) && isFinite(p.velocity[i]) && isFinite(p.previous[i]);
+        const Cloth &cloth = cloths[c];
+        const Particles &p = cloth.particles;
+        // A frame held in planes is checked there, before it is written.
+        detail::ClothSolverCache *held
+            = c < m_in->caches.size() && m_in->caches[c].heldFrame.held ? &m_in->caches[c] : nullptr;
+        const auto end = [&](std::size_t i) {
+            return held ? detail::plainFrameEnd(cloth, *held, std::uint32_t(i))
+                        : detail::ParticleEnd { p.position[i], p.previous[i], p.velocity[i] };
+        };
+        const auto finite = [](const detail::ParticleEnd &e) {
+            return isFinite(e.position) && isFinite(e.velocity) && isFinite(e.previous);
         };
         // The first bad particle (the lowest index, whichever thread finds it), so that the
         // message does not depend on the timing.
         std::atomic<std::size_t> first { p.size() };
-        forClothParticles(*this, *m_in, c, [&](std::uint32_t begin, std::uint32_t end) {
-            if (certainlyCalm(p, begin, end, maxSpeed2))
-                return;
-            for (std::size_t i = begin; i < end; ++i) {
-                if (finite(i) && lengthSquared(p.velocity[i]) <= maxSpeed2)
-                    continue;
-                std::size_t seen = first.load(std::memory_order_relaxed);
-                while (i < seen && !first.compare_exchange_weak(seen, i, std::memory_order_relaxed)) { }
-                return;
+        forClothParticles(*this, *m_in, c, [&](std::uint32_t begin, std::uint32_t last) {
+            std::size_t i = last;
+            if (held) {
+                i = detail::firstUnsettledPlainFrame(cloth, *held, maxSpeed2, begin, last);
+            } else if (!certainlyCalm(p, begin, last, maxSpeed2)) {
+                for (i = begin; i < last; ++i) {
+                    if (finite(end(i)) && lengthSquared(p.velocity[i]) <= maxSpeed2)
+                        continue;
+                    break;
+                }
             }
+            if (i == last)
+                return;
+            std::size_t seen = first.load(std::memory_order_relaxed);
+            while (i < seen && !first.compare_exchange_weak(seen, i, std::memory_order_relaxed)) { }
         });
         const std::size_t i = first.load(std::memory_order_relaxed);
         if (i == p.size())
             continue;
+        const detail::ParticleEnd e = end(i);
         std::ostringstream msg;
-        if (!finite(i)) {
+        if (!finite(e)) {
             msg << "cloth " << c << ", particle " << i << ": position or velocity is not finite";
         } else {
-            msg << "cloth " << c << ", particle " << i << ": speed " << length(p.velocity[i])
+            msg << "cloth " << c << ", particle " << i << ": speed " << length(e.velocity)
                 << " m/s exceeds solver.maxSpeed " << solver.maxSpeed << " m/s";
         }
         m_status.blownUp = true;
@@ -328,10 +344,14 @@ void Simulation::rollBack()
     for (std::size_t c = 0; c < cloths.size() && c < m_in->lastGood.size(); ++c) {
         Particles &p = cloths[c].particles;
         const detail::FrameSnapshot &s = m_in->lastGood[c];
-        const std::size_t n = std::min(p.size(), s.position.size());
-        std::copy(s.position.begin(), s.position.begin() + std::ptrdiff_t(n), p.position.begin());
-        std::copy(s.previous.begin(), s.previous.begin() + std::ptrdiff_t(n), p.previous.begin());
-        std::copy(s.velocity.begin(), s.velocity.begin() + std::ptrdiff_t(n), p.velocity.begin());
+        if (c < m_in->caches.size() && m_in->caches[c].heldFrame.held) {
+            detail::dropPlainFrame(cloths[c], m_in->caches[c]); // the particles are as they were
+        } else {
+            const std::size_t n = std::min(p.size(), s.position.size());
+            std::copy(s.position.begin(), s.position.begin() + std::ptrdiff_t(n), p.position.begin());
+            std::copy(s.previous.begin(), s.previous.begin() + std::ptrdiff_t(n), p.previous.begin());
+            std::copy(s.velocity.begin(), s.velocity.begin() + std::ptrdiff_t(n), p.velocity.begin());
+        }
         // Particles created by splits during the frame take the state of the particle they
         // were split from (splits are listed in order, so a split of a split resolves too).
         if (c < m_in->caches.size()) {
@@ -372,6 +392,9 @@ void Simulation::stepCloth(std::size_t index)
         ctx.surfaces = &m_in->surfaces;
         ctx.clothIndex = std::uint32_t(index);
     }
+    // The rollback's copies of the frame's start, unless the frame is held in planes until it
+    // has passed the blow-up check (PlainPlanes): then the particles stay as they are.
+    takeSnapshot(index, solver.kind == SolverKind::Springs || !detail::planarFrame(cloth, cache, ctx));
     switch (solver.kind) {
     case SolverKind::Xpbd:
         detail::stepXpbd(cloth, cache, ctx, m_stats);
@@ -455,7 +478,6 @@ void Simulation::step()
         }
     }
 
-    takeSnapshot();
     if (solver.clothCollision && cloths.size() > 1)
         detail::buildClothSurfaces(cloths, m_in->surfaces);
     for (std::size_t c = 0; c < cloths.size(); ++c) {
@@ -469,6 +491,10 @@ void Simulation::step()
     if (detectBlowUp()) {
         rollBack();
         return;
+    }
+    for (std::size_t c = 0; c < cloths.size(); ++c) {
+        if (m_in->caches[c].heldFrame.held)
+            detail::commitPlainFrame(cloths[c], m_in->caches[c]);
     }
     keepEndPositions();
     m_time += solver.frameDt();

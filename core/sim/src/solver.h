@@ -88,8 +88,9 @@ void keepKinematicEnds(const Particles &p, ClothSolverCache &cache, const std::v
 /// and gives them the velocity of that motion, and their offsets from the frame's origin when
 /// the frame keeps them as Vec3 (beginFrameOffsets()).
 void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx);
-/// moveKinematics() without the offsets: Particles alone.
-void placeKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx);
+/// moveKinematics() without the offsets, for substep s of `substeps` in a frame of `frameDt`:
+/// Particles alone.
+void placeKinematics(Cloth &cloth, const ClothSolverCache &cache, int substep, int substeps, double frameDt);
 /// Frame start of a position-based solver (after beginKinematics): origin = position,
 /// offset = 0 (frame-local positions, see ClothSolverCache::origin), in the Vec3 arrays
 /// (ClothSolverCache::offset, offsetPrev; preVelocity sized for the predictions).
@@ -181,22 +182,29 @@ void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt);
 /// within such a frame, so it needs no Vec3 copy of it (ClothSolverCache::offset, offsetPrev,
 /// preVelocity stay unallocated on a cloth that only takes such frames: 36 bytes a particle),
 /// the passes no longer copy the offsets into planes and back, and the substep boundary works
-/// plane by plane. Nor does it need the frame's origin as an array of its own
-/// (ClothSolverCache::origin, 12 bytes a particle): Particles::position is left as the frame
-/// found it until finishPlainPlanes(), kinematic particles included (their offsets are taken
-/// from their path, whose start is their origin), so the positions are the origin.
+/// plane by plane.
+///
+/// Such a frame writes nothing into Particles but the kinematic particles' start
+/// (beginKinematics) and the forces: the frame's origin is Particles::position itself, and the
+/// frame ends held in the planes (holdPlainFrame). Simulation::step checks the held result
+/// from the planes (firstUnsettledPlainFrame) and then writes it (commitPlainFrame), or drops
+/// it on a rollback (dropPlainFrame), which only has the kinematic particles to put back: so
+/// the frame needs neither an origin array (12 bytes a particle) nor the rollback snapshot's
+/// copies of the previous positions and the velocities (24).
 struct PlainPlanes {
     PlanarPositions offset, offsetPrev, velocity;
 };
-/// Frame start of XPBD and Verlet (after beginKinematics): whether the frame keeps the
-/// particles in planes from its start to its end (a plain frame, on the AVX2 or AVX-512
-/// kernels, without bending between the passes); beginFrameOffsets() for the other frames.
-bool beginPositionFrame(Cloth &cloth, ClothSolverCache &cache, bool plain);
+/// Whether this frame of an XPBD or Verlet cloth keeps its particles in planes from its start
+/// to its end: a plain frame, on the AVX2 or AVX-512 kernels, without bending between the
+/// passes. Call after ClothSolverCache::ensure().
+bool planarFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx);
+/// Frame start of XPBD and Verlet (after beginKinematics): planarFrame(), and
+/// beginFrameOffsets() for the other frames.
+bool beginPositionFrame(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx);
 /// The first substep's prediction (predictSubstep() with the velocities kept, after
 /// accumulateExternalForces()) written into the planes: each dynamic particle gets the same
-/// IEEE operations in the same order, so the same bits, and Particles::velocity is left to
-/// finishPlainPlanes(). Static particles keep their place with zero velocity; kinematic ones
-/// are left at a zero offset for placeKinematicPlanes().
+/// IEEE operations in the same order, so the same bits. Static particles are left for
+/// commitPlainFrame(); kinematic ones are left at a zero offset for placeKinematicPlanes().
 PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict);
 /// The particle pass before substep s's constraint passes in such a frame: the forces and
 /// beginPlainPlanes() on the first substep, plainSubstepPlanes() on the others, then
@@ -211,11 +219,21 @@ void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, int
 /// same order, so the same bits.
 void plainSubstepPlanes(
     Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, const PlainPlanes &planes);
-/// finishPlainFrame() from the planes, the origin read from Particles::position: the same
-/// positions, previous positions and velocities, bit for bit; then the kinematic particles
-/// where moveKinematics() leaves them after the last substep (placeKinematics()).
-void finishPlainPlanes(
-    Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, float dt, const PlainPlanes &planes);
+/// The frame's end, held in the planes (ClothSolverCache::heldFrame) for Simulation::step.
+void holdPlainFrame(ClothSolverCache &cache, const FrameContext &ctx, float dt);
+/// What commitPlainFrame() will leave particle i with.
+ParticleEnd plainFrameEnd(const Cloth &cloth, ClothSolverCache &cache, std::uint32_t i);
+/// The lowest particle in [begin, end) that commitPlainFrame() would leave with a position,
+/// previous position or velocity not finite, or a speed above √maxSpeed2; `end` if none.
+std::size_t firstUnsettledPlainFrame(
+    const Cloth &cloth, ClothSolverCache &cache, float maxSpeed2, std::size_t begin, std::size_t end);
+/// The held frame into Particles: finishPlainFrame()'s positions, previous positions and
+/// velocities, bit for bit (the origin read from Particles::position), the static particles
+/// in their place with zero velocity, the kinematic ones where moveKinematics() leaves them
+/// after the last substep.
+void commitPlainFrame(Cloth &cloth, ClothSolverCache &cache);
+/// The held frame dropped (a rollback): the kinematic particles back where they were put.
+void dropPlainFrame(Cloth &cloth, ClothSolverCache &cache);
 
 /// End of a position-based substep (XPBD and Verlet, after their constraint passes):
 /// self-collision, collider projection, velocities from positions, restitution, tearing.

@@ -72,6 +72,11 @@ enum class TensionKept : std::uint8_t {
     VerletStreams, ///< the Verlet force sums in the same place
 };
 
+/// Where a frame leaves a particle.
+struct ParticleEnd {
+    Vec3 position, previous, velocity;
+};
+
 struct ClothSolverCache {
     // Topology key: the cache is rebuilt when any of these differ from the cloth.
     std::uint64_t revision = ~std::uint64_t(0);
@@ -152,6 +157,15 @@ struct ClothSolverCache {
     std::vector<Vec3> offsetPrev; ///< m, offset at the start of the current substep
     /// A plain XPBD frame's carried velocities as planes (PlainPlanes, solver.h).
     ScratchVector<float> planarVelocity; ///< m/s
+    /// A frame in planes whose result is still in them (holdPlainFrame, solver.h), until
+    /// Simulation::step commits or drops it: never set between two steps.
+    struct HeldFrame {
+        bool held = false;
+        float dt = 0.f; ///< s, its substep
+        int substeps = 0;
+        double frameDt = 0.0; ///< s
+    };
+    HeldFrame heldFrame;
 
     // Kinematic particles: moved from outside between frames, interpolated across substeps.
     /// True when a frame was stepped since the last state load or rollback: the simulation's

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <limits>
 
 #include <emmintrin.h>
 #include <immintrin.h>
@@ -126,11 +127,11 @@ namespace {
 // place(i, where the substep starts, where it ends, start of the frame's motion, end of it).
 template <typename Place>
 void forKinematicPath(
-    const Cloth &cloth, const ClothSolverCache &cache, int substep, const FrameContext &ctx, Place &&place)
+    const Cloth &cloth, const ClothSolverCache &cache, int substep, int substeps, Place &&place)
 {
     const Particles &p = cloth.particles;
-    const float t0 = float(substep) / float(ctx.substeps);
-    const float t1 = float(substep + 1) / float(ctx.substeps);
+    const float t0 = float(substep) / float(substeps);
+    const float t1 = float(substep + 1) / float(substeps);
     for (std::size_t k = 0; k < cache.kinematic.size(); ++k) {
         const std::uint32_t i = cache.kinematic[k];
         if (i >= p.size() || p.kind[i] != ParticleKind::Kinematic)
@@ -143,19 +144,20 @@ void forKinematicPath(
 
 } // namespace
 
-void placeKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx)
+void placeKinematics(Cloth &cloth, const ClothSolverCache &cache, int substep, int substeps, double frameDt)
 {
     Particles &p = cloth.particles;
-    forKinematicPath(cloth, cache, substep, ctx, [&](std::uint32_t i, Vec3 from, Vec3 to, Vec3 a, Vec3 b) {
-        p.previous[i] = from;
-        p.position[i] = to;
-        p.velocity[i] = (b - a) * float(1.0 / ctx.frameDt);
-    });
+    forKinematicPath(
+        cloth, cache, substep, substeps, [&](std::uint32_t i, Vec3 from, Vec3 to, Vec3 a, Vec3 b) {
+            p.previous[i] = from;
+            p.position[i] = to;
+            p.velocity[i] = (b - a) * float(1.0 / frameDt);
+        });
 }
 
 void moveKinematics(Cloth &cloth, ClothSolverCache &cache, int substep, const FrameContext &ctx)
 {
-    placeKinematics(cloth, cache, substep, ctx);
+    placeKinematics(cloth, cache, substep, ctx.substeps, ctx.frameDt);
     const Particles &p = cloth.particles;
     if (cache.origin.size() != p.size() || cache.offset.size() != p.size())
         return;
@@ -611,14 +613,24 @@ __attribute__((target("avx2"))) std::size_t plainPlanesEights(
 
 } // namespace
 
+namespace {
+
+// The planes of a frame in planes, in the cache's stores (grown when the cloth grew: never
+// once the frame has begun).
+PlainPlanes plainPlanesOf(ClothSolverCache &cache, std::size_t particles)
+{
+    return { planesIn(cache.xpbd.planes, particles),
+        planesIn(cache.xpbd.prevPlanes, particles, kPrevPlanesSkew),
+        planesIn(cache.planarVelocity, particles, kVelocityPlanesSkew) };
+}
+
+} // namespace
+
 PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict)
 {
     Particles &p = cloth.particles;
     const std::size_t n = p.size();
-    PlainPlanes pl;
-    pl.offset = planesIn(cache.xpbd.planes, n);
-    pl.offsetPrev = planesIn(cache.xpbd.prevPlanes, n, kPrevPlanesSkew);
-    pl.velocity = planesIn(cache.planarVelocity, n, kVelocityPlanesSkew);
+    const PlainPlanes pl = plainPlanesOf(cache, n);
     forParticles(cache, n, [&](std::uint32_t begin, std::uint32_t end) {
         std::size_t i = begin;
         while (i < end) {
@@ -629,17 +641,13 @@ PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Predic
             for (; i < scalarEnd; ++i) {
                 const auto u32 = std::uint32_t(i);
                 // A particle that does not move has no offset yet (the kinematic ones are
-                // placed by placeKinematicPlanes), and no velocity a plane reads.
+                // placed by placeKinematicPlanes), and no velocity a plane reads; the static
+                // ones are given theirs when the frame is committed (commitPlainFrame).
                 setPosition(pl.velocity, u32, Vec3 {});
                 setPosition(pl.offset, u32, Vec3 {});
                 setPosition(pl.offsetPrev, u32, Vec3 {});
-                if (p.invMass[i] == 0.f) {
-                    if (p.kind[i] != ParticleKind::Kinematic) {
-                        p.previous[i] = p.position[i];
-                        p.velocity[i] = {};
-                    }
+                if (p.invMass[i] == 0.f)
                     continue;
-                }
                 const Vec3 u = predict(p.velocity[i], p.force[i], p.invMass[i]);
                 setPosition(pl.velocity, u32, u);
                 setPosition(pl.offset, u32, Vec3 {} + u * predict.dt);
@@ -649,9 +657,14 @@ PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Predic
     return pl;
 }
 
-bool beginPositionFrame(Cloth &cloth, ClothSolverCache &cache, bool plain)
+bool planarFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx)
 {
-    const bool planar = plain && !bends(cloth.bending) && xpbdKernelIsa() >= KernelIsa::Avx2;
+    return plainFrame(cloth, cache, ctx) && !bends(cloth.bending) && xpbdKernelIsa() >= KernelIsa::Avx2;
+}
+
+bool beginPositionFrame(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx)
+{
+    const bool planar = planarFrame(cloth, cache, ctx);
     if (!planar)
         beginFrameOffsets(cloth, cache);
     return planar;
@@ -674,10 +687,11 @@ void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, int
 {
     // moveKinematics()'s offsets: its positions less the frame's origin, which for a kinematic
     // particle is the start of its motion (beginKinematics put it there).
-    forKinematicPath(cloth, cache, substep, ctx, [&](std::uint32_t i, Vec3 from, Vec3 to, Vec3 a, Vec3) {
-        setPosition(pl.offset, i, to - a);
-        setPosition(pl.offsetPrev, i, from - a);
-    });
+    forKinematicPath(
+        cloth, cache, substep, ctx.substeps, [&](std::uint32_t i, Vec3 from, Vec3 to, Vec3 a, Vec3) {
+            setPosition(pl.offset, i, to - a);
+            setPosition(pl.offsetPrev, i, from - a);
+        });
 }
 
 void plainSubstepPlanes(
@@ -697,11 +711,8 @@ void plainSubstepPlanes(
             for (; i < scalarEnd; ++i) {
                 const auto u32 = std::uint32_t(i);
                 if (invMass[i] == 0.f) {
-                    if (p.kind[i] != ParticleKind::Kinematic) {
-                        p.previous[i] = p.position[i];
-                        p.velocity[i] = {};
+                    if (p.kind[i] != ParticleKind::Kinematic)
                         setPosition(pl.offsetPrev, u32, positionOf(pl.offset, u32));
-                    }
                     continue;
                 }
                 const Vec3 o = positionOf(pl.offset, u32);
@@ -719,37 +730,85 @@ void plainSubstepPlanes(
 
 namespace {
 
-// finishPlainPlanes() for eight dynamic particles at a time in AVX2: finishPlainFrameEights'
-// operations on the same values, lane for lane. Stops before particle n or the first group
-// holding a static or kinematic particle; returns how many it did.
-__attribute__((target("avx2"))) std::size_t finishPlanesEights(
-    Particles &p, const Vec3 *origin, float dt, const PlainPlanes &pl, std::size_t first, std::size_t n)
+// One plane's eight lanes of a held frame's end, from the planes at the lanes' first particle
+// and the origin `o`: position, previous position and velocity (finishPlainFrameEights'
+// operations).
+DRAPE_AVX2_INLINE void heldLanes(const float *offset, const float *offsetPrev, const float *velocity,
+    __m256 o, __m256 dt, __m256 invDt, __m256 &x, __m256 &xPrev, __m256 &v)
+{
+    const __m256 off = _mm256_loadu_ps(offset);
+    const __m256 offPrev = _mm256_loadu_ps(offsetPrev);
+    const __m256 pv = _mm256_loadu_ps(velocity);
+    x = _mm256_add_ps(o, off);
+    xPrev = _mm256_add_ps(o, offPrev);
+    const __m256 predicted = _mm256_add_ps(offPrev, _mm256_mul_ps(pv, dt));
+    v = _mm256_add_ps(pv, _mm256_mul_ps(_mm256_sub_ps(off, predicted), invDt));
+}
+
+// commitPlainFrame()'s values for eight dynamic particles at a time in AVX2, checked instead of
+// written: true when each is certainly calm (every coordinate of the position, the previous
+// position and the velocity finite, each velocity component squared below `bound`). Stops
+// before particle n, the first group holding a static or kinematic particle, or the first
+// group not certainly calm; returns how many it passed.
+__attribute__((target("avx2"))) std::size_t calmPlanesEights(
+    const Particles &p, float dt, const PlainPlanes &pl, float bound, std::size_t first, std::size_t n)
 {
     const float *invMass = p.invMass.data();
     const __m256 dt8 = _mm256_set1_ps(dt);
     const __m256 invDt = _mm256_set1_ps(1.f / dt);
-    // One plane's eight lanes: position, previous position and velocity.
-    const auto plane = [&](const float *offset, const float *offsetPrev, const float *velocity, __m256 o,
-        std::size_t i, __m256 &x, __m256 &xPrev, __m256 &v) __attribute__((target("avx2"), always_inline))
+    const __m256 bound8 = _mm256_set1_ps(bound);
+    // One plane's eight lanes: the lanes where a value is not finite (x - x is NaN) or the
+    // velocity component is not certainly below the bound.
+    const auto unsettled = [&](const float *offset, const float *offsetPrev, const float *velocity, __m256 o,
+        std::size_t i) __attribute__((target("avx2"), always_inline))
     {
-        const __m256 off = _mm256_loadu_ps(offset + i);
-        const __m256 offPrev = _mm256_loadu_ps(offsetPrev + i);
-        const __m256 pv = _mm256_loadu_ps(velocity + i);
-        x = _mm256_add_ps(o, off);
-        xPrev = _mm256_add_ps(o, offPrev);
-        const __m256 predicted = _mm256_add_ps(offPrev, _mm256_mul_ps(pv, dt8));
-        v = _mm256_add_ps(pv, _mm256_mul_ps(_mm256_sub_ps(off, predicted), invDt));
+        __m256 x, xPrev, v;
+        heldLanes(offset + i, offsetPrev + i, velocity + i, o, dt8, invDt, x, xPrev, v);
+        const __m256 zero = _mm256_setzero_ps();
+        const __m256 notFinite = _mm256_or_ps(_mm256_cmp_ps(_mm256_sub_ps(x, x), zero, _CMP_NEQ_UQ),
+            _mm256_cmp_ps(_mm256_sub_ps(xPrev, xPrev), zero, _CMP_NEQ_UQ));
+        return _mm256_or_ps(notFinite, _mm256_cmp_ps(_mm256_mul_ps(v, v), bound8, _CMP_NLT_UQ));
     };
     std::size_t i = first;
     for (; i + 8 <= n; i += 8) {
         if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(invMass + i), _mm256_setzero_ps(), _CMP_EQ_OQ))
             != 0)
             break;
-        const avx2::Lanes o = avx2::loadWindow(&origin->x, std::uint32_t(i));
+        const avx2::Lanes o = avx2::loadWindow(&p.position.data()->x, std::uint32_t(i));
+        const __m256 bad
+            = _mm256_or_ps(_mm256_or_ps(unsettled(pl.offset.x, pl.offsetPrev.x, pl.velocity.x, o.x, i),
+                               unsettled(pl.offset.y, pl.offsetPrev.y, pl.velocity.y, o.y, i)),
+                unsettled(pl.offset.z, pl.offsetPrev.z, pl.velocity.z, o.z, i));
+        if (_mm256_movemask_ps(bad) != 0)
+            break;
+    }
+    return i - first;
+}
+
+// commitPlainFrame() for eight dynamic particles at a time in AVX2: finishPlainFrameEights'
+// operations on the same values, lane for lane. Stops before particle n or the first group
+// holding a static or kinematic particle; returns how many it did.
+__attribute__((target("avx2"))) std::size_t finishPlanesEights(
+    Particles &p, float dt, const PlainPlanes &pl, std::size_t first, std::size_t n)
+{
+    const float *invMass = p.invMass.data();
+    const __m256 dt8 = _mm256_set1_ps(dt);
+    const __m256 invDt = _mm256_set1_ps(1.f / dt);
+    std::size_t i = first;
+    for (; i + 8 <= n; i += 8) {
+        if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(invMass + i), _mm256_setzero_ps(), _CMP_EQ_OQ))
+            != 0)
+            break;
+        // The frame's origin is where the particles still are; each window is read before it
+        // is written.
+        const avx2::Lanes o = avx2::loadWindow(&p.position.data()->x, std::uint32_t(i));
         avx2::Lanes x, xPrev, v;
-        plane(pl.offset.x, pl.offsetPrev.x, pl.velocity.x, o.x, i, x.x, xPrev.x, v.x);
-        plane(pl.offset.y, pl.offsetPrev.y, pl.velocity.y, o.y, i, x.y, xPrev.y, v.y);
-        plane(pl.offset.z, pl.offsetPrev.z, pl.velocity.z, o.z, i, x.z, xPrev.z, v.z);
+        heldLanes(
+            pl.offset.x + i, pl.offsetPrev.x + i, pl.velocity.x + i, o.x, dt8, invDt, x.x, xPrev.x, v.x);
+        heldLanes(
+            pl.offset.y + i, pl.offsetPrev.y + i, pl.velocity.y + i, o.y, dt8, invDt, x.y, xPrev.y, v.y);
+        heldLanes(
+            pl.offset.z + i, pl.offsetPrev.z + i, pl.velocity.z + i, o.z, dt8, invDt, x.z, xPrev.z, v.z);
         avx2::storeWindow(&p.position.data()->x, std::uint32_t(i), x);
         avx2::storeWindow(&p.previous.data()->x, std::uint32_t(i), xPrev);
         avx2::storeWindow(&p.velocity.data()->x, std::uint32_t(i), v);
@@ -759,28 +818,104 @@ __attribute__((target("avx2"))) std::size_t finishPlanesEights(
 
 } // namespace
 
-void finishPlainPlanes(
-    Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, float dt, const PlainPlanes &pl)
+void holdPlainFrame(ClothSolverCache &cache, const FrameContext &ctx, float dt)
+{
+    cache.heldFrame = { true, dt, ctx.substeps, ctx.frameDt };
+}
+
+namespace {
+
+// plainFrameEnd() with the planes at hand.
+ParticleEnd heldEnd(const Cloth &cloth, const ClothSolverCache &cache, const PlainPlanes &pl, std::uint32_t i)
+{
+    const Particles &p = cloth.particles;
+    const ClothSolverCache::HeldFrame &held = cache.heldFrame;
+    if (p.invMass[i] != 0.f) {
+        // commitPlainFrame()'s scalar arithmetic (the same bits as its vector lanes).
+        const float dt = held.dt;
+        const float invDt = 1.f / dt;
+        const Vec3 offset = positionOf(pl.offset, i);
+        const Vec3 offsetPrev = positionOf(pl.offsetPrev, i);
+        const Vec3 preVelocity = positionOf(pl.velocity, i);
+        const Vec3 o = p.position[i];
+        const Vec3 predicted = offsetPrev + preVelocity * dt;
+        return { o + offset, o + offsetPrev, preVelocity + (offset - predicted) * invDt };
+    }
+    if (p.kind[i] != ParticleKind::Kinematic)
+        return { p.position[i], p.position[i], Vec3 {} };
+    ParticleEnd end { p.position[i], p.previous[i], p.velocity[i] };
+    const auto k = std::lower_bound(cache.kinematic.begin(), cache.kinematic.end(), i);
+    if (k != cache.kinematic.end() && *k == i) {
+        // placeKinematics()'s values for the last substep.
+        const std::size_t ki = std::size_t(k - cache.kinematic.begin());
+        const Vec3 &a = cache.kinematicStart[ki];
+        const Vec3 &b = cache.kinematicTarget[ki];
+        const float t0 = float(held.substeps - 1) / float(held.substeps);
+        const float t1 = float(held.substeps) / float(held.substeps);
+        end = { lerp(a, b, t1), lerp(a, b, t0), (b - a) * float(1.0 / held.frameDt) };
+    }
+    return end;
+}
+
+} // namespace
+
+ParticleEnd plainFrameEnd(const Cloth &cloth, ClothSolverCache &cache, std::uint32_t i)
+{
+    return heldEnd(cloth, cache, plainPlanesOf(cache, cloth.particles.size()), i);
+}
+
+std::size_t firstUnsettledPlainFrame(
+    const Cloth &cloth, ClothSolverCache &cache, float maxSpeed2, std::size_t begin, std::size_t end)
+{
+    const Particles &p = cloth.particles;
+    const PlainPlanes pl = plainPlanesOf(cache, p.size());
+    // A component squared below 0.33 maxSpeed² keeps |v|² below maxSpeed² whatever the rounding
+    // of the sum; a subnormal bound could round up by a whole unit, so then every particle is
+    // looked at one by one (as Simulation::detectBlowUp does).
+    const bool fast = maxSpeed2 >= std::numeric_limits<float>::min();
+    std::size_t i = begin;
+    while (i < end) {
+        if (fast)
+            i += calmPlanesEights(p, cache.heldFrame.dt, pl, 0.33f * maxSpeed2, i, end);
+        const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
+        for (; i < scalarEnd; ++i) {
+            const ParticleEnd e = heldEnd(cloth, cache, pl, std::uint32_t(i));
+            if (!(isFinite(e.position) && isFinite(e.velocity) && isFinite(e.previous)
+                    && lengthSquared(e.velocity) <= maxSpeed2))
+                return i;
+        }
+    }
+    return end;
+}
+
+void commitPlainFrame(Cloth &cloth, ClothSolverCache &cache)
 {
     Particles &p = cloth.particles;
+    const ClothSolverCache::HeldFrame held = cache.heldFrame;
+    cache.heldFrame = {};
+    const PlainPlanes pl = plainPlanesOf(cache, p.size());
+    const float dt = held.dt;
     const float invDt = 1.f / dt;
-    // The frame's origin is where the particles still are (a dynamic particle's position is
-    // read before it is written).
-    const Vec3 *origin = p.position.data();
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         std::size_t i = begin;
         while (i < end) {
-            i += finishPlanesEights(p, origin, dt, pl, i, end);
+            i += finishPlanesEights(p, dt, pl, i, end);
             // Up to a group of eight one by one (finishPlainFrame's scalar loop, per plane).
             const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
             for (; i < scalarEnd; ++i) {
-                if (p.invMass[i] == 0.f)
+                if (p.invMass[i] == 0.f) {
+                    // A static particle keeps its place with zero velocity (predictSubstep).
+                    if (p.kind[i] != ParticleKind::Kinematic) {
+                        p.previous[i] = p.position[i];
+                        p.velocity[i] = {};
+                    }
                     continue;
+                }
                 const auto u32 = std::uint32_t(i);
                 const Vec3 offset = positionOf(pl.offset, u32);
                 const Vec3 offsetPrev = positionOf(pl.offsetPrev, u32);
                 const Vec3 preVelocity = positionOf(pl.velocity, u32);
-                const Vec3 o = origin[i];
+                const Vec3 o = p.position[i]; // the frame's origin
                 p.position[i] = o + offset;
                 p.previous[i] = o + offsetPrev;
                 const Vec3 predicted = offsetPrev + preVelocity * dt;
@@ -789,7 +924,20 @@ void finishPlainPlanes(
         }
     });
     // The kinematic particles where moveKinematics() leaves them after the last substep.
-    placeKinematics(cloth, cache, ctx.substeps - 1, ctx);
+    placeKinematics(cloth, cache, held.substeps - 1, held.substeps, held.frameDt);
+}
+
+void dropPlainFrame(Cloth &cloth, ClothSolverCache &cache)
+{
+    cache.heldFrame = {};
+    // beginKinematics() put the kinematic particles at the start of their motion: back where
+    // they were put.
+    Particles &p = cloth.particles;
+    for (std::size_t k = 0; k < cache.kinematic.size(); ++k) {
+        const std::uint32_t i = cache.kinematic[k];
+        if (i < p.size() && p.kind[i] == ParticleKind::Kinematic)
+            p.position[i] = cache.kinematicTarget[k];
+    }
 }
 
 void tearAfterSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, StepStats &stats)

@@ -62,7 +62,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
     const bool fresh = !cache.started;
     beginKinematics(cloth, cache);
     const bool plain = plainFrame(cloth, cache, ctx); // see stepXpbd
-    const bool planar = beginPositionFrame(cloth, cache, plain); // PlainPlanes
+    const bool planar = beginPositionFrame(cloth, cache, ctx); // PlainPlanes
     PlainPlanes planes;
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
@@ -104,7 +104,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
         }
         if (plain) {
             if (s + 1 == ctx.substeps && planar)
-                finishPlainPlanes(cloth, cache, ctx, dt, planes);
+                holdPlainFrame(cache, ctx, dt); // committed by Simulation::step
             else if (s + 1 == ctx.substeps)
                 finishPlainFrame(cloth, cache, dt);
         } else {

@@ -79,7 +79,7 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
     // end with the self-collision pass on positions and fold the rest of their end into the
     // next one's prediction, as a plain frame does (the same bits as the unfolded substeps).
     const bool selfOnly = !plain && ctx.solver.selfCollision && plainButSelfCollision(cloth, cache, ctx);
-    const bool planar = beginPositionFrame(cloth, cache, plain); // PlainPlanes
+    const bool planar = beginPositionFrame(cloth, cache, ctx); // PlainPlanes
     PlainPlanes planes;
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
@@ -124,7 +124,7 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         if (plain) {
             if (s + 1 == ctx.substeps) {
                 if (planar)
-                    finishPlainPlanes(cloth, cache, ctx, dt, planes);
+                    holdPlainFrame(cache, ctx, dt); // committed by Simulation::step
                 else
                     finishPlainFrame(cloth, cache, dt);
                 keepXpbdTension(cloth, cache, dt); // made on request (Simulation::constraintTensions)
