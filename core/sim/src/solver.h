@@ -201,11 +201,12 @@ bool planarFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameC
 /// Frame start of XPBD and Verlet (after beginKinematics): planarFrame(), and
 /// beginFrameOffsets() for the other frames.
 bool beginPositionFrame(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx);
-/// The first substep's prediction (predictSubstep() with the velocities kept, after
-/// accumulateExternalForces()) written into the planes: each dynamic particle gets the same
-/// IEEE operations in the same order, so the same bits. Static particles are left for
-/// commitPlainFrame(); kinematic ones are left at a zero offset for placeKinematicPlanes().
-PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict);
+/// The first substep's prediction (predictSubstep()'s, after accumulateExternalForces())
+/// written into the planes, the velocities after prediction into the velocity planes: each
+/// dynamic particle gets the same IEEE operations in the same order, so the same bits.
+/// Particles are not written: Particles::velocity and the static particles are left for
+/// commitPlainFrame(), the kinematic ones at a zero offset for placeKinematicPlanes().
+PlainPlanes beginPlainPlanes(const Cloth &cloth, ClothSolverCache &cache, const Prediction &predict);
 /// The particle pass before substep s's constraint passes in such a frame: the forces and
 /// beginPlainPlanes() on the first substep, plainSubstepPlanes() on the others, then
 /// placeKinematicPlanes(). (moveKinematics() is not called within the frame.)

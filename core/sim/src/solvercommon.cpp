@@ -611,10 +611,6 @@ __attribute__((target("avx2"))) std::size_t plainPlanesEights(
     return i - first;
 }
 
-} // namespace
-
-namespace {
-
 // The planes of a frame in planes, in the cache's stores (grown when the cloth grew: never
 // once the frame has begun).
 PlainPlanes plainPlanesOf(ClothSolverCache &cache, std::size_t particles)
@@ -626,9 +622,9 @@ PlainPlanes plainPlanesOf(ClothSolverCache &cache, std::size_t particles)
 
 } // namespace
 
-PlainPlanes beginPlainPlanes(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict)
+PlainPlanes beginPlainPlanes(const Cloth &cloth, ClothSolverCache &cache, const Prediction &predict)
 {
-    Particles &p = cloth.particles;
+    const Particles &p = cloth.particles;
     const std::size_t n = p.size();
     const PlainPlanes pl = plainPlanesOf(cache, n);
     forParticles(cache, n, [&](std::uint32_t begin, std::uint32_t end) {
