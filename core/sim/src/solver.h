@@ -219,7 +219,7 @@ void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, int
 /// plainSubstep() on the planes: each dynamic particle gets the same IEEE operations in the
 /// same order, so the same bits.
 void plainSubstepPlanes(
-    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, const PlainPlanes &planes);
+    const Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, const PlainPlanes &planes);
 /// The frame's end, held in the planes (ClothSolverCache::heldFrame) for Simulation::step.
 void holdPlainFrame(ClothSolverCache &cache, const FrameContext &ctx, float dt);
 /// What commitPlainFrame() will leave particle i with.

@@ -620,36 +620,62 @@ PlainPlanes plainPlanesOf(ClothSolverCache &cache, std::size_t particles)
         planesIn(cache.planarVelocity, particles, kVelocityPlanesSkew) };
 }
 
+// beginPlainPlanes() (`First`) and plainSubstepPlanes() on the planes `pl`: runs of eight
+// dynamic particles in AVX2 (plainPlanesEights), the rest one by one with the same operations.
+template <bool First>
+void planePass(const Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, const PlainPlanes &pl)
+{
+    const Particles &p = cloth.particles;
+    const float dt = predict.dt;
+    const float invDt = 1.f / dt;
+    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
+        std::size_t i = begin;
+        while (i < end) {
+            i += predict.verlet ? plainPlanesEights<First, true>(p, predict, pl, i, end)
+                                : plainPlanesEights<First, false>(p, predict, pl, i, end);
+            // Up to a group of eight one by one (predictSubstep's and plainSubstepRange's
+            // scalar loops, per plane).
+            const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
+            for (; i < scalarEnd; ++i) {
+                const auto u32 = std::uint32_t(i);
+                if constexpr (First) {
+                    // A particle that does not move has no offset yet (the kinematic ones are
+                    // placed by placeKinematicPlanes), and no velocity a plane reads; the
+                    // static ones are given theirs when the frame is committed
+                    // (commitPlainFrame).
+                    setPosition(pl.velocity, u32, Vec3 {});
+                    setPosition(pl.offset, u32, Vec3 {});
+                    setPosition(pl.offsetPrev, u32, Vec3 {});
+                }
+                if (p.invMass[i] == 0.f) {
+                    if (!First && p.kind[i] != ParticleKind::Kinematic)
+                        setPosition(pl.offsetPrev, u32, positionOf(pl.offset, u32));
+                    continue;
+                }
+                // The first substep damps the carried velocity; the others take it from the
+                // offsets' motion over the last substep.
+                Vec3 o {}, v = p.velocity[i];
+                if constexpr (!First) {
+                    o = positionOf(pl.offset, u32);
+                    const Vec3 pv = positionOf(pl.velocity, u32);
+                    const Vec3 predicted = positionOf(pl.offsetPrev, u32) + pv * dt;
+                    v = pv + (o - predicted) * invDt;
+                }
+                const Vec3 u = predict(v, p.force[i], p.invMass[i]);
+                setPosition(pl.velocity, u32, u);
+                setPosition(pl.offsetPrev, u32, o);
+                setPosition(pl.offset, u32, o + u * dt);
+            }
+        }
+    });
+}
+
 } // namespace
 
 PlainPlanes beginPlainPlanes(const Cloth &cloth, ClothSolverCache &cache, const Prediction &predict)
 {
-    const Particles &p = cloth.particles;
-    const std::size_t n = p.size();
-    const PlainPlanes pl = plainPlanesOf(cache, n);
-    forParticles(cache, n, [&](std::uint32_t begin, std::uint32_t end) {
-        std::size_t i = begin;
-        while (i < end) {
-            i += predict.verlet ? plainPlanesEights<true, true>(p, predict, pl, i, end)
-                                : plainPlanesEights<true, false>(p, predict, pl, i, end);
-            // Up to a group of eight one by one (predictSubstep's scalar loop, per plane).
-            const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
-            for (; i < scalarEnd; ++i) {
-                const auto u32 = std::uint32_t(i);
-                // A particle that does not move has no offset yet (the kinematic ones are
-                // placed by placeKinematicPlanes), and no velocity a plane reads; the static
-                // ones are given theirs when the frame is committed (commitPlainFrame).
-                setPosition(pl.velocity, u32, Vec3 {});
-                setPosition(pl.offset, u32, Vec3 {});
-                setPosition(pl.offsetPrev, u32, Vec3 {});
-                if (p.invMass[i] == 0.f)
-                    continue;
-                const Vec3 u = predict(p.velocity[i], p.force[i], p.invMass[i]);
-                setPosition(pl.velocity, u32, u);
-                setPosition(pl.offset, u32, Vec3 {} + u * predict.dt);
-            }
-        }
-    });
+    const PlainPlanes pl = plainPlanesOf(cache, cloth.particles.size());
+    planePass<true>(cloth, cache, predict, pl);
     return pl;
 }
 
@@ -691,37 +717,9 @@ void placeKinematicPlanes(const Cloth &cloth, const ClothSolverCache &cache, int
 }
 
 void plainSubstepPlanes(
-    Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, const PlainPlanes &pl)
+    const Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, const PlainPlanes &pl)
 {
-    Particles &p = cloth.particles;
-    const float dt = predict.dt;
-    const float invDt = 1.f / dt;
-    const float *invMass = p.invMass.data();
-    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
-        std::size_t i = begin;
-        while (i < end) {
-            i += predict.verlet ? plainPlanesEights<false, true>(p, predict, pl, i, end)
-                                : plainPlanesEights<false, false>(p, predict, pl, i, end);
-            // Up to a group of eight one by one (plainSubstepRange's scalar loop, per plane).
-            const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
-            for (; i < scalarEnd; ++i) {
-                const auto u32 = std::uint32_t(i);
-                if (invMass[i] == 0.f) {
-                    if (p.kind[i] != ParticleKind::Kinematic)
-                        setPosition(pl.offsetPrev, u32, positionOf(pl.offset, u32));
-                    continue;
-                }
-                const Vec3 o = positionOf(pl.offset, u32);
-                const Vec3 pv = positionOf(pl.velocity, u32);
-                const Vec3 predicted = positionOf(pl.offsetPrev, u32) + pv * dt;
-                const Vec3 v = pv + (o - predicted) * invDt;
-                const Vec3 u = predict(v, p.force[i], invMass[i]);
-                setPosition(pl.velocity, u32, u);
-                setPosition(pl.offsetPrev, u32, o);
-                setPosition(pl.offset, u32, o + u * dt);
-            }
-        }
-    });
+    planePass<false>(cloth, cache, predict, pl);
 }
 
 namespace {
