@@ -48,8 +48,6 @@ QString difference(const Cloth &a, const Cloth &b)
         return "previous";
     if (!sameBytes(p.velocity, q.velocity))
         return "velocity";
-    if (!sameBytes(p.force, q.force))
-        return "force";
     if (!sameBytes(p.rest, q.rest))
         return "rest";
     if (!sameBytes(p.mass, q.mass))

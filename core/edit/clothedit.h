@@ -30,7 +30,7 @@ namespace drape {
 constexpr std::uint32_t kRemovedIndex = 0xffffffffu;
 
 /// Everything about one particle that an edit may change (not its rest position, which is
-/// authoring data, nor the per-step force accumulator).
+/// authoring data).
 struct ParticleRecord {
     Vec3 position;
     Vec3 previous;

@@ -493,12 +493,12 @@ private:
     mutable std::uint64_t m_contentId = 0; ///< 0: not drawn since the last write
 };
 
-/// Particle attributes as parallel arrays, all of the same length.
+/// Particle attributes as parallel arrays, all of the same length. The forces on them are not
+/// state: a solver takes them each substep (ClothSolverCache::force, forces.h).
 struct Particles {
     std::vector<Vec3> position;        ///< m, current position
     std::vector<Vec3> previous;        ///< m, position at the start of the last step (Verlet, XPBD)
-    std::vector<Vec3> velocity;        ///< m/s
-    std::vector<Vec3> force;           ///< N, forces accumulated for the current step
+    std::vector<Vec3> velocity; ///< m/s
     std::vector<Vec3> rest;            ///< m, authored (rest) position; texture coordinates derive from it
     std::vector<float> mass;           ///< kg, kept for pinned particles too (unpinning restores it)
     std::vector<float> invMass;        ///< 1/kg, 0 for static and kinematic particles

@@ -109,7 +109,6 @@ std::uint32_t Particles::add(Vec3 p, float massKg, ParticleKind k)
     position.push_back(p);
     previous.push_back(p);
     velocity.push_back({});
-    force.push_back({});
     rest.push_back(p);
     mass.push_back(massKg);
     invMass.push_back(inverseMassFor(massKg, k));
@@ -122,7 +121,6 @@ void Particles::resize(std::size_t n)
     position.resize(n);
     previous.resize(n);
     velocity.resize(n);
-    force.resize(n);
     rest.resize(n);
     mass.resize(n, 0.f);
     invMass.resize(n, 0.f);
@@ -286,11 +284,11 @@ bool Cloth::arraysAndSettingsValid() const
 {
     const Particles &p = particles;
     const std::size_t n = p.position.size();
-    return p.previous.size() == n && p.velocity.size() == n && p.force.size() == n && p.rest.size() == n
-        && p.mass.size() == n && p.invMass.size() == n && p.kind.size() == n && tetherStretch >= 0.f
-        && std::isfinite(tetherStretch) && bending.rigidity >= 0.f && std::isfinite(bending.rigidity)
-        && bending.warpRigidity >= 0.f && std::isfinite(bending.warpRigidity) && isFinite(bending.warpAxis)
-        && thickness >= 0.f && std::isfinite(thickness);
+    return p.previous.size() == n && p.velocity.size() == n && p.rest.size() == n && p.mass.size() == n
+        && p.invMass.size() == n && p.kind.size() == n && tetherStretch >= 0.f && std::isfinite(tetherStretch)
+        && bending.rigidity >= 0.f && std::isfinite(bending.rigidity) && bending.warpRigidity >= 0.f
+        && std::isfinite(bending.warpRigidity) && isFinite(bending.warpAxis) && thickness >= 0.f
+        && std::isfinite(thickness);
 }
 
 bool Cloth::valuesValid(
@@ -317,8 +315,8 @@ std::string Cloth::validate() const
     // Something is wrong: find the first problem and name it.
     const Particles &p = particles;
     const std::size_t n = p.position.size();
-    if (p.previous.size() != n || p.velocity.size() != n || p.force.size() != n || p.rest.size() != n
-        || p.mass.size() != n || p.invMass.size() != n || p.kind.size() != n)
+    if (p.previous.size() != n || p.velocity.size() != n || p.rest.size() != n || p.mass.size() != n
+        || p.invMass.size() != n || p.kind.size() != n)
         return "particle arrays have different lengths (position has " + std::to_string(n) + ")";
     for (std::size_t i = 0; i < n; ++i) {
         const bool massOk = p.mass[i] > 0.f && std::isfinite(p.mass[i]);

@@ -65,7 +65,7 @@ float airDampingFactor(float airDamping, double dt)
 namespace {
 
 // One triangle's share of addWindForces.
-void windOnTriangle(const Triangle &t, Particles &p, const detail::WindFactors &k)
+void windOnTriangle(const Triangle &t, const Particles &p, Vec3 *force, const detail::WindFactors &k)
 {
     const std::uint32_t a = t.v[0], b = t.v[1], c = t.v[2];
     const Vec3 areaNormal = cross(p.position[b] - p.position[a], p.position[c] - p.position[a]); // 2A n
@@ -91,16 +91,16 @@ void windOnTriangle(const Triangle &t, Particles &p, const detail::WindFactors &
             f += across * (k.halfRhoLift * area * speed * speed * cosT);
     }
     const Vec3 share = f * (1.f / 3.f);
-    p.force[a] += share;
-    p.force[b] += share;
-    p.force[c] += share;
+    force[a] += share;
+    force[b] += share;
+    force[c] += share;
 }
 
 } // namespace
 
-void addWindForces(Cloth &cloth, const WindSettings &wind, const Vec3 &windVel)
+void addWindForces(const Cloth &cloth, const WindSettings &wind, const Vec3 &windVel, Vec3 *force)
 {
-    Particles &p = cloth.particles;
+    const Particles &p = cloth.particles;
     const float halfRho = 0.5f * wind.airDensity;
     detail::WindFactors k;
     k.wind = windVel;
@@ -109,20 +109,27 @@ void addWindForces(Cloth &cloth, const WindSettings &wind, const Vec3 &windVel)
     k.lift = wind.liftCoefficient > 0.f;
     std::size_t done = 0;
     if (detail::xpbdKernelIsa() >= detail::KernelIsa::Avx2)
-        done = detail::addWindForcesAvx2(cloth.triangles.data(), cloth.triangles.size(), p.position.data(),
-            p.velocity.data(), p.force.data(), k);
+        done = detail::addWindForcesAvx2(
+            cloth.triangles.data(), cloth.triangles.size(), p.position.data(), p.velocity.data(), force, k);
     for (std::size_t t = done; t < cloth.triangles.size(); ++t)
-        windOnTriangle(cloth.triangles[t], p, k);
+        windOnTriangle(cloth.triangles[t], p, force, k);
 }
 
-void accumulateExternalForces(Cloth &cloth, const WorldSettings &world, double t)
+bool windActs(const Cloth &cloth, const WorldSettings &world)
 {
-    Particles &p = cloth.particles;
+    return world.wind.speed > 0.f && !cloth.triangles.empty();
+}
+
+void accumulateExternalForces(
+    const Cloth &cloth, const WorldSettings &world, double t, std::vector<Vec3> &force)
+{
+    const Particles &p = cloth.particles;
     const std::size_t n = p.size();
+    force.resize(n);
     for (std::size_t i = 0; i < n; ++i)
-        p.force[i] = world.gravity * p.mass[i];
-    if (world.wind.speed > 0.f && !cloth.triangles.empty())
-        addWindForces(cloth, world.wind, windVelocity(world.wind, t));
+        force[i] = world.gravity * p.mass[i];
+    if (windActs(cloth, world))
+        addWindForces(cloth, world.wind, windVelocity(world.wind, t), force.data());
 }
 
 } // namespace drape

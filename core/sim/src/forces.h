@@ -16,13 +16,20 @@ Vec3 windVelocity(const WindSettings &wind, double t);
 /// solution of dv/dt = -c v (so the result does not depend on the substep count).
 float airDampingFactor(float airDamping, double dt);
 
-/// Sets particles.force to gravity (m g) plus the aerodynamic force of the wind on the
-/// triangles at time t, using the particles' current velocities. Static and kinematic
-/// particles receive forces too (the solvers ignore them through inverse mass 0).
-void accumulateExternalForces(Cloth &cloth, const WorldSettings &world, double t);
+/// True when the wind acts on the cloth (it blows and the cloth has triangles): its external
+/// forces are then more than gravity, and vary from particle to particle beyond m g.
+bool windActs(const Cloth &cloth, const WorldSettings &world);
 
-/// Adds the wind force on each triangle, shared a third per corner (see forces.cpp).
-void addWindForces(Cloth &cloth, const WindSettings &wind, const Vec3 &windVel);
+/// Sets `force` (N, one per particle, resized to the cloth's) to gravity (m g) plus the
+/// aerodynamic force of the wind on the triangles at time t, using the particles' current
+/// velocities. Static and kinematic particles receive forces too (the solvers ignore them
+/// through inverse mass 0).
+void accumulateExternalForces(
+    const Cloth &cloth, const WorldSettings &world, double t, std::vector<Vec3> &force);
+
+/// Adds the wind force on each triangle to `force` (one per particle), shared a third per
+/// corner (see forces.cpp).
+void addWindForces(const Cloth &cloth, const WindSettings &wind, const Vec3 &windVel, Vec3 *force);
 
 namespace detail {
 

@@ -30,12 +30,24 @@ DRAPE_PARTICLES_INLINE __m512 spreadOverLanes(__m512 f, std::size_t c)
     return _mm512_maskz_permutexvar_ps(0xFFFF, index, f);
 }
 
+// Register c of sixteen particles' forces from float k of `force`, or without an array (null)
+// their m g: the gravity's lanes times their masses m spread over their components.
+DRAPE_PARTICLES_INLINE __m512 forceSixteens(
+    const float *force, std::size_t k, const InterleavedGravity<16> &gravity, __m512 m, std::size_t c)
+{
+    if (force)
+        return _mm512_loadu_ps(force + k);
+    return _mm512_mul_ps(_mm512_load_ps(gravity.lane[c]), spreadOverLanes(m, c));
+}
+
 template <bool Verlet>
 DRAPE_PARTICLES_INLINE std::size_t sixteens(
     Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first, std::size_t n)
 {
     const float *invMass = cloth.particles.invMass.data();
-    const float *force = &cloth.particles.force.data()->x;
+    const float *mass = cloth.particles.mass.data();
+    const float *force = cache.force.empty() ? nullptr : &cache.force.data()->x;
+    const InterleavedGravity<16> gravity(predict.gravity);
     float *offset = &cache.offset.data()->x;
     float *offsetPrev = &cache.offsetPrev.data()->x;
     float *preVelocity = &cache.preVelocity.data()->x;
@@ -50,6 +62,7 @@ DRAPE_PARTICLES_INLINE std::size_t sixteens(
             break; // a static or kinematic particle: the narrower loops take over from here
         // XPBD scales the force by w dt, Verlet by w and then by (startFactor dt).
         const __m512 f = Verlet ? w : _mm512_mul_ps(w, dt);
+        const __m512 m = force ? _mm512_setzero_ps() : _mm512_loadu_ps(mass + i);
         for (std::size_t c = 0; c < 3; ++c) {
             const std::size_t k = 3 * i + 16 * c;
             const __m512 spread = spreadOverLanes(f, c);
@@ -57,7 +70,7 @@ DRAPE_PARTICLES_INLINE std::size_t sixteens(
             const __m512 pv = _mm512_loadu_ps(preVelocity + k);
             const __m512 predicted = _mm512_add_ps(_mm512_loadu_ps(offsetPrev + k), _mm512_mul_ps(pv, dt));
             const __m512 v = _mm512_add_ps(pv, _mm512_mul_ps(_mm512_sub_ps(o, predicted), invDt));
-            __m512 push = _mm512_mul_ps(_mm512_loadu_ps(force + k), spread);
+            __m512 push = _mm512_mul_ps(forceSixteens(force, k, gravity, m, c), spread);
             if (Verlet)
                 push = _mm512_mul_ps(push, startDt);
             const __m512 u = _mm512_add_ps(_mm512_mul_ps(v, decay), push);
@@ -77,7 +90,9 @@ DRAPE_PARTICLES_INLINE std::size_t predictSixteens(Cloth &cloth, ClothSolverCach
     Particles &p = cloth.particles;
     const float *invMass = p.invMass.data();
     const auto *kind = reinterpret_cast<const std::uint8_t *>(p.kind.data());
-    const float *force = &p.force.data()->x;
+    const float *mass = p.mass.data();
+    const float *force = cache.force.empty() ? nullptr : &cache.force.data()->x;
+    const InterleavedGravity<16> gravity(predict.gravity);
     float *velocity = &p.velocity.data()->x;
     float *offset = &cache.offset.data()->x;
     float *offsetPrev = &cache.offsetPrev.data()->x;
@@ -95,10 +110,11 @@ DRAPE_PARTICLES_INLINE std::size_t predictSixteens(Cloth &cloth, ClothSolverCach
         if (_mm_movemask_epi8(_mm_cmpeq_epi8(kinds, kinematic)) != 0)
             break; // a kinematic one, which moveKinematics() places
         const __m512 f = Verlet ? w : _mm512_mul_ps(w, dt);
+        const __m512 m = force ? _mm512_setzero_ps() : _mm512_loadu_ps(mass + i);
         for (std::size_t c = 0; c < 3; ++c) {
             const std::size_t k = 3 * i + 16 * c;
             const __m512 spread = spreadOverLanes(f, c);
-            __m512 push = _mm512_mul_ps(_mm512_loadu_ps(force + k), spread);
+            __m512 push = _mm512_mul_ps(forceSixteens(force, k, gravity, m, c), spread);
             if (Verlet)
                 push = _mm512_mul_ps(push, startDt);
             const __m512 u = _mm512_add_ps(_mm512_mul_ps(_mm512_loadu_ps(velocity + k), decay), push);

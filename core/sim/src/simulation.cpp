@@ -521,8 +521,8 @@ StateBytes Simulation::stateBytesByPart(std::size_t cloth) const
         return bytes;
     const Cloth &c = cloths[cloth];
     const Particles &p = c.particles;
-    bytes.particles = (p.position.capacity() + p.previous.capacity() + p.velocity.capacity()
-                          + p.force.capacity() + p.rest.capacity())
+    bytes.particles
+        = (p.position.capacity() + p.previous.capacity() + p.velocity.capacity() + p.rest.capacity())
             * sizeof(Vec3)
         + (p.mass.capacity() + p.invMass.capacity()) * sizeof(float)
         + p.kind.capacity() * sizeof(ParticleKind);

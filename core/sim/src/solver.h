@@ -113,12 +113,43 @@ struct Prediction {
     float dt = 0.f; ///< s
     bool verlet = false;
     float startFactor = 1.f; ///< Verlet's second-order start (0.5 on the first substep), else 1
+    /// m/s², the world's gravity: a particle's force while the cache keeps none (forceOn).
+    Vec3 gravity {};
 
     Vec3 operator()(const Vec3 &v, const Vec3 &f, float invMass) const
     {
         return verlet ? v * decay + (f * invMass) * (startFactor * dt) : v * decay + f * (invMass * dt);
     }
 };
+
+/// The external forces of a position-based substep at time t: while the wind acts on the
+/// cloth, accumulateExternalForces() into cache.force; otherwise they are gravity alone and
+/// cache.force is freed, so that a frame without wind keeps no array of forces: the
+/// predictions take m g from the masses instead (forceOn), the same bits.
+void takeExternalForces(const Cloth &cloth, ClothSolverCache &cache, const WorldSettings &world, double t);
+
+/// Gravity laid out as the vector particle passes load W particles' Vec3 triples, in three
+/// registers of W floats (float 3p + k is component k of particle p): lane j of register r
+/// holds component (W r + j) mod 3. Multiplied by the masses spread the same way, it gives
+/// the m g those passes would have read from an array of forces.
+template <std::size_t W> struct InterleavedGravity {
+    alignas(64) float lane[3][W];
+    explicit InterleavedGravity(const Vec3 &g)
+    {
+        const float component[3] = { g.x, g.y, g.z };
+        for (std::size_t r = 0; r < 3; ++r) {
+            for (std::size_t j = 0; j < W; ++j)
+                lane[r][j] = component[(W * r + j) % 3];
+        }
+    }
+};
+
+/// The force on particle i this substep (takeExternalForces).
+inline Vec3 forceOn(
+    const ClothSolverCache &cache, const Particles &p, const Prediction &predict, std::size_t i)
+{
+    return cache.force.empty() ? predict.gravity * p.mass[i] : cache.force[i];
+}
 
 /// Prediction of a position-based substep, one pass over the particles: a dynamic particle
 /// gets u = predict(velocity), preVelocity = u, offsetPrev = offset, offset += u dt (and
@@ -201,7 +232,7 @@ bool planarFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameC
 /// Frame start of XPBD and Verlet (after beginKinematics): planarFrame(), and
 /// beginFrameOffsets() for the other frames.
 bool beginPositionFrame(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx);
-/// The first substep's prediction (predictSubstep()'s, after accumulateExternalForces())
+/// The first substep's prediction (predictSubstep()'s, after takeExternalForces())
 /// written into the planes, the velocities after prediction into the velocity planes: each
 /// dynamic particle gets the same IEEE operations in the same order, so the same bits.
 /// Particles are not written: Particles::velocity and the static particles are left for

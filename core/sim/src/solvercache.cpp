@@ -361,7 +361,7 @@ ClothSolverCache::Bytes ClothSolverCache::bytes() const
     b.blockTables = capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk,
         x.blockFetch, x.blockDamped, x.windowBase, x.windowPattern, x.patternLanes, x.patternSlots,
         x.recordScan.chunkHashes, x.recordScan.materialOk);
-    b.particles = capacityBytes(preVelocity, origin, offset, offsetPrev, planarVelocity, x.planes,
+    b.particles = capacityBytes(preVelocity, force, origin, offset, offsetPrev, planarVelocity, x.planes,
         x.prevPlanes, stiffnessSum, dampingSum, contactNormal, contactCollider, meshHint);
     b.other = sizeof(*this)
         + capacityBytes(adjacencyStart, adjacency, springStiffness, bending.hinges, bending.patches,

@@ -130,6 +130,11 @@ struct ClothSolverCache {
     /// m/s, velocity after prediction (restitution): sized by beginFrameOffsets, like the
     /// Vec3 offsets below.
     std::vector<Vec3> preVelocity;
+    /// N, the external forces of the substep (accumulateExternalForces), when they are more
+    /// than gravity: while the wind acts on the cloth, and always for the springs, which add
+    /// their own. Otherwise it stays empty and a prediction takes m g from the particle's
+    /// mass where it would read the force (gravityForces, forceOn in solver.h): the same bits.
+    std::vector<Vec3> force;
     // Contact records, sized to the particle count by projectColliders when there are
     // colliders (empty, and never read, without them).
     std::vector<Vec3> contactNormal; ///< unit, last contact normal this substep

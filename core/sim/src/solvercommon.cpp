@@ -226,6 +226,16 @@ __attribute__((target("avx2"))) inline __m256i eightsOwner(std::size_t r)
                   : _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7);
 }
 
+// Register c of eight particles' forces from float k of `force`, or without an array (null)
+// their m g: the gravity's lanes times their masses m8 spread over their components.
+__attribute__((target("avx2"))) inline __m256 forceEights(
+    const float *force, std::size_t k, const InterleavedGravity<8> &gravity, __m256 m8, std::size_t c)
+{
+    if (force)
+        return _mm256_loadu_ps(force + k);
+    return _mm256_mul_ps(_mm256_load_ps(gravity.lane[c]), _mm256_permutevar8x32_ps(m8, eightsOwner(c)));
+}
+
 // predictSubstep() for eight dynamic particles at a time in AVX2 (the scalar loop's IEEE
 // operations in its order, no FMA in the target): stops before particle n or the first
 // group holding a static or kinematic particle (inverse mass 0); returns how many it did.
@@ -235,7 +245,9 @@ __attribute__((target("avx2"))) std::size_t predictEights(Cloth &cloth, ClothSol
 {
     Particles &p = cloth.particles;
     const float *invMass = p.invMass.data();
-    const float *force = &p.force.data()->x;
+    const float *mass = p.mass.data();
+    const float *force = cache.force.empty() ? nullptr : &cache.force.data()->x;
+    const InterleavedGravity<8> gravity(predict.gravity);
     float *velocity = &p.velocity.data()->x;
     float *offset = &cache.offset.data()->x;
     float *offsetPrev = &cache.offsetPrev.data()->x;
@@ -250,10 +262,11 @@ __attribute__((target("avx2"))) std::size_t predictEights(Cloth &cloth, ClothSol
             break;
         // XPBD: v decay + f (w dt); Verlet: v decay + (f w)(startFactor dt).
         const __m256 scale = Verlet ? w8 : _mm256_mul_ps(w8, dt);
+        const __m256 m8 = force ? _mm256_setzero_ps() : _mm256_loadu_ps(mass + i);
         for (std::size_t c = 0; c < 3; ++c) {
             const std::size_t k = 3 * i + 8 * c;
-            __m256 push
-                = _mm256_mul_ps(_mm256_loadu_ps(force + k), _mm256_permutevar8x32_ps(scale, eightsOwner(c)));
+            __m256 push = _mm256_mul_ps(
+                forceEights(force, k, gravity, m8, c), _mm256_permutevar8x32_ps(scale, eightsOwner(c)));
             if (Verlet)
                 push = _mm256_mul_ps(push, startDt);
             const __m256 u = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(velocity + k), decay), push);
@@ -269,6 +282,14 @@ __attribute__((target("avx2"))) std::size_t predictEights(Cloth &cloth, ClothSol
 }
 
 } // namespace
+
+void takeExternalForces(const Cloth &cloth, ClothSolverCache &cache, const WorldSettings &world, double t)
+{
+    if (windActs(cloth, world))
+        accumulateExternalForces(cloth, world, t, cache.force);
+    else if (!cache.force.empty())
+        std::vector<Vec3>().swap(cache.force);
+}
 
 void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, bool keepVelocity)
 {
@@ -297,7 +318,7 @@ void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &pre
             // Damp the carried velocity, then add this substep's impulse: damping the sum
             // would also scale gravity by exp(-c dt) and bias the static sag by that factor.
             // The move is integrated on the frame-local offset (see ClothSolverCache::origin).
-            const Vec3 u = predict(p.velocity[i], p.force[i], p.invMass[i]);
+            const Vec3 u = predict(p.velocity[i], forceOn(cache, p, predict, i), p.invMass[i]);
             if (keepVelocity)
                 p.velocity[i] = u;
             cache.preVelocity[i] = u;
@@ -309,9 +330,8 @@ void predictSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &pre
 
 bool plainButSelfCollision(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx)
 {
-    const bool wind = ctx.world.wind.speed > 0.f && !cloth.triangles.empty(); // accumulateExternalForces
     return !cache.tears(cloth) && !(cloth.tetherStretch > 0.f) && ctx.surfaces == nullptr
-        && ctx.colliderCount == 0 && !wind;
+        && ctx.colliderCount == 0 && !windActs(cloth, ctx.world);
 }
 
 bool plainFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameContext &ctx)
@@ -339,6 +359,18 @@ void takeSelfContactOffsets(Cloth &cloth, ClothSolverCache &cache)
 
 namespace {
 
+// A value per particle of four, spread over register r of their three registers of
+// components (float 4 r + j of the four particles' Vec3 triples is lane j of register r).
+template <int R> inline __m128 spreadFours(__m128 f4)
+{
+    if constexpr (R == 0)
+        return _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(1, 0, 0, 0));
+    else if constexpr (R == 1)
+        return _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(2, 2, 1, 1));
+    else
+        return _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(3, 3, 3, 2));
+}
+
 // plainSubstep() for four particles at a time, as three SSE2 vectors of their x, y, z (the
 // x86-64 baseline): each lane does the scalar loop's IEEE operations in the same order, the
 // inverse mass of each particle repeated over its three lanes. Starts at particle `first` and
@@ -349,7 +381,9 @@ std::size_t plainSubstepFours(
     Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first, std::size_t n)
 {
     const float *invMass = cloth.particles.invMass.data();
-    float *force = &cloth.particles.force.data()->x;
+    const float *mass = cloth.particles.mass.data();
+    const float *force = cache.force.empty() ? nullptr : &cache.force.data()->x;
+    const InterleavedGravity<4> gravity(predict.gravity);
     float *offset = &cache.offset.data()->x;
     float *offsetPrev = &cache.offsetPrev.data()->x;
     float *preVelocity = &cache.preVelocity.data()->x;
@@ -364,16 +398,19 @@ std::size_t plainSubstepFours(
             break; // a static or kinematic particle: the scalar loop takes over from here
         // XPBD scales the force by w dt, Verlet by w and then by (startFactor dt).
         const __m128 f4 = Verlet ? w4 : _mm_mul_ps(w4, dt);
-        const __m128 spread[3] = { _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(1, 0, 0, 0)),
-            _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(2, 2, 1, 1)),
-            _mm_shuffle_ps(f4, f4, _MM_SHUFFLE(3, 3, 3, 2)) };
+        const __m128 spread[3] = { spreadFours<0>(f4), spreadFours<1>(f4), spreadFours<2>(f4) };
+        // Without an array of forces, each particle's m g (gravity's lanes times the masses).
+        const __m128 m4 = force ? _mm_setzero_ps() : _mm_loadu_ps(mass + i);
+        const __m128 weight[3] = { _mm_mul_ps(_mm_load_ps(gravity.lane[0]), spreadFours<0>(m4)),
+            _mm_mul_ps(_mm_load_ps(gravity.lane[1]), spreadFours<1>(m4)),
+            _mm_mul_ps(_mm_load_ps(gravity.lane[2]), spreadFours<2>(m4)) };
         for (std::size_t c = 0; c < 3; ++c) {
             const std::size_t k = 3 * i + 4 * c;
             const __m128 o = _mm_loadu_ps(offset + k);
             const __m128 pv = _mm_loadu_ps(preVelocity + k);
             const __m128 predicted = _mm_add_ps(_mm_loadu_ps(offsetPrev + k), _mm_mul_ps(pv, dt));
             const __m128 v = _mm_add_ps(pv, _mm_mul_ps(_mm_sub_ps(o, predicted), invDt));
-            __m128 push = _mm_mul_ps(_mm_loadu_ps(force + k), spread[c]);
+            __m128 push = _mm_mul_ps(force ? _mm_loadu_ps(force + k) : weight[c], spread[c]);
             if (Verlet)
                 push = _mm_mul_ps(push, startDt);
             const __m128 u = _mm_add_ps(_mm_mul_ps(v, decay), push);
@@ -393,7 +430,9 @@ __attribute__((target("avx2"))) std::size_t plainSubstepEights(
     Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first, std::size_t n)
 {
     const float *invMass = cloth.particles.invMass.data();
-    float *force = &cloth.particles.force.data()->x;
+    const float *mass = cloth.particles.mass.data();
+    const float *force = cache.force.empty() ? nullptr : &cache.force.data()->x;
+    const InterleavedGravity<8> gravity(predict.gravity);
     float *offset = &cache.offset.data()->x;
     float *offsetPrev = &cache.offsetPrev.data()->x;
     float *preVelocity = &cache.preVelocity.data()->x;
@@ -407,14 +446,15 @@ __attribute__((target("avx2"))) std::size_t plainSubstepEights(
         if (_mm256_movemask_ps(_mm256_cmp_ps(w8, _mm256_setzero_ps(), _CMP_EQ_OQ)) != 0)
             break; // a static or kinematic particle: the narrower loops take over from here
         const __m256 f8 = Verlet ? w8 : _mm256_mul_ps(w8, dt);
+        const __m256 m8 = force ? _mm256_setzero_ps() : _mm256_loadu_ps(mass + i);
         for (std::size_t c = 0; c < 3; ++c) {
             const std::size_t k = 3 * i + 8 * c;
             const __m256 o = _mm256_loadu_ps(offset + k);
             const __m256 pv = _mm256_loadu_ps(preVelocity + k);
             const __m256 predicted = _mm256_add_ps(_mm256_loadu_ps(offsetPrev + k), _mm256_mul_ps(pv, dt));
             const __m256 v = _mm256_add_ps(pv, _mm256_mul_ps(_mm256_sub_ps(o, predicted), invDt));
-            __m256 push
-                = _mm256_mul_ps(_mm256_loadu_ps(force + k), _mm256_permutevar8x32_ps(f8, eightsOwner(c)));
+            __m256 push = _mm256_mul_ps(
+                forceEights(force, k, gravity, m8, c), _mm256_permutevar8x32_ps(f8, eightsOwner(c)));
             if (Verlet)
                 push = _mm256_mul_ps(push, startDt);
             const __m256 u = _mm256_add_ps(_mm256_mul_ps(v, decay), push);
@@ -434,7 +474,6 @@ void plainSubstepRange(Cloth &cloth, ClothSolverCache &cache, const Prediction &
     const float invDt = 1.f / dt;
     const ParticleKind *kind = p.kind.data();
     const float *invMass = p.invMass.data();
-    const Vec3 *force = p.force.data();
     Vec3 *offset = cache.offset.data();
     Vec3 *offsetPrev = cache.offsetPrev.data();
     Vec3 *preVelocity = cache.preVelocity.data();
@@ -462,7 +501,7 @@ void plainSubstepRange(Cloth &cloth, ClothSolverCache &cache, const Prediction &
             }
             const Vec3 predicted = offsetPrev[i] + preVelocity[i] * dt;
             const Vec3 v = preVelocity[i] + (offset[i] - predicted) * invDt;
-            const Vec3 u = predict(v, force[i], invMass[i]);
+            const Vec3 u = predict(v, forceOn(cache, p, predict, i), invMass[i]);
             preVelocity[i] = u;
             offsetPrev[i] = offset[i];
             offset[i] += u * dt;
@@ -563,10 +602,14 @@ namespace {
 // Stops before particle n or the first group holding a static or kinematic particle; returns
 // how many it did.
 template <bool First, bool Verlet>
-__attribute__((target("avx2"))) std::size_t plainPlanesEights(
-    const Particles &p, const Prediction &predict, const PlainPlanes &pl, std::size_t first, std::size_t n)
+__attribute__((target("avx2"))) std::size_t plainPlanesEights(const Particles &p, const Prediction &predict,
+    const float *force, const PlainPlanes &pl, std::size_t first, std::size_t n)
 {
     const float *invMass = p.invMass.data();
+    const float *mass = p.mass.data();
+    const __m256 gx = _mm256_set1_ps(predict.gravity.x);
+    const __m256 gy = _mm256_set1_ps(predict.gravity.y);
+    const __m256 gz = _mm256_set1_ps(predict.gravity.z);
     const __m256 dt = _mm256_set1_ps(predict.dt);
     const __m256 invDt = _mm256_set1_ps(1.f / predict.dt);
     const __m256 decay = _mm256_set1_ps(predict.decay);
@@ -597,7 +640,13 @@ __attribute__((target("avx2"))) std::size_t plainPlanesEights(
         // Prediction's push, XPBD's force (w dt) or Verlet's (force w)(startFactor dt), with
         // the forces transposed into lanes.
         const __m256 scale = Verlet ? w8 : _mm256_mul_ps(w8, dt);
-        avx2::Lanes f = avx2::loadWindow(&p.force.data()->x, std::uint32_t(i));
+        avx2::Lanes f;
+        if (force) {
+            f = avx2::loadWindow(force, std::uint32_t(i));
+        } else { // m g
+            const __m256 m8 = _mm256_loadu_ps(mass + i);
+            f = { _mm256_mul_ps(gx, m8), _mm256_mul_ps(gy, m8), _mm256_mul_ps(gz, m8) };
+        }
         f = { _mm256_mul_ps(f.x, scale), _mm256_mul_ps(f.y, scale), _mm256_mul_ps(f.z, scale) };
         if constexpr (Verlet)
             f = { _mm256_mul_ps(f.x, startDt), _mm256_mul_ps(f.y, startDt), _mm256_mul_ps(f.z, startDt) };
@@ -628,11 +677,12 @@ void planePass(const Cloth &cloth, ClothSolverCache &cache, const Prediction &pr
     const Particles &p = cloth.particles;
     const float dt = predict.dt;
     const float invDt = 1.f / dt;
+    const float *force = cache.force.empty() ? nullptr : &cache.force.data()->x;
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         std::size_t i = begin;
         while (i < end) {
-            i += predict.verlet ? plainPlanesEights<First, true>(p, predict, pl, i, end)
-                                : plainPlanesEights<First, false>(p, predict, pl, i, end);
+            i += predict.verlet ? plainPlanesEights<First, true>(p, predict, force, pl, i, end)
+                                : plainPlanesEights<First, false>(p, predict, force, pl, i, end);
             // Up to a group of eight one by one (predictSubstep's and plainSubstepRange's
             // scalar loops, per plane).
             const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
@@ -661,7 +711,7 @@ void planePass(const Cloth &cloth, ClothSolverCache &cache, const Prediction &pr
                     const Vec3 predicted = positionOf(pl.offsetPrev, u32) + pv * dt;
                     v = pv + (o - predicted) * invDt;
                 }
-                const Vec3 u = predict(v, p.force[i], p.invMass[i]);
+                const Vec3 u = predict(v, forceOn(cache, p, predict, i), p.invMass[i]);
                 setPosition(pl.velocity, u32, u);
                 setPosition(pl.offsetPrev, u32, o);
                 setPosition(pl.offset, u32, o + u * dt);
@@ -696,7 +746,7 @@ void planarSubstep(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ct
     int substep, PlainPlanes &planes)
 {
     if (substep == 0) {
-        accumulateExternalForces(cloth, ctx.world, ctx.time);
+        takeExternalForces(cloth, cache, ctx.world, ctx.time);
         planes = beginPlainPlanes(cloth, cache, predict);
     } else {
         plainSubstepPlanes(cloth, cache, predict, planes);

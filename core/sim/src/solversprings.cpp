@@ -129,7 +129,7 @@ std::uint64_t addSpringForces(Cloth &cloth, ClothSolverCache &cache)
     Particles &p = cloth.particles;
     const Vec3 *x = p.position.data();
     const Vec3 *v = p.velocity.data();
-    Vec3 *f = p.force.data();
+    Vec3 *f = cache.force.data();
     resetTension(cloth, cache);
     float *tension = cache.tension.data();
     // The stored records and their materials, read without marking them written (and
@@ -187,14 +187,16 @@ void stepSprings(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx,
     for (int s = 0; s < ctx.substeps; ++s) {
         const double t = ctx.time + double(s) * ctx.dt;
         moveKinematics(cloth, cache, s, ctx);
-        accumulateExternalForces(cloth, ctx.world, t);
+        // The springs add their forces to the external ones: they are kept whatever acts.
+        std::vector<Vec3> &force = cache.force;
+        accumulateExternalForces(cloth, ctx.world, t, force);
         const std::size_t n = p.size();
         for (std::size_t i = 0; i < n; ++i)
-            p.force[i] -= p.velocity[i] * (ctx.world.airDamping * p.mass[i]); // fluid damping
+            force[i] -= p.velocity[i] * (ctx.world.airDamping * p.mass[i]); // fluid damping
         if (cache.springStiffness.size() != cloth.constraints.size())
             computeSpringStiffness(cloth, cache, ctx.dt); // topology changed inside the frame
         stats.projections += addSpringForces(cloth, cache);
-        stats.projections += addBendingForces(cache.bending, cloth.bending, p.position.data(), p.force.data());
+        stats.projections += addBendingForces(cache.bending, cloth.bending, p.position.data(), force.data());
 
         for (std::size_t i = 0; i < n; ++i) {
             if (p.kind[i] == ParticleKind::Kinematic)
@@ -204,7 +206,7 @@ void stepSprings(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx,
                 p.velocity[i] = {};
                 continue;
             }
-            const Vec3 a = p.force[i] * p.invMass[i];
+            const Vec3 a = force[i] * p.invMass[i];
             p.previous[i] = p.position[i];
             if (explicitEuler) {
                 p.position[i] += p.velocity[i] * dt;

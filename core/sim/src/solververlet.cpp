@@ -57,7 +57,8 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
 {
     const float dt = float(ctx.dt);
     // x' = x + (x - x_prev)(1 - drag) + a dt², with (x - x_prev)/dt = velocity.
-    Prediction predict { airDampingFactor(ctx.world.airDamping, ctx.dt), dt, true }; // decay = 1 - drag
+    // decay = 1 - drag
+    Prediction predict { airDampingFactor(ctx.world.airDamping, ctx.dt), dt, true, 1.f, ctx.world.gravity };
     const float invDt2 = 1.f / (dt * dt);
     const bool fresh = !cache.started;
     beginKinematics(cloth, cache);
@@ -74,7 +75,7 @@ void stepVerlet(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, 
         } else if (plain && s > 0) {
             plainSubstep(cloth, cache, predict);
         } else {
-            accumulateExternalForces(cloth, ctx.world, t);
+            takeExternalForces(cloth, cache, ctx.world, t);
             predictSubstep(cloth, cache, predict, false);
         }
 

@@ -70,7 +70,8 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
 {
     Particles &p = cloth.particles;
     const float dt = float(ctx.dt);
-    const Prediction predict { airDampingFactor(ctx.world.airDamping, ctx.dt), dt };
+    const Prediction predict { airDampingFactor(ctx.world.airDamping, ctx.dt), dt, false, 1.f,
+        ctx.world.gravity };
     beginKinematics(cloth, cache);
     // Without contacts, wind or tearing the particle passes between two solves fold into one
     // (plainSubstep), and positions are written once, at the end of the frame.
@@ -90,7 +91,7 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
         } else if ((plain || selfOnly) && s > 0) {
             plainSubstep(cloth, cache, predict); // gravity alone: the forces are the first substep's
         } else {
-            accumulateExternalForces(cloth, ctx.world, t);
+            takeExternalForces(cloth, cache, ctx.world, t);
             predictSubstep(cloth, cache, predict, true);
         }
 

@@ -232,7 +232,6 @@ std::uint32_t Splitter::appendParticle(std::uint32_t p, float movedFraction)
     pa.position.push_back(pa.position[p]);
     pa.previous.push_back(pa.previous[p]);
     pa.velocity.push_back(pa.velocity[p]);
-    pa.force.push_back(pa.force[p]);
     pa.rest.push_back(pa.rest[p]);
     pa.mass.push_back(movedMass);
     pa.invMass.push_back(movedMass > 0.f ? 1.f / movedMass : 0.f);
