@@ -597,7 +597,8 @@ namespace {
 
 // plainSubstepPlanes() for eight dynamic particles at a time in AVX2, one plane after the
 // other: plainSubstepEights' operations on the same values, lane for lane, with no permutes
-// but the forces' (each lane is one particle's coordinate). With `First`, beginPlainPlanes()'s:
+// (each lane is one particle's coordinate) but those of the forces `force` when there is an
+// array of them; without one (null) each lane's m g. With `First`, beginPlainPlanes()'s:
 // predictEights' operations on the carried velocities, the offsets zero at the frame's start.
 // Stops before particle n or the first group holding a static or kinematic particle; returns
 // how many it did.
@@ -638,7 +639,7 @@ __attribute__((target("avx2"))) std::size_t plainPlanesEights(const Particles &p
         if (_mm256_movemask_ps(_mm256_cmp_ps(w8, zero, _CMP_EQ_OQ)) != 0)
             break;
         // Prediction's push, XPBD's force (w dt) or Verlet's (force w)(startFactor dt), with
-        // the forces transposed into lanes.
+        // the forces transposed into lanes or, without them, m g.
         const __m256 scale = Verlet ? w8 : _mm256_mul_ps(w8, dt);
         avx2::Lanes f;
         if (force) {
