@@ -133,7 +133,7 @@ struct ClothSolverCache {
     /// N, the external forces of the substep (accumulateExternalForces), when they are more
     /// than gravity: while the wind acts on the cloth, and always for the springs, which add
     /// their own. Otherwise it stays empty and a prediction takes m g from the particle's
-    /// mass where it would read the force (gravityForces, forceOn in solver.h): the same bits.
+    /// mass where it would read the force (forceOn, InterleavedGravity in solver.h): the same bits.
     std::vector<Vec3> force;
     // Contact records, sized to the particle count by projectColliders when there are
     // colliders (empty, and never read, without them).

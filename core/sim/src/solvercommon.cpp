@@ -597,14 +597,15 @@ namespace {
 
 // plainSubstepPlanes() for eight dynamic particles at a time in AVX2, one plane after the
 // other: plainSubstepEights' operations on the same values, lane for lane, with no permutes
-// (each lane is one particle's coordinate) but those of the forces `force` when there is an
-// array of them; without one (null) each lane's m g. With `First`, beginPlainPlanes()'s:
+// (each lane is one particle's coordinate). The force is each lane's m g: a frame in planes is
+// a plain frame, which the wind does not act on (plainButSelfCollision), so takeExternalForces
+// kept no array of forces. With `First`, beginPlainPlanes()'s:
 // predictEights' operations on the carried velocities, the offsets zero at the frame's start.
 // Stops before particle n or the first group holding a static or kinematic particle; returns
 // how many it did.
 template <bool First, bool Verlet>
-__attribute__((target("avx2"))) std::size_t plainPlanesEights(const Particles &p, const Prediction &predict,
-    const float *force, const PlainPlanes &pl, std::size_t first, std::size_t n)
+__attribute__((target("avx2"))) std::size_t plainPlanesEights(
+    const Particles &p, const Prediction &predict, const PlainPlanes &pl, std::size_t first, std::size_t n)
 {
     const float *invMass = p.invMass.data();
     const float *mass = p.mass.data();
@@ -639,15 +640,10 @@ __attribute__((target("avx2"))) std::size_t plainPlanesEights(const Particles &p
         if (_mm256_movemask_ps(_mm256_cmp_ps(w8, zero, _CMP_EQ_OQ)) != 0)
             break;
         // Prediction's push, XPBD's force (w dt) or Verlet's (force w)(startFactor dt), with
-        // the forces transposed into lanes or, without them, m g.
+        // the force m g.
         const __m256 scale = Verlet ? w8 : _mm256_mul_ps(w8, dt);
-        avx2::Lanes f;
-        if (force) {
-            f = avx2::loadWindow(force, std::uint32_t(i));
-        } else { // m g
-            const __m256 m8 = _mm256_loadu_ps(mass + i);
-            f = { _mm256_mul_ps(gx, m8), _mm256_mul_ps(gy, m8), _mm256_mul_ps(gz, m8) };
-        }
+        const __m256 m8 = _mm256_loadu_ps(mass + i);
+        avx2::Lanes f { _mm256_mul_ps(gx, m8), _mm256_mul_ps(gy, m8), _mm256_mul_ps(gz, m8) };
         f = { _mm256_mul_ps(f.x, scale), _mm256_mul_ps(f.y, scale), _mm256_mul_ps(f.z, scale) };
         if constexpr (Verlet)
             f = { _mm256_mul_ps(f.x, startDt), _mm256_mul_ps(f.y, startDt), _mm256_mul_ps(f.z, startDt) };
@@ -678,12 +674,11 @@ void planePass(const Cloth &cloth, ClothSolverCache &cache, const Prediction &pr
     const Particles &p = cloth.particles;
     const float dt = predict.dt;
     const float invDt = 1.f / dt;
-    const float *force = cache.force.empty() ? nullptr : &cache.force.data()->x;
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         std::size_t i = begin;
         while (i < end) {
-            i += predict.verlet ? plainPlanesEights<First, true>(p, predict, force, pl, i, end)
-                                : plainPlanesEights<First, false>(p, predict, force, pl, i, end);
+            i += predict.verlet ? plainPlanesEights<First, true>(p, predict, pl, i, end)
+                                : plainPlanesEights<First, false>(p, predict, pl, i, end);
             // Up to a group of eight one by one (predictSubstep's and plainSubstepRange's
             // scalar loops, per plane).
             const std::size_t scalarEnd = std::min<std::size_t>(end, i + 8);
@@ -712,7 +707,7 @@ void planePass(const Cloth &cloth, ClothSolverCache &cache, const Prediction &pr
                     const Vec3 predicted = positionOf(pl.offsetPrev, u32) + pv * dt;
                     v = pv + (o - predicted) * invDt;
                 }
-                const Vec3 u = predict(v, forceOn(cache, p, predict, i), p.invMass[i]);
+                const Vec3 u = predict(v, predict.gravity * p.mass[i], p.invMass[i]);
                 setPosition(pl.velocity, u32, u);
                 setPosition(pl.offsetPrev, u32, o);
                 setPosition(pl.offset, u32, o + u * dt);
