@@ -37,24 +37,6 @@ DRAPE_STREAMS_INLINE __m256i realLanes(__m256i src)
     return _mm256_xor_si256(_mm256_cmpeq_epi32(src, _mm256_set1_epi32(-1)), _mm256_set1_epi32(-1));
 }
 
-// float(|s|² - L²) in double for 8 lanes (xpbdbatch.cpp's spanStretch): each half as 4 doubles.
-DRAPE_STREAMS_INLINE __m128 stretchHalf(__m128 sx, __m128 sy, __m128 sz, __m128 rest)
-{
-    const __m256d x = _mm256_cvtps_pd(sx), y = _mm256_cvtps_pd(sy), z = _mm256_cvtps_pd(sz);
-    const __m256d l = _mm256_cvtps_pd(rest);
-    const __m256d sum = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(x, x), _mm256_mul_pd(y, y)), _mm256_mul_pd(z, z));
-    return _mm256_cvtpd_ps(_mm256_sub_pd(sum, _mm256_mul_pd(l, l)));
-}
-
-DRAPE_STREAMS_INLINE __m256 stretch(__m256 sx, __m256 sy, __m256 sz, __m256 rest)
-{
-    const __m128 lo = stretchHalf(_mm256_castps256_ps128(sx), _mm256_castps256_ps128(sy),
-        _mm256_castps256_ps128(sz), _mm256_castps256_ps128(rest));
-    const __m128 hi = stretchHalf(_mm256_extractf128_ps(sx, 1), _mm256_extractf128_ps(sy, 1),
-        _mm256_extractf128_ps(sz, 1), _mm256_extractf128_ps(rest, 1));
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
-}
-
 // Stores `value` in the real lanes of p[0..8), keeping what the others hold.
 DRAPE_STREAMS_INLINE void storeReal(float *p, __m256 value, __m256 real)
 {
@@ -135,10 +117,6 @@ __attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float 
         ok = _mm256_and_si256(ok, _mm256_or_si256(valid, _mm256_xor_si256(real, _mm256_set1_epi32(-1))));
 
         storeReal(batches.restLength.data() + s, rest, realF);
-        const __m256 sx = _mm256_loadu_ps(batches.spanX.data() + s);
-        const __m256 sy = _mm256_loadu_ps(batches.spanY.data() + s);
-        const __m256 sz = _mm256_loadu_ps(batches.spanZ.data() + s);
-        storeReal(batches.spanStretch.data() + s, stretch(sx, sy, sz, rest), realF);
         storeReal(batches.alphaTilde.data() + s, _mm256_mul_ps(compliance, invDt2F), realF);
         if (batches.gamma.empty()) {
             batches.blockDamped[s / L] = 0; // no γ stream: no slot is damped
@@ -165,11 +143,9 @@ struct SpanStreams {
         , windowBase(b.windowBase.data())
         , windowPattern(b.windowPattern.data())
         , patternLanes(b.patternLanes.data())
-        , restLength(b.restLength.data())
         , spanX(b.spanX.data())
         , spanY(b.spanY.data())
         , spanZ(b.spanZ.data())
-        , spanStretch(b.spanStretch.data())
     {
     }
     const std::uint32_t *source, *gatherEnds;
@@ -177,8 +153,7 @@ struct SpanStreams {
     const std::uint32_t *windowBase;
     const std::uint16_t *windowPattern;
     const std::uint64_t *patternLanes;
-    const float *restLength;
-    float *spanX, *spanY, *spanZ, *spanStretch;
+    float *spanX, *spanY, *spanZ;
 };
 
 // A block's ends (slots s .. s + 8) as the kernels fetch them: two windows of the origin array
@@ -214,29 +189,6 @@ DRAPE_STREAMS_INLINE void blockEnds(
     }
 }
 
-#define DRAPE_STREAMS512_INLINE                                                                            \
-    __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inline
-
-// stretch() with the eight lanes' doubles in one register (the
-// conversions in their zero-masking forms with every lane live, which GCC 12 does not take
-// for a read of an undefined register).
-DRAPE_STREAMS512_INLINE __m512d widen(__m256 v)
-{
-    return _mm512_maskz_cvtps_pd(0xFF, v);
-}
-
-DRAPE_STREAMS512_INLINE __m256 narrow(__m512d v)
-{
-    return _mm512_maskz_cvtpd_ps(0xFF, v);
-}
-
-DRAPE_STREAMS512_INLINE __m256 stretch512(__m256 sx, __m256 sy, __m256 sz, __m256 rest)
-{
-    const __m512d x = widen(sx), y = widen(sy), z = widen(sz), l = widen(rest);
-    const __m512d sum = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(x, x), _mm512_mul_pd(y, y)), _mm512_mul_pd(z, z));
-    return narrow(_mm512_sub_pd(sum, _mm512_mul_pd(l, l)));
-}
-
 } // namespace
 
 __attribute__((target("avx2"))) void setSpansAvx2(
@@ -258,7 +210,6 @@ __attribute__((target("avx2"))) void setSpansAvx2(
         storeReal(st.spanX + s, sx, realF);
         storeReal(st.spanY + s, sy, realF);
         storeReal(st.spanZ + s, sz, realF);
-        storeReal(st.spanStretch + s, stretch(sx, sy, sz, _mm256_loadu_ps(st.restLength + s)), realF);
     }
 }
 
@@ -281,7 +232,6 @@ __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) void setSpans
         _mm256_mask_storeu_ps(st.spanX + s, live, sx);
         _mm256_mask_storeu_ps(st.spanY + s, live, sy);
         _mm256_mask_storeu_ps(st.spanZ + s, live, sz);
-        _mm256_mask_storeu_ps(st.spanStretch + s, live, stretch512(sx, sy, sz, _mm256_loadu_ps(st.restLength + s)));
     }
 }
 

@@ -17,13 +17,6 @@ namespace drape::detail {
 
 namespace {
 
-// |span|² - L² in double (each square of a float is exact there), rounded once to float.
-float spanStretch(float sx, float sy, float sz, float rest)
-{
-    const double x = sx, y = sy, z = sz, l = rest;
-    return float((x * x + y * y + z * z) - l * l);
-}
-
 // The window patterns laid out so far (XpbdBatches::windowPattern), by their nibbles.
 using PatternIndex = std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint16_t>;
 
@@ -121,7 +114,6 @@ void resizeStreams(XpbdBatches &out, std::size_t slots, bool gatherNew = true)
     out.spanX.resize(slots, nan);
     out.spanY.resize(slots, nan);
     out.spanZ.resize(slots, nan);
-    out.spanStretch.resize(slots, 0.f);
     const std::size_t blocks = slots / XpbdBatches::kLanes;
     out.blockFetch.resize(blocks, XpbdBatches::Gather);
     out.blockDamped.resize(blocks, 1);
@@ -449,7 +441,6 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
             out.source[slot] = order[link];
             out.restLength[slot] = rest;
             out.spanX[slot] = out.spanY[slot] = out.spanZ[slot] = 0.f;
-            out.spanStretch[slot] = spanStretch(0.f, 0.f, 0.f, rest);
         }
     }
     out.gatherEnds.shrink_to_fit();
@@ -567,7 +558,6 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
     const auto pad = [&](std::uint32_t s) { // moves nothing (NaN span), keeps its particles
         out.source[s] = kNone;
         out.spanX[s] = out.spanY[s] = out.spanZ[s] = nan;
-        out.spanStretch[s] = 0.f;
         out.restLength[s] = out.lambda[s] = 0.f;
         if (out.alphaClassed)
             out.alphaClass[s] = 0;
@@ -666,7 +656,6 @@ bool refreshSlots(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdB
         const DistanceConstraint c = cloth.constraints[src];
         ok &= constraintValid(c, particles); // every constraint has exactly one slot
         rest[s] = c.restLength;
-        batches.spanStretch[s] = spanStretch(batches.spanX[s], batches.spanY[s], batches.spanZ[s], c.restLength);
         alphaTilde[s] = c.compliance * invDt2;
         // α̃ β̃ / dt (Macklin 2016 §3.5); constraint damping is not used by Verlet.
         if (gamma)
@@ -786,8 +775,6 @@ void setSpans(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::
         batches.spanX[s] = a.x - b.x;
         batches.spanY[s] = a.y - b.y;
         batches.spanZ[s] = a.z - b.z;
-        batches.spanStretch[s]
-            = spanStretch(batches.spanX[s], batches.spanY[s], batches.spanZ[s], batches.restLength[s]);
     }
 }
 

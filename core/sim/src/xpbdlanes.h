@@ -74,8 +74,6 @@ DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (
             _mm256_add_ps(_mm256_mul_ps(sx, ex), _mm256_mul_ps(sy, ey)), _mm256_mul_ps(sz, ez));
         const __m256 ee = _mm256_add_ps(
             _mm256_add_ps(_mm256_mul_ps(ex, ex), _mm256_mul_ps(ey, ey)), _mm256_mul_ps(ez, ez));
-        const __m256 stretch = _mm256_add_ps(
-            _mm256_loadu_ps(s.spanStretch.data() + k0[u]), _mm256_add_ps(_mm256_add_ps(se, se), ee));
         g.wSum[u] = _mm256_add_ps(b.wa, b.wb);
         out[u].okF = _mm256_and_ps(
             _mm256_cmp_ps(g.wSum[u], zeroF, _CMP_NEQ_UQ), _mm256_cmp_ps(len, minLen, _CMP_GE_OQ));
@@ -86,6 +84,8 @@ DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (
         const __m256 invLen = _mm256_mul_ps(lenRest, q);
         const __m256 ss = _mm256_add_ps(
             _mm256_add_ps(_mm256_mul_ps(sx, sx), _mm256_mul_ps(sy, sy)), _mm256_mul_ps(sz, sz));
+        const __m256 stretch = _mm256_add_ps(
+            _mm256_sub_ps(ss, _mm256_mul_ps(rest, rest)), _mm256_add_ps(_mm256_add_ps(se, se), ee));
         const __m256 twice = _mm256_add_ps(lenRest, lenRest);
         const __m256 wellConditioned = _mm256_cmp_ps(ss, _mm256_mul_ps(twice, twice), _CMP_LE_OQ);
         g.C[u] = _mm256_blendv_ps(_mm256_sub_ps(safeLen, rest), _mm256_mul_ps(stretch, _mm256_mul_ps(safeLen, q)),

@@ -189,8 +189,6 @@ DRAPE_AVX512_INLINE void pairGeometry(const XpbdBatches &s, const std::uint32_t 
             _mm512_add_ps(_mm512_mul_ps(sx, ex), _mm512_mul_ps(sy, ey)), _mm512_mul_ps(sz, ez));
         const __m512 ee = _mm512_add_ps(
             _mm512_add_ps(_mm512_mul_ps(ex, ex), _mm512_mul_ps(ey, ey)), _mm512_mul_ps(ez, ez));
-        const __m512 stretch = _mm512_add_ps(
-            _mm512_loadu_ps(s.spanStretch.data() + k0[p]), _mm512_add_ps(_mm512_add_ps(se, se), ee));
         g.wSum[p] = _mm512_add_ps(b.wa, b.wb);
         out[p].ok
             = _mm512_cmp_ps_mask(g.wSum[p], zeroF, _CMP_NEQ_UQ) & _mm512_cmp_ps_mask(len, minLen, _CMP_GE_OQ);
@@ -201,6 +199,8 @@ DRAPE_AVX512_INLINE void pairGeometry(const XpbdBatches &s, const std::uint32_t 
         const __m512 invLen = _mm512_mul_ps(lenRest, q);
         const __m512 ss = _mm512_add_ps(
             _mm512_add_ps(_mm512_mul_ps(sx, sx), _mm512_mul_ps(sy, sy)), _mm512_mul_ps(sz, sz));
+        const __m512 stretch = _mm512_add_ps(
+            _mm512_sub_ps(ss, _mm512_mul_ps(rest, rest)), _mm512_add_ps(_mm512_add_ps(se, se), ee));
         const __m512 twice = _mm512_add_ps(lenRest, lenRest);
         const __mmask16 wellConditioned = _mm512_cmp_ps_mask(ss, _mm512_mul_ps(twice, twice), _CMP_LE_OQ);
         g.C[p] = _mm512_mask_blend_ps(
