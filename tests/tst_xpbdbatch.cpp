@@ -59,7 +59,7 @@ void referencePass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::v
 {
     Particles &p = cloth.particles;
     const float invDt = 1.f / dt;
-    for (std::uint32_t ci : cache.xpbd.source) {
+    for (std::uint32_t ci : cache.xpbd.source.flat()) {
         if (ci == ~std::uint32_t(0))
             continue;
         const DistanceConstraint &c = cloth.constraints[ci];
@@ -93,7 +93,7 @@ void referenceVerletPass(Cloth &cloth, const ClothSolverCache &cache, float dt, 
 {
     Particles &p = cloth.particles;
     const float invDt2 = 1.f / (dt * dt);
-    for (std::uint32_t ci : cache.xpbd.source) {
+    for (std::uint32_t ci : cache.xpbd.source.flat()) {
         if (ci == ~std::uint32_t(0))
             continue;
         const DistanceConstraint &c = cloth.constraints[ci];
@@ -1441,10 +1441,12 @@ private slots:
         QVERIFY(b.triangles >= t * sizeof(Triangle));
         QCOMPARE(b.tension, std::size_t(0)); // kept in the streams, made on request
         QVERIFY(b.clothOther >= sizeof(Cloth));
-        // Per slot (one per constraint and the padding): source, rest length, λ and the span's
-        // three components, 4 bytes each, and α̃ as a class byte (a grid has three values of
-        // it), not a float; not |span|² - L², which the kernels take from the span; γ only
-        // while a constraint is damped (none is yet); and the 16 ends of each gathered block.
+        // Per slot (one per constraint and the padding): rest length, λ and the span's three
+        // components, 4 bytes each, and α̃ as a class byte (a grid has three values of it),
+        // not a float; not |span|² - L², which the kernels take from the span; γ only while a
+        // constraint is damped (none is yet); the 16 ends of each gathered block; and the
+        // slots' records, 9 bytes a block, 32 more for a block that is no progression (most
+        // of a grid's are), not 4 bytes a slot.
         ClothSolverCache layout; // the layout the stepped cloth has (the colours are in its records)
         layout.ensure(static_cast<const Cloth &>(sim.cloths[0]));
         const std::size_t slotCount = layout.xpbd.slotCount();
@@ -1452,9 +1454,10 @@ private slots:
         const std::size_t gathered = std::size_t(std::count(
             layout.xpbd.blockFetch.begin(), layout.xpbd.blockFetch.end(), std::uint8_t(XpbdBatches::Gather)));
         QVERIFY(gathered > 0);
-        QVERIFY2(
-            b.streams >= slotCount * (6 * 4 + 1) + gathered * 16 * 4, qPrintable(QString::number(b.streams)));
-        QVERIFY2(b.streams < slotCount * 7 * 4 + gathered * 16 * 4, qPrintable(QString::number(b.streams)));
+        QVERIFY2(b.streams >= slotCount * (5 * 4 + 1) + slotCount / 8 * 9 + gathered * 16 * 4,
+            qPrintable(QString::number(b.streams)));
+        QVERIFY2(b.streams < slotCount * (5 * 4 + 1 + 3) + gathered * 16 * 4,
+            qPrintable(QString::number(b.streams)));
         QVERIFY(b.blockTables > 0);
         // The offsets, the offsets at the substep's start and the velocities after
         // prediction: in nine planes on the vector kernels, where a plain frame keeps them
@@ -1526,6 +1529,73 @@ private slots:
         fresh.setTime(undamped.time(), undamped.frame());
         fresh.step();
         QCOMPARE(sim.stateHash(), fresh.stateHash());
+    }
+
+    void slotSourcesKeepEveryRecord()
+    {
+        // The slots' records are held per block as a progression (first record, step, live
+        // lanes) where the live lanes allow one, and listed otherwise: every slot must read
+        // back what was set, whichever form its block takes and however often it changes.
+        constexpr std::uint32_t N = SlotSources::kNone;
+        constexpr std::uint32_t kBlocks = 7;
+        const std::uint32_t blocks[kBlocks][8] = {
+            { 10, 12, 14, 16, 18, 20, 22, 24 }, // rising by 2
+            { 100, 99, 98, 97, 96, 95, 94, 93 }, // falling by 1
+            { N, 7, N, 11, N, N, 17, N }, // rising by 2 across padding
+            { N, N, N, 5, N, N, N, N }, // one live lane
+            { 5, 3, 1, N, N, N, N, N }, // falling past 0 if carried on (modulo 2^32)
+            { 1, 2, 4, 8, 16, 32, 64, 128 }, // no progression: listed
+            { N, N, N, N, N, N, N, N }, // padding only
+        };
+        SlotSources s;
+        s.resize(8 * kBlocks);
+        std::vector<std::uint32_t> expected;
+        for (std::uint32_t b = 0; b < kBlocks; ++b) {
+            s.setBlock(b, blocks[b]);
+            expected.insert(expected.end(), blocks[b], blocks[b] + 8);
+        }
+        QCOMPARE(s.flat(), expected);
+        for (std::size_t k = 0; k < expected.size(); ++k) {
+            QCOMPARE(s[k], expected[k]);
+            QCOMPARE(s.live(k), expected[k] != N);
+        }
+        QCOMPARE(s.liveLanes(2), std::uint8_t(0x4a));
+        // Nine bytes a block, and the one listed block's eight records.
+        QCOMPARE(s.capacityBytes(), std::size_t(kBlocks * 9 + 8 * 4));
+
+        // Random changes, slot by slot and block by block, against a plain array: blocks
+        // turn from progressions to lists and back, and the lists are compacted on the way.
+        std::mt19937 rng(3);
+        const auto record = [&rng]() -> std::uint32_t {
+            const std::uint32_t r = rng() % 12;
+            return r == 0 ? N : r;
+        };
+        for (int round = 0; round < 4000; ++round) {
+            const std::size_t b = rng() % kBlocks;
+            if (rng() % 4 == 0) {
+                std::uint32_t lanes[8];
+                const std::uint32_t first = rng() % 1000, step = rng() % 3 == 0 ? record() : 1;
+                for (std::uint32_t l = 0; l < 8; ++l)
+                    lanes[l] = rng() % 5 == 0 ? N : first + l * step;
+                s.setBlock(b, lanes);
+                std::copy(lanes, lanes + 8, expected.begin() + std::ptrdiff_t(8 * b));
+            } else {
+                const std::size_t k = 8 * b + rng() % 8;
+                expected[k] = rng() % 2 ? record() : (k % 8 > 0 ? expected[k - 1] + 1 : record());
+                s.set(k, expected[k]);
+            }
+            QCOMPARE(s.flat(), expected);
+        }
+        // Far fewer bytes than the lists of every block would take once compacted.
+        QVERIFY(s.capacityBytes() <= kBlocks * 9 + 2 * kBlocks * 8 * 4);
+        s.assign(expected);
+        QCOMPARE(s.flat(), expected);
+        s.resize(8 * 2);
+        expected.resize(8 * 2);
+        QCOMPARE(s.flat(), expected);
+        s.resize(8 * 3);
+        expected.resize(8 * 3, N);
+        QCOMPARE(s.flat(), expected);
     }
 
     void copiesCarryNoScratch()
@@ -1618,9 +1688,9 @@ private slots:
             copy.step();
             QVERIFY2(!sim.status().blownUp, sim.status().message.c_str());
             QCOMPARE(sim.stateHash(), copy.stateHash());
-            // Every slot's source, rest length, λ, span (three floats) and α̃, and γ (the cloth
-            // is damped).
-            QVERIFY(sim.stateBytesByPart(0).streams >= sim.cloths[0].constraints.size() * 8 * 4);
+            // Every slot's rest length, λ, span (three floats) and α̃, and γ (the cloth is
+            // damped), besides the records the slots stand for.
+            QVERIFY(sim.stateBytesByPart(0).streams >= sim.cloths[0].constraints.size() * 7 * 4);
         }
         sim.solver.kind = SolverKind::Springs;
         sim.step();

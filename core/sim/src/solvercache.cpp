@@ -356,8 +356,9 @@ ClothSolverCache::Bytes ClothSolverCache::bytes() const
 {
     const XpbdBatches &x = xpbd;
     Bytes b;
-    b.streams = capacityBytes(x.gatherEnds, x.source, x.restLength, x.alphaTilde, x.alphaClass, x.gamma,
-        x.lambda, x.spanX, x.spanY, x.spanZ);
+    b.streams = x.source.capacityBytes()
+        + capacityBytes(x.gatherEnds, x.restLength, x.alphaTilde, x.alphaClass, x.gamma, x.lambda, x.spanX,
+            x.spanY, x.spanZ);
     b.blockTables = capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk,
         x.blockFetch, x.blockDamped, x.windowBase, x.windowPattern, x.patternLanes, x.patternSlots,
         x.recordScan.chunkHashes, x.recordScan.materialOk);

@@ -37,6 +37,14 @@ DRAPE_STREAMS_INLINE __m256i realLanes(__m256i src)
     return _mm256_xor_si256(_mm256_cmpeq_epi32(src, _mm256_set1_epi32(-1)), _mm256_set1_epi32(-1));
 }
 
+// The same from a block's live-lane bits (SlotSources::liveLanes): lane l all ones if bit l
+// is set.
+DRAPE_STREAMS_INLINE __m256i realLanes(std::uint8_t live)
+{
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(live), bit), bit);
+}
+
 // Stores `value` in the real lanes of p[0..8), keeping what the others hold.
 DRAPE_STREAMS_INLINE void storeReal(float *p, __m256 value, __m256 real)
 {
@@ -73,9 +81,17 @@ __attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float 
     const __m256 invDt2F = _mm256_set1_ps(invDt2), invDtF = _mm256_set1_ps(invDt);
     __m256i ok = _mm256_set1_epi32(-1);
     for (std::size_t s = begin; s < end; s += L) {
-        for (std::size_t l = 0; l < L; ++l)
-            prefetchConstraint(cons, batches.source.data(), s + l, slots);
-        const __m256i src = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(batches.source.data() + s));
+        // The records of the block 64 slots ahead asked for (prefetchConstraint, block by
+        // block), this block's records as a vector.
+        std::uint32_t ahead[L], block[L];
+        if (s + 64 + L <= slots) {
+            batches.source.block((s + 64) / L, ahead);
+            for (std::size_t l = 0; l < L; ++l)
+                if (ahead[l] != SlotSources::kNone)
+                    __builtin_prefetch(cons + ahead[l]);
+        }
+        batches.source.block(s / L, block);
+        const __m256i src = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(block));
         const __m256i real = realLanes(src);
         if (_mm256_testz_si256(real, real)) {
             // Padding only; the block's damping flag still follows its (padding) γ.
@@ -137,7 +153,7 @@ namespace {
 // would otherwise make the compiler load every vector's data pointer again for each block).
 struct SpanStreams {
     explicit SpanStreams(XpbdBatches &b)
-        : source(b.source.data())
+        : live(b.source.liveLaneData())
         , gatherEnds(b.gatherEnds.data())
         , fetch(b.blockFetch.data())
         , windowBase(b.windowBase.data())
@@ -148,7 +164,8 @@ struct SpanStreams {
         , spanZ(b.spanZ.data())
     {
     }
-    const std::uint32_t *source, *gatherEnds;
+    const std::uint8_t *live; ///< SlotSources::liveLanes, per block
+    const std::uint32_t *gatherEnds;
     const std::uint8_t *fetch;
     const std::uint32_t *windowBase;
     const std::uint16_t *windowPattern;
@@ -197,8 +214,7 @@ __attribute__((target("avx2"))) void setSpansAvx2(
     const SpanStreams st(batches);
     const float *of = &origin[0].x;
     for (std::size_t s = begin; s < end; s += XpbdBatches::kLanes) {
-        const __m256i src = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(st.source + s));
-        const __m256i real = realLanes(src);
+        const __m256i real = realLanes(st.live[s / XpbdBatches::kLanes]);
         if (_mm256_testz_si256(real, real))
             continue; // padding keeps its NaN span
         const __m256 realF = _mm256_castsi256_ps(real);
@@ -219,8 +235,7 @@ __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) void setSpans
     const SpanStreams st(batches);
     const float *of = &origin[0].x;
     for (std::size_t s = begin; s < end; s += XpbdBatches::kLanes) {
-        const __m256i src = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(st.source + s));
-        const __m256i real = realLanes(src);
+        const __m256i real = realLanes(st.live[s / XpbdBatches::kLanes]);
         if (_mm256_testz_si256(real, real))
             continue; // padding keeps its NaN span
         const __mmask8 live = __mmask8(_mm256_movemask_ps(_mm256_castsi256_ps(real)));

@@ -50,7 +50,7 @@ void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t e
         }
     }
     for (std::uint32_t k = begin; k < end; ++k) {
-        if (batches.source[k] != ~std::uint32_t(0))
+        if (batches.source.live(k))
             relaxOne(batches, k, x, invMass, invDt2);
     }
 }
@@ -66,18 +66,21 @@ void relaxVerletSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t e
         return;
     }
     for (std::uint32_t k = begin; k < end; ++k) {
-        if (batches.source[k] != ~std::uint32_t(0))
+        if (batches.source.live(k))
             relaxOne(batches, k, x, invMass, invDt2);
     }
 }
 
 void verletConstraintTensions(const XpbdBatches &batches, std::vector<float> &out, XpbdWorker *team)
 {
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
     forRanges(team, batches.slotCount(), 16, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::size_t s = begin; s < end; ++s) {
-            const std::uint32_t src = batches.source[s];
-            if (src < out.size())
-                out[src] = batches.lambda[s];
+        for (std::uint32_t k0 = begin; k0 < end; k0 += L) { // ranges start and end on blocks
+            std::uint32_t records[L];
+            batches.source.block(k0 / L, records);
+            for (std::uint32_t l = 0; l < L; ++l)
+                if (records[l] < out.size())
+                    out[records[l]] = batches.lambda[k0 + l];
         }
     });
 }

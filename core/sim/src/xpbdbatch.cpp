@@ -15,6 +15,123 @@
 
 namespace drape::detail {
 
+void SlotSources::setBlock(std::size_t block, const std::uint32_t (&in)[kLanes])
+{
+    // The common case first, without branches: eight live lanes in a progression (what a
+    // layout and a renumbering mostly give).
+    const std::uint32_t rise = in[1] - in[0];
+    std::uint32_t all = 0, stepping = 0;
+    for (std::uint32_t l = 0; l < kLanes; ++l) {
+        all |= std::uint32_t(in[l] == kNone) << l;
+        stepping |= std::uint32_t(in[l] != in[0] + l * rise) << l;
+    }
+    if ((all | stepping) == 0 && rise != kListed && m_step[block] != kListed) {
+        m_live[block] = 0xff;
+        m_first[block] = in[0];
+        m_step[block] = rise;
+        return;
+    }
+    std::uint32_t live = 0;
+    int first = -1, second = -1; // the first two live lanes
+    for (int l = 0; l < int(kLanes); ++l) {
+        if (in[l] == kNone)
+            continue;
+        live |= 1u << l;
+        if (first < 0)
+            first = l;
+        else if (second < 0)
+            second = l;
+    }
+    // A progression through the live lanes: start - l step = in[l], modulo 2^32.
+    std::uint32_t start = 0, step = 0;
+    bool progression = true;
+    if (second >= 0) {
+        const std::int64_t rise = std::int64_t(in[second]) - std::int64_t(in[first]);
+        const std::int64_t run = second - first;
+        progression = rise % run == 0;
+        step = std::uint32_t(rise / run); // modulo 2^32
+    }
+    if (first >= 0)
+        start = in[first] - std::uint32_t(first) * step;
+    progression = progression && step != kListed;
+    for (std::uint32_t l = 0; l < kLanes && progression; ++l)
+        progression = !((live >> l) & 1u) || start + l * step == in[l];
+
+    const bool listed = m_step[block] == kListed;
+    m_live[block] = std::uint8_t(live);
+    if (progression) {
+        if (listed)
+            m_orphaned += kLanes;
+        m_first[block] = start;
+        m_step[block] = step;
+        // Compacted once the orphans are half the list and as many as the blocks: a
+        // compaction (one pass over the blocks) then comes at most once per kLanes
+        // blocks turned to progressions.
+        if (2 * m_orphaned > m_listed.size() && m_orphaned >= m_live.size())
+            compactListed();
+        return;
+    }
+    if (!listed) {
+        m_first[block] = std::uint32_t(m_listed.size());
+        m_step[block] = kListed;
+        m_listed.insert(m_listed.end(), in, in + kLanes);
+        return;
+    }
+    std::copy(in, in + kLanes, m_listed.begin() + std::ptrdiff_t(m_first[block]));
+}
+
+void SlotSources::compactListed()
+{
+    std::vector<std::uint32_t> kept;
+    kept.reserve(m_listed.size() - m_orphaned);
+    for (std::size_t block = 0; block < m_live.size(); ++block) {
+        if (m_step[block] != kListed)
+            continue;
+        const auto from = m_listed.begin() + std::ptrdiff_t(m_first[block]);
+        m_first[block] = std::uint32_t(kept.size());
+        kept.insert(kept.end(), from, from + kLanes);
+    }
+    m_listed.swap(kept);
+    m_orphaned = 0;
+}
+
+std::vector<std::uint32_t> SlotSources::flat() const
+{
+    std::vector<std::uint32_t> out(size());
+    for (std::size_t b = 0; b < m_live.size(); ++b) {
+        std::uint32_t lanes[kLanes];
+        block(b, lanes);
+        std::copy(lanes, lanes + kLanes, out.begin() + std::ptrdiff_t(b * kLanes));
+    }
+    return out;
+}
+
+void SlotSources::resize(std::size_t slots)
+{
+    const std::size_t blocks = slots / kLanes;
+    for (std::size_t b = blocks; b < m_live.size(); ++b)
+        m_orphaned += m_step[b] == kListed ? kLanes : 0;
+    if (blocks == 0) {
+        std::vector<std::uint32_t>().swap(m_listed);
+        m_orphaned = 0;
+    }
+    m_first.resize(blocks, 0);
+    m_step.resize(blocks, 0);
+    m_live.resize(blocks, 0);
+}
+
+void SlotSources::assign(const std::vector<std::uint32_t> &records)
+{
+    resize(0);
+    resize(records.size());
+    for (std::size_t b = 0; b < m_live.size(); ++b) {
+        std::uint32_t lanes[kLanes];
+        std::copy_n(records.begin() + std::ptrdiff_t(b * kLanes), kLanes, lanes);
+        setBlock(b, lanes);
+    }
+    shrinkToFit();
+}
+
 namespace {
 
 // The window patterns laid out so far (XpbdBatches::windowPattern), by their nibbles.
@@ -94,7 +211,7 @@ void resizeStreams(XpbdBatches &out, std::size_t slots, bool gatherNew = true)
 {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const std::size_t oldBlocks = out.blockFetch.size();
-    out.source.resize(slots, kNone);
+    out.source.resize(slots);
     out.restLength.resize(slots, 0.f);
     // α̃ grows in the form it is held in; a layout from scratch (slots = 0 first) starts as
     // floats, and the next refresh classes it again (refreshBatches).
@@ -432,18 +549,22 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
             out.gatherEnds.insert(out.gatherEnds.end(), block.a, block.a + L);
             out.gatherEnds.insert(out.gatherEnds.end(), block.b, block.b + L);
         }
+        std::uint32_t records[L];
+        for (std::uint32_t l = 0; l < L; ++l)
+            records[l] = block.link[l] == kNone ? kNone : order[block.link[l]];
+        out.source.setBlock(k, records);
         for (std::uint32_t l = 0; l < L; ++l) {
             const std::size_t slot = k * L + l;
             const std::uint32_t link = block.link[l];
             if (link == kNone)
                 continue;
             const float rest = rests[link];
-            out.source[slot] = order[link];
             out.restLength[slot] = rest;
             out.spanX[slot] = out.spanY[slot] = out.spanZ[slot] = 0.f;
         }
     }
     out.gatherEnds.shrink_to_fit();
+    out.source.shrinkToFit();
     out.patternLanes.shrink_to_fit();
     out.patternSlots.shrink_to_fit();
 }
@@ -484,7 +605,7 @@ bool placeAdded(const DistanceConstraint &dc, std::uint32_t i, std::uint32_t c, 
     // gathers (its lanes then write only what they move).
     std::uint32_t free = kNone;
     for (std::uint32_t s = first; s < last; ++s) {
-        if (out.source[s] != kNone)
+        if (out.source.live(s))
             continue;
         if (out.blockFetch[s / L] == XpbdBatches::Gather) {
             free = s;
@@ -496,7 +617,7 @@ bool placeAdded(const DistanceConstraint &dc, std::uint32_t i, std::uint32_t c, 
     if (free != kNone) {
         const std::uint32_t s = free;
         out.gather(s / L);
-        out.source[s] = i;
+        out.source.set(s, i);
         out.setEnds(s, dc.a, dc.b);
         out.spanX[s] = out.spanY[s] = out.spanZ[s] = 0.f; // set from the origins with the parameters
         return true;
@@ -537,13 +658,18 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
         std::uint32_t slot = kNone, a = 0, b = 0;
     };
     std::vector<Old> old(oldConstraints);
+    // The slots' records as one array while the walk renumbers them, held again as
+    // SlotSources once it is done.
+    std::vector<std::uint32_t> source(slots);
     std::size_t held = 0;
     for (std::uint32_t block = 0; block < slots / L; ++block) {
-        std::uint32_t a[L], b[L];
+        std::uint32_t a[L], b[L], records[L];
         out.blockEnds(block, a, b);
+        out.source.block(block, records);
+        std::copy(records, records + L, source.begin() + std::ptrdiff_t(block * L));
         for (std::uint32_t l = 0; l < L; ++l) {
             const std::uint32_t s = block * L + l;
-            const std::uint32_t j = out.source[s];
+            const std::uint32_t j = records[l];
             if (j == kNone)
                 continue;
             if (j >= oldConstraints)
@@ -556,7 +682,7 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
         return false; // not one slot per constraint: not the layout of that topology
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const auto pad = [&](std::uint32_t s) { // moves nothing (NaN span), keeps its particles
-        out.source[s] = kNone;
+        source[s] = kNone;
         out.spanX[s] = out.spanY[s] = out.spanZ[s] = nan;
         out.restLength[s] = out.lambda[s] = 0.f;
         if (out.alphaClassed)
@@ -566,7 +692,6 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
         if (!out.gamma.empty())
             out.gamma[s] = 0.f;
     };
-    std::uint32_t *source = out.source.data();
     std::size_t j = 0;
     auto nextAdded = added.begin();
     for (std::size_t i = 0; i < m; ++i) {
@@ -600,6 +725,7 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
     }
     for (; j < oldConstraints; ++j)
         pad(old[j].slot);
+    out.source.assign(source);
     // Added constraints in colours beyond the laid-out ones (on a grid every interior
     // particle uses all 12 colours, so joining two of them takes a 13th) get colours of their
     // own, appended after the others; the last colour, at the end of the streams, takes new
@@ -616,7 +742,7 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
     if (colours > 0 && toLast > 0) {
         std::uint32_t free = 0;
         for (std::uint32_t s = out.start[colours - 1]; s < out.start[colours]; ++s)
-            free += out.source[s] == kNone;
+            free += !out.source.live(s);
         toLast = free >= toLast ? 0 : toLast - free;
     }
     if (!extra.empty() || toLast > 0)
@@ -643,7 +769,7 @@ bool refreshSlots(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdB
         return refreshSlotsAvx2(cloth, invDt2, invDt, verlet, batches, begin, end);
     const PackedConstraint *cons = cloth.constraints.storage();
     const std::size_t slots = batches.slotCount();
-    const std::uint32_t *source = batches.source.data();
+    const SlotSources &source = batches.source;
     float *rest = batches.restLength.data();
     float *alphaTilde = batches.alphaTilde.data();
     float *gamma = batches.gamma.empty() ? nullptr : batches.gamma.data(); // none: no slot is damped
@@ -700,7 +826,7 @@ void classAlpha(XpbdBatches &batches)
     std::vector<std::uint8_t> &byClass = batches.alphaClass;
     byClass.resize(slots);
     for (std::size_t s = 0; s < slots; ++s) {
-        if (batches.source[s] == kNone) {
+        if (!batches.source.live(s)) {
             byClass[s] = 0;
             continue;
         }
@@ -765,7 +891,7 @@ void setSpans(XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::
         return;
     }
     for (std::size_t s = begin; s < end; ++s) {
-        if (batches.source[s] == kNone)
+        if (!batches.source.live(s))
             continue; // padding keeps its NaN span
         const XpbdBatches::Ends ends = batches.ends(s);
         const Vec3 &a = origin[ends.a];
@@ -888,11 +1014,14 @@ void setXpbdSpans(XpbdBatches &batches, const Vec3 *origin, XpbdWorker *team)
 void xpbdConstraintTensions(const XpbdBatches &batches, float dt, std::vector<float> &out, XpbdWorker *team)
 {
     const float invDt2 = 1.f / (dt * dt);
+    constexpr std::uint32_t L = XpbdBatches::kLanes;
     forRanges(team, batches.slotCount(), kSlotGrain, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::size_t s = begin; s < end; ++s) {
-            const std::uint32_t src = batches.source[s];
-            if (src < out.size())
-                out[src] = -batches.lambda[s] * invDt2;
+        for (std::uint32_t k0 = begin; k0 < end; k0 += L) { // ranges start and end on blocks
+            std::uint32_t records[L];
+            batches.source.block(k0 / L, records);
+            for (std::uint32_t l = 0; l < L; ++l)
+                if (records[l] < out.size())
+                    out[records[l]] = -batches.lambda[k0 + l] * invDt2;
         }
     });
 }
@@ -1014,7 +1143,7 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
         }
     }
     for (std::uint32_t k = begin; k < end; ++k) {
-        if (batches.source[k] != ~std::uint32_t(0))
+        if (batches.source.live(k))
             solveOne(batches, k, x, xPrev, invMass);
     }
 }
@@ -1030,7 +1159,7 @@ void solveXpbdSlots(XpbdBatches &batches, std::uint32_t begin, std::uint32_t end
         return;
     }
     for (std::uint32_t k = begin; k < end; ++k) {
-        if (batches.source[k] != ~std::uint32_t(0))
+        if (batches.source.live(k))
             solveOne(batches, k, x, xPrev, invMass);
     }
 }

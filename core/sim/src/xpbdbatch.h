@@ -44,6 +44,87 @@ struct RecordScanScratch {
     std::vector<std::uint8_t> materialOk;
 };
 
+/// Which constraint record each slot of the streams stands for (its index into
+/// Cloth::constraints), or kNone for a padding slot, held block by block (kLanes slots).
+/// A grid's blocks mostly name records in an arithmetic progression (a row's links of one
+/// colour, every other record or every record of a run): such a block keeps its first
+/// record, the step and which lanes are live (9 bytes for 8 slots); any other block lists
+/// its 8 values as well (41 bytes). On the benchmark's sheet four blocks in five are
+/// progressions, which saves about 2 of the 4 bytes a slot a plain array takes
+/// (docs/benchmark.md, "Slot sources as progressions").
+class SlotSources {
+public:
+    static constexpr std::uint32_t kLanes = 8;
+    static constexpr std::uint32_t kNone = ~std::uint32_t(0);
+
+    std::size_t size() const { return m_live.size() * kLanes; }
+    bool empty() const { return m_live.empty(); }
+
+    /// Slot `slot`'s record, kNone for padding.
+    std::uint32_t operator[](std::size_t slot) const
+    {
+        const std::size_t block = slot / kLanes;
+        const std::uint32_t lane = std::uint32_t(slot % kLanes);
+        if (!((m_live[block] >> lane) & 1u))
+            return kNone;
+        return m_step[block] == kListed ? m_listed[m_first[block] + lane]
+                                        : m_first[block] + lane * m_step[block];
+    }
+    /// Whether slot `slot` stands for a record (is not padding).
+    bool live(std::size_t slot) const { return (m_live[slot / kLanes] >> (slot % kLanes)) & 1u; }
+    /// Bit l set: lane l of block `block` stands for a record.
+    std::uint8_t liveLanes(std::size_t block) const { return m_live[block]; }
+    /// liveLanes of every block, block by block.
+    const std::uint8_t *liveLaneData() const { return m_live.data(); }
+    /// Every lane's record of block `block`.
+    void block(std::size_t block, std::uint32_t (&out)[kLanes]) const
+    {
+        const std::uint32_t live = m_live[block], first = m_first[block], step = m_step[block];
+        for (std::uint32_t l = 0; l < kLanes; ++l) {
+            const std::uint32_t value = step == kListed ? m_listed[first + l] : first + l * step;
+            out[l] = ((live >> l) & 1u) ? value : kNone;
+        }
+    }
+    /// Sets every lane of block `block`.
+    void setBlock(std::size_t block, const std::uint32_t (&in)[kLanes]);
+    /// Sets one slot (its block is held again in whichever form fits it now).
+    void set(std::size_t slot, std::uint32_t record)
+    {
+        std::uint32_t lanes[kLanes];
+        block(slot / kLanes, lanes);
+        lanes[slot % kLanes] = record;
+        setBlock(slot / kLanes, lanes);
+    }
+    /// Every slot's record, in slot order.
+    std::vector<std::uint32_t> flat() const;
+    /// Holds `slots` (a multiple of kLanes) records; padding past the old size.
+    void resize(std::size_t slots);
+    /// Holds `records`, slot by slot (a multiple of kLanes of them).
+    void assign(const std::vector<std::uint32_t> &records);
+    /// Frees what the list of listed blocks holds beyond its entries.
+    void shrinkToFit() { m_listed.shrink_to_fit(); }
+    /// The bytes the arrays hold, as std::vector::capacity counts them.
+    std::size_t capacityBytes() const
+    {
+        return m_first.capacity() * sizeof(std::uint32_t) + m_step.capacity() * sizeof(std::uint32_t)
+            + m_live.capacity() + m_listed.capacity() * sizeof(std::uint32_t);
+    }
+
+private:
+    /// m_step of a listed block: its records are m_listed[m_first, m_first + kLanes). A
+    /// progression with this step (records 2^31 apart) is listed too.
+    static constexpr std::uint32_t kListed = 0x80000000u;
+    /// Lists of blocks since held as progressions, whose entries a compaction drops once
+    /// they are half the list.
+    void compactListed();
+    std::vector<std::uint32_t>
+        m_first; ///< per block: its first record (modulo 2^32), or where its list starts
+    std::vector<std::uint32_t> m_step; ///< per block: the step (modulo 2^32), or kListed
+    std::vector<std::uint8_t> m_live; ///< per block: bit l set for a lane with a record
+    std::vector<std::uint32_t> m_listed; ///< the listed blocks' records, kLanes each
+    std::size_t m_orphaned = 0; ///< entries of m_listed no block names any more
+};
+
 struct XpbdBatches {
     static constexpr std::uint32_t kLanes = 8;
 
@@ -68,7 +149,7 @@ struct XpbdBatches {
     // A slot's ends (ends()) are not a stream of their own: a window block names them
     // through its windows (windowBase, lanesOf), and a gathered block keeps them in
     // gatherEnds.
-    std::vector<std::uint32_t> source; ///< index into Cloth::constraints, ~0 for padding
+    SlotSources source; ///< index into Cloth::constraints, ~0 for padding
     std::vector<float> restLength; ///< m
     /// α / dt² per slot, m/N/s² (refreshed when the records change). A refresh writes it
     /// here; when the live slots then hold at most maxAlphaClasses distinct values (a grid
@@ -333,10 +414,10 @@ inline bool slotLink(const XpbdBatches &s, std::uint32_t k, XpbdBatches::Ends en
 /// one in every dozen records), too irregular for the hardware prefetcher: the refreshes ask
 /// for the record of the slot `kPrefetchSlots` ahead while they work on this one.
 inline void prefetchConstraint(
-    const PackedConstraint *cons, const std::uint32_t *source, std::size_t slot, std::size_t slotCount)
+    const PackedConstraint *cons, const SlotSources &source, std::size_t slot, std::size_t slotCount)
 {
     constexpr std::size_t kPrefetchSlots = 64;
-    if (slot + kPrefetchSlots < slotCount && source[slot + kPrefetchSlots] != ~std::uint32_t(0))
+    if (slot + kPrefetchSlots < slotCount && source.live(slot + kPrefetchSlots))
         __builtin_prefetch(cons + source[slot + kPrefetchSlots]);
 }
 
