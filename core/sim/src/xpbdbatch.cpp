@@ -64,9 +64,9 @@ void SlotSources::setBlock(std::size_t block, const std::uint32_t (&in)[kLanes])
             m_orphaned += kLanes;
         m_first[block] = start;
         m_step[block] = step;
-        // Compacted once the orphans are half the list and as many as the blocks: a
-        // compaction (one pass over the blocks) then comes at most once per kLanes
-        // blocks turned to progressions.
+        // Compacted once the orphans are half the list and at least as many as the blocks:
+        // each block turned adds kLanes of them, so a compaction (one pass over the blocks
+        // and the list) comes after at least blocks / kLanes turns, a few slots' work each.
         if (2 * m_orphaned > m_listed.size() && m_orphaned >= m_live.size())
             compactListed();
         return;

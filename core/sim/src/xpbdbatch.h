@@ -51,7 +51,7 @@ struct RecordScanScratch {
 /// record, the step and which lanes are live (9 bytes for 8 slots); any other block lists
 /// its 8 values as well (41 bytes). On the benchmark's sheet four blocks in five are
 /// progressions, which saves about 2 of the 4 bytes a slot a plain array takes
-/// (docs/benchmark.md, "Slot sources as progressions").
+/// (docs/benchmark.md, "|span|² − L² in the kernel, slot sources as progressions").
 class SlotSources {
 public:
     static constexpr std::uint32_t kLanes = 8;
@@ -114,11 +114,10 @@ private:
     /// m_step of a listed block: its records are m_listed[m_first, m_first + kLanes). A
     /// progression with this step (records 2^31 apart) is listed too.
     static constexpr std::uint32_t kListed = 0x80000000u;
-    /// Lists of blocks since held as progressions, whose entries a compaction drops once
-    /// they are half the list.
+    /// Drops the entries of m_listed that no block names (blocks since held as
+    /// progressions).
     void compactListed();
-    std::vector<std::uint32_t>
-        m_first; ///< per block: its first record (modulo 2^32), or where its list starts
+    std::vector<std::uint32_t> m_first; ///< per block: first record (mod 2^32), or its list's start
     std::vector<std::uint32_t> m_step; ///< per block: the step (modulo 2^32), or kListed
     std::vector<std::uint8_t> m_live; ///< per block: bit l set for a lane with a record
     std::vector<std::uint32_t> m_listed; ///< the listed blocks' records, kLanes each
