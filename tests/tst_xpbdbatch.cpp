@@ -1586,7 +1586,8 @@ private slots:
             }
             QCOMPARE(s.flat(), expected);
         }
-        // Far fewer bytes than the lists of every block would take once compacted.
+        // The compactions bound the list: no more than twice the entries of every block
+        // listed at once.
         QVERIFY(s.capacityBytes() <= kBlocks * 9 + 2 * kBlocks * 8 * 4);
         s.assign(expected);
         QCOMPARE(s.flat(), expected);
