@@ -58,7 +58,6 @@ public:
     static constexpr std::uint32_t kNone = ~std::uint32_t(0);
 
     std::size_t size() const { return m_live.size() * kLanes; }
-    bool empty() const { return m_live.empty(); }
 
     /// Slot `slot`'s record, kNone for padding.
     std::uint32_t operator[](std::size_t slot) const
