@@ -341,6 +341,134 @@ private slots:
         QVERIFY(records.size() > 40);
     }
 
+    void recordBlocksKeepEveryRecord()
+    {
+        // The blocks of eight (sim/recordblocks.h) against a plain array, through records
+        // that fit a description and records that just miss one: ends stepping by pairs and
+        // jumping where a row ends, rest lengths 127 and 128 float spacings apart, colours 0
+        // to 63 and uncoloured, materials up to the one the listed blocks' mark leaves out.
+        std::mt19937 rng(11);
+        const auto patterned = [&rng](std::size_t i, std::uint32_t a0, int aOdd, int aPair, float rest) {
+            PackedConstraint p;
+            const auto l = std::int32_t(i);
+            p.a = a0 + std::uint32_t(l / 2 * aPair + l % 2 * aOdd);
+            p.b = p.a + 17u;
+            const std::uint32_t bits = std::bit_cast<std::uint32_t>(rest) + std::uint32_t(rng() % 128);
+            p.restLength = std::bit_cast<float>(bits);
+            p.materialAndColour = 2u | std::uint32_t(i % 2 ? 5 : 9) << PackedConstraint::kMaterialBits;
+            return p;
+        };
+        const auto odd = [&rng](PackedConstraint p) {
+            switch (rng() % 6) {
+            case 0:
+                p.a += 128u * 2u;
+                break; // a step past a byte
+            case 1:
+                p.restLength = std::bit_cast<float>(std::bit_cast<std::uint32_t>(p.restLength) + 300u);
+                break;
+            case 2:
+                p.materialAndColour = 0xFFFu;
+                break; // the listed blocks' mark as a material
+            case 3:
+                p.materialAndColour = 3u | 64u << PackedConstraint::kMaterialBits;
+                break; // colour 64
+            case 4:
+                p.materialAndColour = 2u | 0xFFu << PackedConstraint::kMaterialBits;
+                break; // uncoloured
+            default:
+                p.b = p.a;
+                break;
+            }
+            return p;
+        };
+        // A grid's horizontal links, rows of 19 (20 particles): record k links particle 20
+        // (k / 19) + k % 19 to the next. Each block holds at most one row end; one in the
+        // block's lanes 3 to 7 is a jump, one in lane 1 or 2 leaves the steps the first three
+        // lanes set, and the block is listed.
+        std::vector<PackedConstraint> expected;
+        std::size_t rowEndsEarly = 0;
+        for (std::size_t k = 0; k < 4000; ++k) {
+            PackedConstraint p = patterned(0, 0, 0, 0, 0.01f);
+            p.a = std::uint32_t(20 * (k / 19) + k % 19);
+            p.b = p.a + 1;
+            p.materialAndColour = 2u | std::uint32_t(k % 19 % 2) << PackedConstraint::kMaterialBits;
+            expected.push_back(p);
+            rowEndsEarly += k % 19 == 0 && (k % 8 == 1 || k % 8 == 2);
+        }
+        RecordBlocks blocks;
+        blocks.assign(expected.data(), expected.size());
+        QVERIFY(rowEndsEarly > 0);
+        QCOMPARE(blocks.listedBlocks(), rowEndsEarly);
+        QCOMPARE(blocks.bytes(), 500 * 32 + rowEndsEarly * 8 * sizeof(PackedConstraint));
+        const auto same = [&](int round) {
+            QVERIFY2(blocks.size() == expected.size(), qPrintable(QString("round %1").arg(round)));
+            QVERIFY2(blocks.toVector() == expected, qPrintable(QString("round %1").arg(round)));
+            for (int probe = 0; probe < 20 && !expected.empty(); ++probe) {
+                const std::size_t i = rng() % expected.size();
+                QVERIFY2(
+                    blocks[i] == expected[i], qPrintable(QString("round %1, record %2").arg(round).arg(i)));
+                const std::size_t n = std::min<std::size_t>(rng() % 40, expected.size() - i);
+                std::vector<PackedConstraint> run(n);
+                blocks.read(i, n, run.data());
+                QVERIFY(std::equal(run.begin(), run.end(), expected.begin() + std::ptrdiff_t(i)));
+            }
+        };
+        same(-1);
+        for (int round = 0; round < 3000; ++round) {
+            const std::size_t i = expected.empty() ? 0 : rng() % expected.size();
+            switch (rng() % 8) {
+            case 0:
+            case 1:
+            case 2: { // one record changed, to an odd one or back to the pattern
+                if (expected.empty())
+                    break;
+                const PackedConstraint p
+                    = rng() % 2 ? odd(expected[i]) : patterned(i % 8, expected[i - i % 8].a, 1, 1, 0.01f);
+                expected[i] = p;
+                blocks.set(i, p);
+                break;
+            }
+            case 3:
+            case 4: { // appended, in the pattern or not
+                const std::size_t n = expected.size();
+                const PackedConstraint p = patterned(n % 8, 7u + std::uint32_t(n / 8) * 3u, -1, 2, 0.5f);
+                expected.push_back(rng() % 4 ? p : odd(p));
+                blocks.push_back(expected.back());
+                break;
+            }
+            case 5:
+            case 6: // removed from the end
+                if (!expected.empty()) {
+                    expected.pop_back();
+                    blocks.pop_back();
+                }
+                break;
+            default: // held afresh now and then
+                if (rng() % 20 == 0)
+                    blocks.assign(expected.data(), expected.size(), expected.size() + 64);
+                break;
+            }
+            if (round % 50 == 0)
+                same(round);
+        }
+        same(3000);
+        // Every block back in its pattern: the listed records' room is given back as the
+        // blocks turn described (once more than half of it is unused), so that none is left.
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            expected[i] = patterned(i % 8, 50u * std::uint32_t(i / 8), 3, -4, 1.f);
+            blocks.set(i, expected[i]);
+        }
+        same(3001);
+        QCOMPARE(blocks.listedBlocks(), std::size_t(0));
+        QCOMPARE(blocks.bytes(), blocks.capacity() / RecordBlocks::kLanes * 32);
+        // A copy, and a move, read the same.
+        RecordBlocks copy = blocks;
+        QVERIFY(copy.toVector() == expected);
+        RecordBlocks moved = std::move(copy);
+        QVERIFY(moved.toVector() == expected);
+        QCOMPARE(copy.size(), std::size_t(0));
+    }
+
     void materialsAreSharedAndKeptExact()
     {
         // A grid's records share one material per kind.

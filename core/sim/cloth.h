@@ -4,6 +4,7 @@
 #pragma once
 
 #include "base/vec3.h"
+#include "sim/recordblocks.h"
 
 #include <algorithm>
 #include <array>
@@ -137,31 +138,17 @@ struct ConstraintMaterial {
 };
 static_assert(sizeof(ConstraintMaterial) == 20, "five dwords: the refresh gathers them");
 
-/// A constraint as ConstraintRecords stores it: its ends, rest length, material (an index
-/// into the cloth's material table) and the solver's colour, in 16 bytes.
-struct PackedConstraint {
-    std::uint32_t a = 0;
-    std::uint32_t b = 0;
-    float restLength = 0.f;
-    std::uint32_t materialAndColour = 0; ///< material index (bits 0-23), colour (bits 24-31)
-
-    static constexpr std::uint32_t kMaterialBits = 24;
-    static constexpr std::uint32_t kMaterialMask = (std::uint32_t(1) << kMaterialBits) - 1;
-    std::uint32_t material() const { return materialAndColour & kMaterialMask; }
-    std::uint8_t colour() const { return std::uint8_t(materialAndColour >> kMaterialBits); }
-};
-static_assert(sizeof(PackedConstraint) == 16);
-
 /// A cloth's distance constraints: an array of records that knows whether it may have changed
 /// since the solver last checked it. Records are read by value and written whole, through
 /// the writing members below (set(), push_back(), eraseIf() ...), each of which counts as a
 /// change, so the solver validates and hashes the records again before its next step; while
 /// nothing writes, it steps on what it checked, without reading all the records every frame
 /// (docs/solvers.md, "What a frame checks"). No reference into the storage is handed out:
-/// each record is stored in 16 bytes (PackedConstraint), its material shared with every
-/// record of the same material in a table (a grid has three), which the table's users never
-/// see; unused materials are dropped from time to time (docs/benchmark.md, "Constraint
-/// records in 16 bytes").
+/// each record is a PackedConstraint, its material shared with every record of the same
+/// material in a table (a grid has three), which the table's users never see; unused
+/// materials are dropped from time to time (docs/benchmark.md, "Constraint records in 16
+/// bytes"). The records are held in blocks of eight (RecordBlocks), most of them described
+/// in 4 bytes a record.
 class ConstraintRecords {
 public:
     using value_type = DistanceConstraint;
@@ -298,11 +285,17 @@ public:
     /// memory figures.
     std::size_t bytes() const
     {
-        return m_packed.capacity() * sizeof(PackedConstraint)
-            + m_materials.capacity() * sizeof(ConstraintMaterial)
+        return m_packed.bytes() + m_materials.capacity() * sizeof(ConstraintMaterial)
             + m_lookup.table.capacity() * sizeof(std::uint32_t);
     }
     const DistanceConstraint operator[](std::size_t i) const { return unpack(m_packed[i]); }
+    /// Record i as stored (internal to the core: the solver's passes over the records).
+    PackedConstraint packed(std::size_t i) const { return m_packed[i]; }
+    /// Records [first, first + count) as stored, into out (internal to the core).
+    void readPacked(std::size_t first, std::size_t count, PackedConstraint *out) const
+    {
+        m_packed.read(first, count, out);
+    }
     const DistanceConstraint front() const { return (*this)[0]; }
     const DistanceConstraint back() const { return (*this)[size() - 1]; }
     const_iterator begin() const { return const_iterator(this, 0); }
@@ -313,7 +306,11 @@ public:
     bool operator==(const ConstraintRecords &o) const;
 
     // Writing: each marks the records changed.
-    void set(std::size_t i, const DistanceConstraint &c) { edit()[i] = pack(c); }
+    void set(std::size_t i, const DistanceConstraint &c)
+    {
+        const PackedConstraint p = pack(c);
+        edit().set(i, p);
+    }
     void push_back(const DistanceConstraint &c)
     {
         const PackedConstraint p = pack(c);
@@ -323,14 +320,15 @@ public:
     void erase(const_iterator at) { erase(at, at + 1); }
     void erase(const_iterator first, const_iterator last)
     {
-        auto &r = edit();
+        std::vector<PackedConstraint> r = m_packed.toVector();
         r.erase(r.begin() + std::ptrdiff_t(first.index()), r.begin() + std::ptrdiff_t(last.index()));
+        hold(r);
     }
     /// Removes the records for which pred(record) is true, keeping the others in order;
     /// returns how many it removed. pred sees every record once, in order.
     template <typename Pred> std::size_t eraseIf(Pred &&pred)
     {
-        auto &r = edit();
+        std::vector<PackedConstraint> r = m_packed.toVector();
         std::size_t kept = 0;
         for (std::size_t i = 0; i < r.size(); ++i) {
             if (pred(static_cast<const DistanceConstraint &>(unpack(r[i]))))
@@ -341,6 +339,7 @@ public:
         }
         const std::size_t removed = r.size() - kept;
         r.resize(kept);
+        hold(r);
         return removed;
     }
     /// Inserts k records at once: record j of them, recordOf(j), ends at index indexOf(j),
@@ -353,7 +352,7 @@ public:
         std::vector<PackedConstraint> added(k);
         for (std::size_t j = 0; j < k; ++j)
             added[j] = pack(recordOf(j));
-        auto &r = edit();
+        std::vector<PackedConstraint> r = m_packed.toVector();
         std::size_t read = r.size();
         r.resize(r.size() + k);
         for (std::size_t write = r.size(), j = k; j-- > 0;) {
@@ -362,6 +361,7 @@ public:
                 r[--write] = r[--read];
             r[--write] = added[j];
         }
+        hold(r);
     }
     /// Record i through f(DistanceConstraint &): read, changed by f, written back.
     template <typename F> void modify(std::size_t i, F &&f)
@@ -373,12 +373,16 @@ public:
     /// modify() for every record, in order.
     template <typename F> void modifyAll(F &&f)
     {
-        auto &r = edit();
-        for (std::size_t i = 0; i < r.size(); ++i) {
-            DistanceConstraint c = unpack(r[i]);
-            f(c);
-            r[i] = pack(c);
+        std::vector<PackedConstraint> r = m_packed.toVector();
+        {
+            const Pending pending(*this, r);
+            for (std::size_t i = 0; i < r.size(); ++i) {
+                DistanceConstraint c = unpack(r[i]);
+                f(c);
+                r[i] = pack(c);
+            }
         }
+        hold(r);
     }
     /// n records: the first ones kept, new ones default records.
     void resize(std::size_t n);
@@ -393,10 +397,8 @@ public:
     /// records stay as they are).
     void fitCapacity(std::size_t capacity)
     {
-        std::vector<PackedConstraint> fitted;
-        fitted.reserve(std::max(capacity, m_packed.size()));
-        fitted.assign(m_packed.begin(), m_packed.end());
-        m_packed.swap(fitted);
+        const std::vector<PackedConstraint> r = m_packed.toVector();
+        m_packed.assign(r.data(), r.size(), capacity);
     }
     void swap(ConstraintRecords &o) noexcept
     {
@@ -409,13 +411,24 @@ public:
     /// The solver's colour of record i (DistanceConstraint::colour); counts as a change.
     void setColour(std::size_t i, std::uint8_t colour)
     {
-        PackedConstraint &p = edit()[i];
+        PackedConstraint p = m_packed[i];
         p.materialAndColour = p.material() | std::uint32_t(colour) << PackedConstraint::kMaterialBits;
+        edit().set(i, p);
+    }
+    /// The solver's colour of every record, colours[i] for record i (as many as records);
+    /// counts as a change unless `colours` is empty.
+    void setColours(const std::vector<std::uint8_t> &colours)
+    {
+        if (colours.empty())
+            return;
+        std::vector<PackedConstraint> r = m_packed.toVector();
+        for (std::size_t i = 0; i < r.size() && i < colours.size(); ++i)
+            r[i].materialAndColour
+                = r[i].material() | std::uint32_t(colours[i]) << PackedConstraint::kMaterialBits;
+        hold(r);
     }
 
-    /// The records and the material table as stored, for the solver's vector passes
-    /// (internal to the core).
-    const PackedConstraint *storage() const { return m_packed.data(); }
+    /// The material table as stored, for the solver's vector passes (internal to the core).
     const std::vector<ConstraintMaterial> &materials() const { return m_materials; }
 
     /// A number that names the present records: the same number while nothing writes them
@@ -427,21 +440,28 @@ public:
     std::uint64_t contentId() const;
 
 private:
-    std::vector<PackedConstraint> &edit()
+    RecordBlocks &edit()
     {
         m_contentId = 0;
         return m_packed;
     }
+    /// Holds exactly the records r (a bulk change), as a write.
+    void hold(const std::vector<PackedConstraint> &r) { edit().assign(r.data(), r.size()); }
     template <typename It> void assign(It first, It last)
     {
         // Storage of the records' size (a vector's spare room is not carried over).
-        std::vector<PackedConstraint>().swap(m_packed);
+        m_packed.assign(nullptr, 0);
         m_materials.clear();
         m_lookup = {};
         m_contentId = 0;
-        m_packed.reserve(std::size_t(std::distance(first, last)));
-        for (; first != last; ++first)
-            m_packed.push_back(pack(*first));
+        std::vector<PackedConstraint> r;
+        r.reserve(std::size_t(std::distance(first, last)));
+        {
+            const Pending pending(*this, r);
+            for (; first != last; ++first)
+                r.push_back(pack(*first));
+        }
+        m_packed.assign(r.data(), r.size());
     }
     DistanceConstraint unpack(const PackedConstraint &p) const
     {
@@ -486,7 +506,31 @@ private:
         Lookup &operator=(Lookup &&) noexcept = default;
     };
 
-    std::vector<PackedConstraint> m_packed;
+    /// While a bulk change packs its records into a vector of its own (modifyAll, assign),
+    /// that vector holds the records: a compaction of the materials reads and renumbers it.
+    struct Pending {
+        ConstraintRecords &records;
+        Pending(ConstraintRecords &r, std::vector<PackedConstraint> &v)
+            : records(r)
+        {
+            records.m_pending.records = &v;
+        }
+        ~Pending() { records.m_pending.records = nullptr; }
+        Pending(const Pending &) = delete;
+        Pending &operator=(const Pending &) = delete;
+    };
+
+    RecordBlocks m_packed;
+    /// Not copied: a copy has no bulk change under way.
+    struct PendingRecords {
+        std::vector<PackedConstraint> *records = nullptr;
+        PendingRecords() = default;
+        PendingRecords(const PendingRecords &) { }
+        PendingRecords &operator=(const PendingRecords &) { return *this; }
+        explicit operator bool() const { return records != nullptr; }
+        std::vector<PackedConstraint> &operator*() const { return *records; }
+    };
+    PendingRecords m_pending;
     std::vector<ConstraintMaterial> m_materials;
     Lookup m_lookup;
     std::size_t m_compactAt = 64; ///< table size at which adding a material first drops unused ones

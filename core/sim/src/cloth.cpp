@@ -182,12 +182,10 @@ bool ConstraintRecords::operator==(const ConstraintRecords &o) const
 
 void ConstraintRecords::resize(std::size_t n)
 {
-    if (n <= size()) {
-        edit().resize(n);
-        return;
-    }
-    const PackedConstraint fresh = pack(DistanceConstraint {});
-    edit().resize(n, fresh);
+    const PackedConstraint fresh = n > size() ? pack(DistanceConstraint {}) : PackedConstraint {};
+    std::vector<PackedConstraint> r = m_packed.toVector();
+    r.resize(n, fresh);
+    hold(r);
 }
 
 std::uint32_t ConstraintRecords::materialIndex(const DistanceConstraint &c)
@@ -241,8 +239,14 @@ std::uint32_t ConstraintRecords::materialIndex(const DistanceConstraint &c)
 
 void ConstraintRecords::compactMaterials()
 {
+    // The records as they are: a bulk change's own vector while it packs (Pending), else
+    // the blocks, renumbered in a vector and held again.
+    std::vector<PackedConstraint> held;
+    if (!m_pending)
+        held = m_packed.toVector();
+    std::vector<PackedConstraint> &records = m_pending ? *m_pending : held;
     std::vector<std::uint32_t> renumber(m_materials.size(), ~std::uint32_t(0));
-    for (const PackedConstraint &p : m_packed)
+    for (const PackedConstraint &p : records)
         renumber[p.material()] = 0;
     std::uint32_t next = 0;
     for (std::size_t i = 0; i < m_materials.size(); ++i) {
@@ -252,9 +256,11 @@ void ConstraintRecords::compactMaterials()
         }
     }
     m_materials.resize(next);
-    for (PackedConstraint &p : m_packed)
+    for (PackedConstraint &p : records)
         p.materialAndColour
             = renumber[p.material()] | (p.materialAndColour & ~PackedConstraint::kMaterialMask);
+    if (!m_pending)
+        m_packed.assign(held.data(), held.size());
     m_lookup = {};
     m_contentId = 0;
 }

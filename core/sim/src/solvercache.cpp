@@ -203,8 +203,7 @@ void ClothSolverCache::ensure(Cloth &cloth)
     std::vector<std::uint8_t> colour;
     if (!layOut(cloth, colour))
         return;
-    for (std::size_t c = 0; c < colour.size(); ++c)
-        cloth.constraints.setColour(c, colour[c]);
+    cloth.constraints.setColours(colour);
 }
 
 void ClothSolverCache::ensure(const Cloth &cloth)

@@ -133,11 +133,14 @@ std::uint64_t addSpringForces(Cloth &cloth, ClothSolverCache &cache)
     resetTension(cloth, cache);
     float *tension = cache.tension.data();
     // The stored records and their materials, read without marking them written (and
-    // without making a whole DistanceConstraint of each, every substep).
-    const PackedConstraint *records = cloth.constraints.storage();
+    // without making a whole DistanceConstraint of each, every substep), a run at a time.
     const ConstraintMaterial *materials = cloth.constraints.materials().data();
+    constexpr std::size_t kRun = 256;
+    PackedConstraint run[kRun];
     for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
-        const PackedConstraint &k = records[c];
+        if (c % kRun == 0)
+            cloth.constraints.readPacked(c, std::min(kRun, cloth.constraints.size() - c), run);
+        const PackedConstraint &k = run[c % kRun];
         // Length and stretch in double: see the note in solverxpbd.cpp.
         const double dx = double(x[k.b].x) - double(x[k.a].x);
         const double dy = double(x[k.b].y) - double(x[k.a].y);

@@ -71,25 +71,14 @@ __attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float 
     XpbdBatches &batches, std::size_t begin, std::size_t end)
 {
     constexpr std::size_t L = XpbdBatches::kLanes;
-    const PackedConstraint *cons = cloth.constraints.storage();
-    const int *records = reinterpret_cast<const int *>(cons);
-    const float *recordFloats = reinterpret_cast<const float *>(cons);
+    const ConstraintRecords &constraints = cloth.constraints;
     const float *materials = reinterpret_cast<const float *>(cloth.constraints.materials().data());
-    const std::size_t slots = batches.slotCount();
     const __m256i lastParticle = _mm256_set1_epi32(int(cloth.particles.size()) - 1);
     const __m256 zeroF = _mm256_setzero_ps();
     const __m256 invDt2F = _mm256_set1_ps(invDt2), invDtF = _mm256_set1_ps(invDt);
     __m256i ok = _mm256_set1_epi32(-1);
     for (std::size_t s = begin; s < end; s += L) {
-        // The records of the block 64 slots ahead asked for (prefetchConstraint, block by
-        // block), this block's records as a vector.
-        std::uint32_t ahead[L], block[L];
-        if (s + 64 + L <= slots) {
-            batches.source.block((s + 64) / L, ahead);
-            for (std::size_t l = 0; l < L; ++l)
-                if (ahead[l] != SlotSources::kNone)
-                    __builtin_prefetch(cons + ahead[l]);
-        }
+        std::uint32_t block[L];
         batches.source.block(s / L, block);
         const __m256i src = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(block));
         const __m256i real = realLanes(src);
@@ -102,17 +91,24 @@ __attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float 
             continue;
         }
         const __m256 realF = _mm256_castsi256_ps(real);
-        // Dword index of each record; padding lanes read record 0 (masked off below).
-        const __m256i base = _mm256_slli_epi32(_mm256_and_si256(src, real), 2);
-        const __m256i a = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), records, base, real, 4);
-        const __m256i b = _mm256_mask_i32gather_epi32(
-            _mm256_setzero_si256(), records, _mm256_add_epi32(base, _mm256_set1_epi32(1)), real, 4);
-        const __m256 rest = gatherField(recordFloats, base, 2, realF);
-        // The material's first dword: its index (the low 24 bits of dword 3) times 5.
-        const __m256i materialIndex
-            = _mm256_and_si256(_mm256_mask_i32gather_epi32(_mm256_setzero_si256(), records,
-                                   _mm256_add_epi32(base, _mm256_set1_epi32(3)), real, 4),
-                _mm256_set1_epi32(int(PackedConstraint::kMaterialMask)));
+        // The block's records, read from their blocks (RecordBlocks) field by field into
+        // arrays of their own; padding lanes hold zeros (masked off below).
+        alignas(32) std::uint32_t endA[L] = {}, endB[L] = {}, material[L] = {};
+        alignas(32) float restLength[L] = {};
+        for (std::size_t l = 0; l < L; ++l) {
+            if (block[l] == SlotSources::kNone)
+                continue;
+            const PackedConstraint p = constraints.packed(block[l]);
+            endA[l] = p.a;
+            endB[l] = p.b;
+            restLength[l] = p.restLength;
+            material[l] = p.material();
+        }
+        const __m256i a = _mm256_load_si256(reinterpret_cast<const __m256i *>(endA));
+        const __m256i b = _mm256_load_si256(reinterpret_cast<const __m256i *>(endB));
+        const __m256 rest = _mm256_load_ps(restLength);
+        // The material's first dword: its index times 5.
+        const __m256i materialIndex = _mm256_load_si256(reinterpret_cast<const __m256i *>(material));
         const __m256i materialBase = _mm256_add_epi32(_mm256_slli_epi32(materialIndex, 2), materialIndex);
         const __m256 compliance = gatherField(materials, materialBase, 0, realF);
         const __m256 damping = gatherField(materials, materialBase, 1, realF);

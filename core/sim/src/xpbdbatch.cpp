@@ -767,15 +767,12 @@ bool refreshSlots(const Cloth &cloth, float dt, float invDt2, bool verlet, XpbdB
     const std::size_t particles = cloth.particles.size();
     if (xpbdKernelIsa() >= KernelIsa::Avx2 && particles > 0)
         return refreshSlotsAvx2(cloth, invDt2, invDt, verlet, batches, begin, end);
-    const PackedConstraint *cons = cloth.constraints.storage();
-    const std::size_t slots = batches.slotCount();
     const SlotSources &source = batches.source;
     float *rest = batches.restLength.data();
     float *alphaTilde = batches.alphaTilde.data();
     float *gamma = batches.gamma.empty() ? nullptr : batches.gamma.data(); // none: no slot is damped
     bool ok = true;
     for (std::size_t s = begin; s < end; ++s) {
-        prefetchConstraint(cons, source, s, slots);
         const std::uint32_t src = source[s];
         if (src == ~std::uint32_t(0))
             continue;
@@ -930,14 +927,22 @@ std::uint64_t mixRecord(std::uint64_t acc, std::uint64_t word)
 // scanConstraintRecords for `count` records from `first`: each record's ends and rest length
 // checked (constraintEndsValid), its material by `materialOk` (constraintMaterialValid of
 // each material of the table); the hash mixes each record's material index and rest length.
-bool scanRecords(const PackedConstraint *first, std::size_t count, std::size_t particles,
-    const std::uint8_t *materialOk, std::uint64_t &hash)
+bool scanRecords(const ConstraintRecords &records, std::size_t first, std::size_t count,
+    std::size_t particles, const std::uint8_t *materialOk, std::uint64_t &hash)
 {
     std::uint64_t acc = mixRecord(0, count);
     bool ok = true;
-    for (const PackedConstraint *c = first; c != first + count; ++c) {
-        ok &= constraintEndsValid(c->a, c->b, c->restLength, particles) & (materialOk[c->material()] != 0);
-        acc = mixRecord(acc, std::uint64_t(c->material()) << 32 | bitsOf(c->restLength));
+    // Read from the blocks a run at a time.
+    constexpr std::size_t kRun = 256;
+    PackedConstraint run[kRun];
+    for (std::size_t at = first; at < first + count; at += kRun) {
+        const std::size_t n = std::min(kRun, first + count - at);
+        records.readPacked(at, n, run);
+        for (const PackedConstraint *c = run; c != run + n; ++c) {
+            ok &= constraintEndsValid(c->a, c->b, c->restLength, particles)
+                & (materialOk[c->material()] != 0);
+            acc = mixRecord(acc, std::uint64_t(c->material()) << 32 | bitsOf(c->restLength));
+        }
     }
     hash = acc;
     return ok;
@@ -972,8 +977,8 @@ bool scanConstraintRecords(
     forRanges(team, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::size_t k = begin; k < end; ++k) {
             const std::size_t from = k * kChunk;
-            if (!scanRecords(cloth.constraints.storage() + from, std::min(kChunk, m - from),
-                    cloth.particles.size(), materialOk.data(), chunkHashes[k]))
+            if (!scanRecords(cloth.constraints, from, std::min(kChunk, m - from), cloth.particles.size(),
+                    materialOk.data(), chunkHashes[k]))
                 ok.store(false, std::memory_order_relaxed);
         }
     });

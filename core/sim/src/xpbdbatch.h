@@ -408,17 +408,6 @@ inline bool slotLink(const XpbdBatches &s, std::uint32_t k, XpbdBatches::Ends en
     return true;
 }
 
-/// Within a colour the slots visit the constraints in block order, scattered (about
-/// one in every dozen records), too irregular for the hardware prefetcher: the refreshes ask
-/// for the record of the slot `kPrefetchSlots` ahead while they work on this one.
-inline void prefetchConstraint(
-    const PackedConstraint *cons, const SlotSources &source, std::size_t slot, std::size_t slotCount)
-{
-    constexpr std::size_t kPrefetchSlots = 64;
-    if (slot + kPrefetchSlots < slotCount && source.live(slot + kPrefetchSlots))
-        __builtin_prefetch(cons + source[slot + kPrefetchSlots]);
-}
-
 /// Lays out the streams from a colouring: `order` lists constraint indices colour by colour,
 /// colour c being order[batchStart[c] .. batchStart[c+1]); colour `catchAllColour` (if
 /// present) may contain constraints that share particles and is solved serially.
