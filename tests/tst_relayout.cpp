@@ -300,7 +300,7 @@ void checkStreams(const Cloth &cloth, const XpbdBatches &s)
             if (!window)
                 continue;
             for (int w = 0; w < 2; ++w) {
-                const std::uint32_t base = s.windowBase[2 * block + std::size_t(w)];
+                const std::uint32_t base = w ? s.windowSecond(block) : s.windowFirst(block);
                 QVERIFY(base + XpbdBatches::kLanes <= n);
                 for (std::uint32_t q = base; q < base + XpbdBatches::kLanes; ++q)
                     QCOMPARE(written[q]++, 0);
@@ -521,7 +521,7 @@ private slots:
             for (std::uint32_t block = s.start[c] / 8; block < s.start[c + 1] / 8 && r == kNone; ++block) {
                 if (s.blockFetch[block] == XpbdBatches::Gather)
                     continue;
-                for (std::uint32_t p = s.windowBase[2 * block]; p < s.windowBase[2 * block] + 8; ++p) {
+                for (std::uint32_t p = s.windowFirst(block); p < s.windowFirst(block) + 8; ++p) {
                     if (touched[p] || (q != kNone && (q / 8 == p / 8)))
                         continue;
                     if (q == kNone)

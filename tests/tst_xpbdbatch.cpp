@@ -394,7 +394,7 @@ private slots:
             if (fetch == XpbdBatches::Gather)
                 continue;
             const std::uint32_t k0 = std::uint32_t(block) * L;
-            const std::uint32_t base[2] = { s.windowBase[2 * block], s.windowBase[2 * block + 1] };
+            const std::uint32_t base[2] = { s.windowFirst(block), s.windowSecond(block) };
             for (std::uint32_t w = 0; w < 2; ++w) {
                 for (std::uint32_t q = base[w]; q < base[w] + L; ++q)
                     QCOMPARE(windowed[colourOf[block]][q]++, 0); // no two windows of a colour overlap
@@ -445,6 +445,43 @@ private slots:
         // Most of the grid's constraints are read through windows (a third gathered at most
         // on this small sheet, whose rows are three windows wide).
         QVERIFY(kinds[XpbdBatches::Gather] * 2 < kinds[XpbdBatches::Runs] + kinds[XpbdBatches::Windows]);
+    }
+
+    void blocksWhoseWindowsLieFarApartGather()
+    {
+        // Window 1 is held as a 16-bit step from window 0: a block whose windows lie further
+        // apart (the vertical links of rows of 34,000 particles) gathers its ends instead,
+        // and every slot still names its record's ends.
+        GridSpec g;
+        g.across = 34000;
+        g.down = 2;
+        g.shear = false;
+        g.bend = false;
+        const Cloth cloth = makeGrid(g);
+        ClothSolverCache cache;
+        cache.ensure(cloth);
+        const XpbdBatches &s = cache.xpbd;
+        constexpr std::uint32_t L = XpbdBatches::kLanes;
+        std::size_t farLinks = 0, windowBlocks = 0;
+        for (std::uint32_t k = 0; k < s.slotCount(); ++k) {
+            const std::size_t block = k / L;
+            if (s.blockFetch[block] != XpbdBatches::Gather && k % L == 0) {
+                ++windowBlocks;
+                const auto step = std::int64_t(s.windowSecond(block)) - std::int64_t(s.windowFirst(block));
+                QVERIFY(step >= -32768 && step <= 32767);
+            }
+            if (s.source[k] == ~std::uint32_t(0))
+                continue;
+            const DistanceConstraint c = cloth.constraints[s.source[k]];
+            QCOMPARE(s.ends(k).a, c.a);
+            QCOMPARE(s.ends(k).b, c.b);
+            if (c.b - c.a > 32767) {
+                ++farLinks;
+                QCOMPARE(s.blockFetch[block], std::uint8_t(XpbdBatches::Gather));
+            }
+        }
+        QCOMPARE(farLinks, std::size_t(34000));
+        QVERIFY(windowBlocks > 0); // the rows' own links still read windows
     }
 
     // The kernels as the CPU runs them (AVX2 where it has it) and the portable ones.
@@ -620,7 +657,7 @@ private slots:
                     if (s.blockFetch[block] != XpbdBatches::Gather) {
                         ++windowBlocks;
                         for (int w = 0; w < 2; ++w) {
-                            const std::uint32_t base = s.windowBase[2 * block + w];
+                            const std::uint32_t base = w ? s.windowSecond(block) : s.windowFirst(block);
                             QVERIFY2(base + 8 <= n, "window past the particles");
                             for (std::uint32_t q = base; q < base + 8; ++q)
                                 QCOMPARE(written[q]++, 0);

@@ -359,8 +359,8 @@ ClothSolverCache::Bytes ClothSolverCache::bytes() const
         + capacityBytes(x.gatherEnds, x.restLength, x.alphaTilde, x.alphaClass, x.gamma, x.lambda, x.spanX,
             x.spanY, x.spanZ);
     b.blockTables = capacityBytes(x.start, x.conflictFree, x.chunkBegin, x.chunkColour, x.colourFirstChunk,
-        x.blockFetch, x.blockDamped, x.windowBase, x.windowPattern, x.patternLanes, x.patternSlots,
-        x.recordScan.chunkHashes, x.recordScan.materialOk);
+        x.blockFetch, x.blockDamped, x.windowBase, x.windowStep, x.windowPattern, x.patternLanes,
+        x.patternSlots, x.recordScan.chunkHashes, x.recordScan.materialOk);
     b.particles = capacityBytes(preVelocity, force, origin, offset, offsetPrev, planarVelocity, x.planes,
         x.prevPlanes, stiffnessSum, dampingSum, contactNormal, contactCollider, meshHint);
     b.other = sizeof(*this)

@@ -153,6 +153,7 @@ struct SpanStreams {
         , gatherEnds(b.gatherEnds.data())
         , fetch(b.blockFetch.data())
         , windowBase(b.windowBase.data())
+        , windowStep(b.windowStep.data())
         , windowPattern(b.windowPattern.data())
         , patternLanes(b.patternLanes.data())
         , spanX(b.spanX.data())
@@ -164,6 +165,7 @@ struct SpanStreams {
     const std::uint32_t *gatherEnds;
     const std::uint8_t *fetch;
     const std::uint32_t *windowBase;
+    const std::int16_t *windowStep;
     const std::uint16_t *windowPattern;
     const std::uint64_t *patternLanes;
     float *spanX, *spanY, *spanZ;
@@ -178,7 +180,7 @@ DRAPE_STREAMS_INLINE void blockEnds(
     const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
     const std::size_t block = s / L;
     if (st.fetch[block] == XpbdBatches::Gather) {
-        const std::uint32_t *ends = st.gatherEnds + st.windowBase[2 * block];
+        const std::uint32_t *ends = st.gatherEnds + st.windowBase[block];
         const __m256i ia
             = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(ends)), real);
         const __m256i ib
@@ -190,8 +192,9 @@ DRAPE_STREAMS_INLINE void blockEnds(
         xb = { _mm256_i32gather_ps(of, bx, 4), _mm256_i32gather_ps(of, by, 4), _mm256_i32gather_ps(of, bz, 4) };
         return;
     }
-    const avx2::Lanes x0 = avx2::loadWindow(of, st.windowBase[2 * block]);
-    const avx2::Lanes x1 = avx2::loadWindow(of, st.windowBase[2 * block + 1]);
+    const avx2::Lanes x0 = avx2::loadWindow(of, st.windowBase[block]);
+    const avx2::Lanes x1
+        = avx2::loadWindow(of, st.windowBase[block] + std::uint32_t(std::int32_t(st.windowStep[block])));
     if (st.fetch[block] == XpbdBatches::Runs) {
         xa = x0;
         xb = x1;

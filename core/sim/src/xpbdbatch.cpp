@@ -140,11 +140,16 @@ using PatternIndex = std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint
 // The windows and the nibble tables of a window block whose lanes' ends a[l], b[l] (real or
 // carried) cover [base0, base0 + 8) and [base1, base1 + 8) once each (see
 // XpbdBatches::blockFetch), its pattern taken from `patterns` or added to them. False when
-// it is a new pattern and the table is full: the block must then be gathered.
+// it is a new pattern and the table is full, or when its windows lie too far apart for
+// windowStep: the block must then be gathered.
 bool setWindows(XpbdBatches &out, PatternIndex &patterns, std::size_t block, std::uint32_t base0,
     std::uint32_t base1, const std::uint32_t *a, const std::uint32_t *b)
 {
     constexpr std::uint32_t L = XpbdBatches::kLanes;
+    // Window 1 is held as a 16-bit step from window 0 (XpbdBatches::windowStep).
+    const auto step = std::int64_t(base1) - std::int64_t(base0);
+    if (step < std::numeric_limits<std::int16_t>::min() || step > std::numeric_limits<std::int16_t>::max())
+        return false;
     std::uint64_t lanes = 0, slots = 0;
     for (std::uint32_t l = 0; l < L; ++l) {
         for (std::uint32_t end = 0; end < 2; ++end) {
@@ -164,8 +169,8 @@ bool setWindows(XpbdBatches &out, PatternIndex &patterns, std::size_t block, std
         out.patternLanes.push_back(lanes);
         out.patternSlots.push_back(slots);
     }
-    out.windowBase[2 * block] = base0;
-    out.windowBase[2 * block + 1] = base1;
+    out.windowBase[block] = base0;
+    out.windowStep[block] = std::int16_t(std::int32_t(base1 - base0));
     out.windowPattern[block] = it->second;
     return true;
 }
@@ -234,7 +239,8 @@ void resizeStreams(XpbdBatches &out, std::size_t slots, bool gatherNew = true)
     const std::size_t blocks = slots / XpbdBatches::kLanes;
     out.blockFetch.resize(blocks, XpbdBatches::Gather);
     out.blockDamped.resize(blocks, 1);
-    out.windowBase.resize(2 * blocks, 0);
+    out.windowBase.resize(blocks, 0);
+    out.windowStep.resize(blocks, 0);
     out.windowPattern.resize(blocks, 0);
     if (blocks == 0) {
         out.gatherEnds.clear();
@@ -242,7 +248,8 @@ void resizeStreams(XpbdBatches &out, std::size_t slots, bool gatherNew = true)
         out.patternSlots.clear();
     }
     for (std::size_t k = oldBlocks; k < blocks && gatherNew; ++k) {
-        out.windowBase[2 * k] = std::uint32_t(out.gatherEnds.size());
+        out.windowBase[k] = std::uint32_t(out.gatherEnds.size());
+        out.windowStep[k] = 0;
         out.gatherEnds.resize(out.gatherEnds.size() + 2 * XpbdBatches::kLanes, 0);
     }
 }
@@ -544,8 +551,8 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
         if (block.fetch == XpbdBatches::Gather
             || !setWindows(out, patterns, k, block.base0, block.base1, block.a, block.b)) {
             out.blockFetch[k] = XpbdBatches::Gather;
-            out.windowBase[2 * k] = std::uint32_t(out.gatherEnds.size());
-            out.windowBase[2 * k + 1] = 0;
+            out.windowBase[k] = std::uint32_t(out.gatherEnds.size());
+            out.windowStep[k] = 0;
             out.gatherEnds.insert(out.gatherEnds.end(), block.a, block.a + L);
             out.gatherEnds.insert(out.gatherEnds.end(), block.b, block.b + L);
         }
@@ -575,8 +582,8 @@ void XpbdBatches::gather(std::size_t block)
         return;
     std::uint32_t a[kLanes], b[kLanes];
     blockEnds(block, a, b);
-    windowBase[2 * block] = std::uint32_t(gatherEnds.size());
-    windowBase[2 * block + 1] = 0;
+    windowBase[block] = std::uint32_t(gatherEnds.size());
+    windowStep[block] = 0;
     gatherEnds.insert(gatherEnds.end(), a, a + kLanes);
     gatherEnds.insert(gatherEnds.end(), b, b + kLanes);
     blockFetch[block] = Gather;
@@ -597,7 +604,7 @@ bool placeAdded(const DistanceConstraint &dc, std::uint32_t i, std::uint32_t c, 
     for (std::uint32_t block = first / L; block < last / L; ++block) {
         if (out.blockFetch[block] == XpbdBatches::Gather)
             continue;
-        const std::uint32_t base0 = out.windowBase[2 * block], base1 = out.windowBase[2 * block + 1];
+        const std::uint32_t base0 = out.windowFirst(block), base1 = out.windowSecond(block);
         if (inWindow(dc.a, base0) || inWindow(dc.a, base1) || inWindow(dc.b, base0) || inWindow(dc.b, base1))
             out.gather(block);
     }

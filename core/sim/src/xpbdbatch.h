@@ -200,7 +200,7 @@ struct XpbdBatches {
     };
     std::vector<std::uint8_t> blockFetch; ///< per block
     /// The ends of the gathered blocks' lanes, 16 per block: ends a of its 8 lanes, then ends
-    /// b. A gathered block's first is at gatherEnds[windowBase[2 k]] (its windowBase names no
+    /// b. A gathered block's first is at gatherEnds[windowBase[k]] (its windowBase names no
     /// window). Blocks that turn to gathering after a layout (gather()) append theirs; a
     /// layout from scratch compacts them.
     std::vector<std::uint32_t> gatherEnds;
@@ -208,7 +208,18 @@ struct XpbdBatches {
     /// previous positions for the damping term only for such blocks; in the others γ = 0
     /// makes the term zero whatever the motion.
     std::vector<std::uint8_t> blockDamped;
-    std::vector<std::uint32_t> windowBase; ///< 2 per block: first particle of window 0, 1
+    /// Per block: the first particle of window 0 (a gathered block: its first entry of
+    /// gatherEnds) ...
+    std::vector<std::uint32_t> windowBase;
+    /// ... and how far past it window 1 starts (0 for a gathered block): a grid's windows
+    /// lie at most two rows apart, and a block whose windows lie more than 32,767 particles
+    /// apart (a bend link across rows of over 16,383 particles) gathers instead.
+    std::vector<std::int16_t> windowStep;
+    std::uint32_t windowFirst(std::size_t block) const { return windowBase[block]; }
+    std::uint32_t windowSecond(std::size_t block) const
+    {
+        return windowBase[block] + std::uint32_t(std::int32_t(windowStep[block]));
+    }
     /// Per window block, which of the window patterns (patternLanes, patternSlots) its lanes
     /// take. A grid has three at any size (runs and the two kinds below); each is held once
     /// instead of 16 bytes per block.
@@ -289,16 +300,13 @@ struct XpbdBatches {
         }
     }
     /// The first of gathered block `block`'s 16 ends (gatherEnds).
-    const std::uint32_t *gathered(std::size_t block) const
-    {
-        return gatherEnds.data() + windowBase[2 * block];
-    }
+    const std::uint32_t *gathered(std::size_t block) const { return gatherEnds.data() + windowBase[block]; }
     /// Turns block `block` into a gathered one with the ends it has (a no-op for one that is).
     void gather(std::size_t block);
     /// Sets the ends of slot k, whose block must be gathered.
     void setEnds(std::size_t k, std::uint32_t a, std::uint32_t b)
     {
-        std::uint32_t *e = gatherEnds.data() + windowBase[2 * (k / kLanes)];
+        std::uint32_t *e = gatherEnds.data() + windowBase[k / kLanes];
         e[k % kLanes] = a;
         e[kLanes + k % kLanes] = b;
     }
@@ -308,7 +316,7 @@ private:
     /// that is not runs, whose lane nibbles are `lanes`.
     Ends laneEnds(std::size_t block, std::uint32_t l, std::uint8_t fetch, std::uint64_t lanes) const
     {
-        const std::uint32_t *base = windowBase.data() + 2 * block;
+        const std::uint32_t base[2] = { windowBase[block], fetch == Gather ? 0u : windowSecond(block) };
         if (fetch == Gather)
             return { gatherEnds[base[0] + l], gatherEnds[base[0] + kLanes + l] };
         if (fetch == Runs)

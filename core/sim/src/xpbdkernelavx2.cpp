@@ -190,8 +190,8 @@ struct XpbdArith {
             for (int u = 0; u < U; ++u) {
                 k0s[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
                 const std::size_t block = k0s[u] / XpbdBatches::kLanes;
-                base0[u] = s.windowBase[2 * block];
-                base1[u] = s.windowBase[2 * block + 1];
+                base0[u] = s.windowFirst(block);
+                base1[u] = s.windowSecond(block);
                 in[u].xa = loadPlanes(x, base0[u]);
                 in[u].xb = loadPlanes(x, base1[u]);
                 in[u].wa = _mm256_loadu_ps(w + base0[u]);

@@ -326,7 +326,8 @@ DRAPE_AVX512_INLINE void solveWindowPair(XpbdBatches &s, std::uint32_t k0, const
     const std::uint32_t k[1] = { k0 };
     const std::size_t block = k0 / XpbdBatches::kLanes;
     // Windows 0 and 1 of the low block, then of the high one.
-    const std::uint32_t *base = s.windowBase.data() + 2 * block;
+    const std::uint32_t base[4] = { s.windowFirst(block), s.windowSecond(block), s.windowFirst(block + 1),
+        s.windowSecond(block + 1) };
     PairIn in[1];
     PairOut out[1];
     const __m512 zero = _mm512_setzero_ps();

@@ -135,8 +135,8 @@ DRAPE_AVX2_INLINE void loadPlanarWindows(const XpbdBatches &s, std::uint32_t k0,
     const PlanarPositions &x, const PlanarPositions &xPrev, const float *w, BlockIn &in)
 {
     const std::size_t block = k0 / XpbdBatches::kLanes;
-    const std::uint32_t base0 = s.windowBase[2 * block];
-    const std::uint32_t base1 = s.windowBase[2 * block + 1];
+    const std::uint32_t base0 = s.windowFirst(block);
+    const std::uint32_t base1 = s.windowSecond(block);
     // Member by member, as loadWindows writes them (store forwarding).
     if (runs) {
         assign(in.xa, loadPlanes(x, base0));
@@ -171,8 +171,8 @@ DRAPE_AVX2_INLINE void storePlanarWindows(const XpbdBatches &s, std::uint32_t k0
     const PlanarPositions &x, const BlockIn &in, const BlockOut &out)
 {
     const std::size_t block = k0 / XpbdBatches::kLanes;
-    const std::uint32_t base0 = s.windowBase[2 * block];
-    const std::uint32_t base1 = s.windowBase[2 * block + 1];
+    const std::uint32_t base0 = s.windowFirst(block);
+    const std::uint32_t base1 = s.windowSecond(block);
     const Lanes ya = select(in.xa, out.xa, out.okF), yb = select(in.xb, out.xb, out.okF);
     if (runs) {
         storePlanes(x, base0, ya);
