@@ -116,7 +116,7 @@ private:
         std::int8_t aOdd = 0, aPair = 0, bOdd = 0, bPair = 0;
         std::int8_t restDelta[kLanes - 1] = {};
         std::uint8_t colours[6] = {}; ///< 8 lanes of 6 bits, lane l at bit 6 l
-        std::int8_t jump = 0;
+        std::int8_t jump = 0; ///< (read with the colours: keep it after them)
         std::uint16_t material : 12 = 0;
         std::uint16_t breakLane : 3 = 0;
         std::uint16_t uncoloured : 1 = 0;
@@ -131,8 +131,10 @@ private:
             p.b = b0 + std::uint32_t(pair * bPair + odd * bOdd + jumped);
             const std::uint32_t rest = rest0 + (l ? std::uint32_t(std::int32_t(restDelta[l - 1])) : 0u);
             std::memcpy(&p.restLength, &rest, sizeof(float));
-            std::uint64_t bits = 0;
-            std::memcpy(&bits, colours, sizeof colours);
+            // One 8-byte load from `colours` on (its 6 bytes, `jump` and a byte of the
+            // fields below, all inside the block); only the colours' 48 bits are used.
+            std::uint64_t bits;
+            std::memcpy(&bits, colours, sizeof bits);
             const auto colour = uncoloured ? std::uint32_t(0xFF) : std::uint32_t(bits >> (6 * l)) & 63u;
             p.materialAndColour = std::uint32_t(material) | colour << PackedConstraint::kMaterialBits;
             return p;

@@ -45,41 +45,38 @@ bool RecordBlocks::describe(const PackedConstraint *r, std::size_t count, Block 
         b.aPair = std::int8_t(aPair);
         b.bPair = std::int8_t(bPair);
     }
-    // The first lane past 2 that leaves the steps, if any, is where the ends jump, by as much
-    // at both ends (a row's end). Lanes 1 and 2 set the steps, so a jump there is none.
-    for (std::size_t l = 3; l < count; ++l) {
-        const Block pattern = b;
-        const PackedConstraint expected = pattern.lane(l);
-        const std::int64_t jumpA = step(r[l].a, expected.a), jumpB = step(r[l].b, expected.b);
-        if (jumpA == 0 && jumpB == 0)
-            continue;
-        if (jumpA != jumpB || !fitsByte(jumpA))
-            return false;
-        b.jump = std::int8_t(jumpA);
-        b.breakLane = std::uint16_t(l);
-        break;
-    }
     const bool uncoloured = r[0].colour() == 0xFF;
     b.uncoloured = uncoloured;
     std::uint64_t colours = 0;
+    std::int32_t jump = 0;
+    // Each lane checked against what Block::lane gives back for it, field by field. The first
+    // lane whose ends leave the steps (lanes 1 and 2 set them, so lane 3 or later) is where
+    // they jump, by as much at both ends (a row's end); a second departure is no description.
     for (std::size_t l = 0; l < count; ++l) {
-        const std::uint8_t colour = r[l].colour();
-        if (uncoloured ? colour != 0xFF : colour > 63)
+        const PackedConstraint &p = r[l];
+        const std::uint8_t colour = p.colour();
+        if (p.material() != material || (uncoloured ? colour != 0xFF : colour > 63))
             return false;
-        if (!uncoloured)
-            colours |= std::uint64_t(colour) << (6 * l);
+        colours |= std::uint64_t(uncoloured ? 0 : colour) << (6 * l);
         if (l > 0) {
-            const std::int64_t delta = std::int64_t(bitsOf(r[l].restLength)) - std::int64_t(b.rest0);
+            const std::int64_t delta = std::int64_t(bitsOf(p.restLength)) - std::int64_t(b.rest0);
             if (!fitsByte(delta))
                 return false;
             b.restDelta[l - 1] = std::int8_t(delta);
         }
+        const auto pair = std::int32_t(l / 2), odd = std::int32_t(l % 2);
+        const std::uint32_t stepA = b.a0 + std::uint32_t(pair * b.aPair + odd * b.aOdd);
+        const std::uint32_t stepB = b.b0 + std::uint32_t(pair * b.bPair + odd * b.bOdd);
+        if (p.a == stepA + std::uint32_t(jump) && p.b == stepB + std::uint32_t(jump))
+            continue;
+        const std::int64_t jumpA = step(p.a, stepA), jumpB = step(p.b, stepB);
+        if (b.breakLane != 0 || l < 3 || jumpA != jumpB || !fitsByte(jumpA))
+            return false;
+        jump = std::int32_t(jumpA);
+        b.jump = std::int8_t(jumpA);
+        b.breakLane = std::uint16_t(l);
     }
     std::memcpy(b.colours, &colours, sizeof b.colours);
-    // Every field, compared with what the description gives back.
-    for (std::size_t l = 0; l < count; ++l)
-        if (!(b.lane(l) == r[l]))
-            return false;
     out = b;
     return true;
 }
@@ -223,27 +220,30 @@ void RecordBlocks::pop_back()
 void RecordBlocks::assign(const PackedConstraint *records, std::size_t count, std::size_t capacity)
 {
     const std::size_t blocks = (count + kLanes - 1) / kLanes;
-    std::vector<Block> described;
-    described.reserve((std::max(count, capacity) + kLanes - 1) / kLanes);
-    described.resize(blocks);
+    const std::size_t room = (std::max(count, capacity) + kLanes - 1) / kLanes;
+    // The blocks' storage is kept when it holds them without more than a quarter spare
+    // (bulk writes of about the same records reuse it), else made of the size asked for.
+    if (m_blocks.capacity() < room || m_blocks.capacity() > room + room / 4)
+        std::vector<Block>().swap(m_blocks);
+    m_blocks.reserve(room);
+    m_blocks.resize(blocks);
     std::size_t listed = 0;
     for (std::size_t k = 0; k < blocks; ++k) {
         const std::size_t n = std::min(kLanes, count - k * kLanes);
-        if (!describe(records + k * kLanes, n, described[k])) {
-            described[k] = Block {};
-            described[k].material = Block::kListed;
-            described[k].a0 = std::uint32_t(listed++);
+        if (!describe(records + k * kLanes, n, m_blocks[k])) {
+            m_blocks[k] = Block {};
+            m_blocks[k].material = Block::kListed;
+            m_blocks[k].a0 = std::uint32_t(listed++);
         }
     }
     std::vector<PackedConstraint> groups(listed * kLanes);
-    for (std::size_t k = 0; k < blocks; ++k) {
-        if (described[k].listed()) {
+    for (std::size_t k = 0; k < blocks && listed > 0; ++k) {
+        if (m_blocks[k].listed()) {
             const std::size_t n = std::min(kLanes, count - k * kLanes);
-            std::memcpy(&groups[std::size_t(described[k].a0) * kLanes], records + k * kLanes,
+            std::memcpy(&groups[std::size_t(m_blocks[k].a0) * kLanes], records + k * kLanes,
                 n * sizeof(PackedConstraint));
         }
     }
-    m_blocks.swap(described);
     m_listed.swap(groups);
     std::vector<std::uint32_t>().swap(m_freeGroups);
     m_size = count;

@@ -131,12 +131,20 @@ RecordScan colourConstraints(const Cloth &cloth, std::vector<std::uint8_t> &colo
     std::fill(std::begin(count), std::end(count), 0u);
     constexpr std::uint8_t none = DistanceConstraint::kUncoloured;
     std::size_t pending = 0;
+    // The records as stored, a run at a time, and their materials from the table.
+    const std::vector<ConstraintMaterial> &materials = cloth.constraints.materials();
+    constexpr std::size_t kRun = 256;
+    PackedConstraint run[kRun];
     for (std::size_t c = 0; c < m; ++c) {
-        const DistanceConstraint &k = cloth.constraints[c];
-        scan.tearable |= k.tearStrain < kNeverTear || k.tearForce < kNeverTear;
-        if ((k.kind == ConstraintKind::Structural || k.kind == ConstraintKind::Shear) && k.restLength > 0.f)
+        if (c % kRun == 0)
+            cloth.constraints.readPacked(c, std::min(kRun, m - c), run);
+        const PackedConstraint &k = run[c % kRun];
+        const ConstraintMaterial &material = materials[k.material()];
+        scan.tearable |= material.tearStrain < kNeverTear || material.tearForce < kNeverTear;
+        if ((material.kind == ConstraintKind::Structural || material.kind == ConstraintKind::Shear)
+            && k.restLength > 0.f)
             minRest = std::min(minRest, k.restLength);
-        const std::uint8_t col = k.colour;
+        const std::uint8_t col = k.colour();
         if (col < 63) {
             const std::uint64_t bit = std::uint64_t(1) << col;
             if (((used[k.a] | used[k.b]) & bit) == 0) {

@@ -507,7 +507,7 @@ void buildXpbdBatches(const Cloth &cloth, const std::vector<std::uint32_t> &orde
             const std::uint32_t k = position[i];
             if (k == kNone)
                 continue;
-            const DistanceConstraint &dc = cloth.constraints[i];
+            const PackedConstraint dc = cloth.constraints.packed(i);
             links[k] = { dc.a, dc.b };
             rests[k] = dc.restLength;
         }
@@ -706,7 +706,7 @@ bool remapXpbdBatches(const Cloth &cloth, const std::vector<std::uint8_t> &colou
             ++nextAdded; // placed below, once the survivors hold their slots
             continue;
         }
-        const DistanceConstraint &dc = cloth.constraints[i];
+        const PackedConstraint dc = cloth.constraints.packed(i);
         const std::uint8_t c = colour[i];
         if (c >= colours)
             return false;
