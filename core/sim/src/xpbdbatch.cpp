@@ -192,13 +192,26 @@ constexpr std::size_t kMaxAddedPaddingDivisor = 16;
 void setChunks(XpbdBatches &out)
 {
     const std::size_t colours = out.start.size() - 1;
+    const auto stepOf = [&out](std::size_t c) {
+        return out.conflictFree[c] ? XpbdBatches::kChunkSlots : out.start[c + 1] - out.start[c];
+    };
+    // Counted first, so that the tables take exactly their size.
+    std::size_t chunks = 0;
+    for (std::size_t c = 0; c < colours; ++c)
+        for (std::uint32_t k = out.start[c]; k < out.start[c + 1]; k += stepOf(c))
+            ++chunks;
+    if (out.chunkColour.capacity() != chunks) {
+        std::vector<std::uint32_t>().swap(out.chunkColour);
+        std::vector<std::uint32_t>().swap(out.chunkBegin);
+        out.chunkColour.reserve(chunks);
+        out.chunkBegin.reserve(chunks + 1);
+    }
     out.chunkBegin.clear();
     out.chunkColour.clear();
     out.colourFirstChunk.assign(colours + 1, 0);
     for (std::size_t c = 0; c < colours; ++c) {
         out.colourFirstChunk[c] = std::uint32_t(out.chunkColour.size());
-        const std::uint32_t step
-            = out.conflictFree[c] ? XpbdBatches::kChunkSlots : out.start[c + 1] - out.start[c];
+        const std::uint32_t step = stepOf(c);
         for (std::uint32_t k = out.start[c]; k < out.start[c + 1]; k += step) {
             out.chunkBegin.push_back(k);
             out.chunkColour.push_back(std::uint32_t(c));
