@@ -148,7 +148,8 @@ static_assert(sizeof(ConstraintMaterial) == 20, "five dwords: the refresh gather
 /// material in a table (a grid has three), which the table's users never see; unused
 /// materials are dropped from time to time (docs/benchmark.md, "Constraint records in 16
 /// bytes"). The records are held in blocks of eight (RecordBlocks), most of them described
-/// in 4 bytes a record.
+/// in 4 bytes a record (docs/benchmark.md, "Constraint records in blocks of eight, window 1
+/// as a step").
 class ConstraintRecords {
 public:
     using value_type = DistanceConstraint;
