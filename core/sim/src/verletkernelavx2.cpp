@@ -60,6 +60,17 @@ struct VerletArith {
                 s, first + std::uint32_t(u) * XpbdBatches::kLanes, x, xPrev, w, *this);
     }
 
+    // Two window blocks of one dealt layout, one after the other (solvePlanarColourRange).
+    template <std::uint64_t Layout, bool Motion>
+    DRAPE_AVX2_INLINE void solveDealt(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
+        const PlanarPositions &xPrev, const float *w) const
+    {
+#pragma GCC unroll 2
+        for (int u = 0; u < 2; ++u)
+            solvePlanarDealtBlock<Layout, Motion>(
+                s, first + std::uint32_t(u) * XpbdBatches::kLanes, x, xPrev, w, *this);
+    }
+
     // solve on P pairs of blocks, 16 lanes at a time (xpbdpairs.h).
     template <int P>
     DRAPE_AVX512_INLINE void solve16(XpbdBatches &s, const std::uint32_t (&k0)[P], const avx512::PairIn (&in)[P],

@@ -102,6 +102,67 @@ struct RunsMotion {
     }
 };
 
+// ... or read again from the planes and dealt for a window block of a dealt layout.
+template <std::uint64_t Layout> struct DealtMotion {
+    const PlanarPositions &x, &xPrev;
+    std::uint32_t base0, base1;
+    DRAPE_AVX2_INLINE Lanes operator()() const
+    {
+        Lanes va, vb;
+        deal<Layout>(sub(loadPlanes(x, base0), loadPlanes(xPrev, base0)),
+            sub(loadPlanes(x, base1), loadPlanes(xPrev, base1)), va, vb);
+        return sub(va, vb);
+    }
+};
+
+// How XpbdArith::solveTwo reads and writes the windows of a block of runs (a = window 0, b =
+// window 1, lane for lane) ...
+struct RunWindows {
+    using Motion = RunsMotion;
+    DRAPE_AVX2_INLINE static void load(
+        std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x, const float *w, BlockIn &in)
+    {
+        in.xa = loadPlanes(x, base0);
+        in.xb = loadPlanes(x, base1);
+        in.wa = _mm256_loadu_ps(w + base0);
+        in.wb = _mm256_loadu_ps(w + base1);
+    }
+    // The update (solve's last loop, storePlanarWindows), from the offsets read again.
+    DRAPE_AVX2_INLINE static void update(std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x,
+        const float *w, const Lanes &n, __m256 dLambda, __m256 okF)
+    {
+        const __m256 ca = _mm256_mul_ps(_mm256_loadu_ps(w + base0), dLambda);
+        const __m256 cb = _mm256_mul_ps(_mm256_loadu_ps(w + base1), dLambda);
+        moveRuns(x.x, base0, base1, n.x, ca, cb, okF);
+        moveRuns(x.y, base0, base1, n.y, ca, cb, okF);
+        moveRuns(x.z, base0, base1, n.z, ca, cb, okF);
+    }
+};
+
+// ... and of a window block of a dealt layout: the lanes dealt from the windows each time they
+// are read, and gathered up into them at the end (loadDealtWindows, storeDealtWindows).
+template <std::uint64_t Layout> struct DealtWindows {
+    using Motion = DealtMotion<Layout>;
+    DRAPE_AVX2_INLINE static void load(
+        std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x, const float *w, BlockIn &in)
+    {
+        loadDealtWindows<Layout, false>(base0, base1, x, x, w, in);
+    }
+    DRAPE_AVX2_INLINE static void update(std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x,
+        const float *w, const Lanes &n, __m256 dLambda, __m256 okF)
+    {
+        BlockIn in;
+        load(base0, base1, x, w, in);
+        const __m256 ca = _mm256_mul_ps(in.wa, dLambda);
+        const __m256 cb = _mm256_mul_ps(in.wb, dLambda);
+        const Lanes ya { _mm256_add_ps(in.xa.x, _mm256_mul_ps(n.x, ca)),
+            _mm256_add_ps(in.xa.y, _mm256_mul_ps(n.y, ca)), _mm256_add_ps(in.xa.z, _mm256_mul_ps(n.z, ca)) };
+        const Lanes yb { _mm256_sub_ps(in.xb.x, _mm256_mul_ps(n.x, cb)),
+            _mm256_sub_ps(in.xb.y, _mm256_mul_ps(n.y, cb)), _mm256_sub_ps(in.xb.z, _mm256_mul_ps(n.z, cb)) };
+        storeDealtWindows<Layout>(base0, base1, x, select(in.xa, ya, okF), select(in.xb, yb, okF));
+    }
+};
+
 // Δλ of block u (slots [k0, k0 + 8)) from its geometry, stored into λ as λ + Δλ: Macklin
 // 2016 eq. 18 with the §3.5 damping, in the order and precision of solveOne (xpbdbatch.cpp).
 // The motion is read only when the block is damped.
@@ -167,15 +228,15 @@ struct XpbdArith {
         }
     }
 
-    // Two blocks of runs on planes (solvePlanarColourRange), both damped when Motion, neither
-    // otherwise: solve<2> on loadPlanarWindows' lanes, spelled out so that little stays live
-    // across the long chain of the square root and the two divisions. The offsets are read
-    // where they are needed and read again for the update (the blocks' own particles, which
-    // nothing else writes meanwhile; the compiler barriers keep the compiler from holding the
-    // first reads in registers, or on the stack, instead). The same IEEE operations in the
-    // same order as solve<2>, so the same bits.
-    template <bool Motion>
-    DRAPE_AVX2_INLINE void solveRuns(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
+    // Two window blocks of one fetch (solvePlanarColourRange: RunWindows or DealtWindows),
+    // both damped when Motion, neither otherwise: solve<2> on their lanes, spelled out so that
+    // little stays live across the long chain of the square root and the two divisions. The
+    // offsets are read where they are needed and read again for the update (the blocks' own
+    // particles, which nothing else writes meanwhile; the compiler barriers keep the compiler
+    // from holding the first reads in registers, or on the stack, instead). The same IEEE
+    // operations in the same order as solve<2>, so the same bits.
+    template <class Windows, bool Motion>
+    DRAPE_AVX2_INLINE void solveTwo(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
         const PlanarPositions &xPrev, const float *w) const
     {
         constexpr int U = 2;
@@ -192,10 +253,7 @@ struct XpbdArith {
                 const std::size_t block = k0s[u] / XpbdBatches::kLanes;
                 base0[u] = s.windowFirst(block);
                 base1[u] = s.windowSecond(block);
-                in[u].xa = loadPlanes(x, base0[u]);
-                in[u].xb = loadPlanes(x, base1[u]);
-                in[u].wa = _mm256_loadu_ps(w + base0[u]);
-                in[u].wb = _mm256_loadu_ps(w + base1[u]);
+                Windows::load(base0[u], base1[u], x, w, in[u]);
             }
             blockGeometry<U>(s, k0s, in, geo, out);
         }
@@ -203,18 +261,28 @@ struct XpbdArith {
             asm volatile("" ::: "memory");
 #pragma GCC unroll 2
         for (int u = 0; u < U; ++u)
-            dLambda[u] = deltaLambda(
-                s, k0s[u], geo, u, out[u].okF, Motion, RunsMotion { x, xPrev, base0[u], base1[u] });
+            dLambda[u] = deltaLambda(s, k0s[u], geo, u, out[u].okF, Motion,
+                typename Windows::Motion { x, xPrev, base0[u], base1[u] });
         asm volatile("" ::: "memory");
 #pragma GCC unroll 4
-        for (int u = 0; u < U; ++u) {
-            // The update (solve's last loop, storePlanarWindows), from the offsets read again.
-            const __m256 ca = _mm256_mul_ps(_mm256_loadu_ps(w + base0[u]), dLambda[u]);
-            const __m256 cb = _mm256_mul_ps(_mm256_loadu_ps(w + base1[u]), dLambda[u]);
-            moveRuns(x.x, base0[u], base1[u], geo.n[u].x, ca, cb, out[u].okF);
-            moveRuns(x.y, base0[u], base1[u], geo.n[u].y, ca, cb, out[u].okF);
-            moveRuns(x.z, base0[u], base1[u], geo.n[u].z, ca, cb, out[u].okF);
-        }
+        for (int u = 0; u < U; ++u)
+            Windows::update(base0[u], base1[u], x, w, geo.n[u], dLambda[u], out[u].okF);
+    }
+
+    // Two blocks of runs (a grid's vertical and diagonal colours).
+    template <bool Motion>
+    DRAPE_AVX2_INLINE void solveRuns(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
+        const PlanarPositions &xPrev, const float *w) const
+    {
+        solveTwo<RunWindows, Motion>(s, first, x, xPrev, w);
+    }
+
+    // Two window blocks of one dealt layout (a grid's horizontal colours).
+    template <std::uint64_t Layout, bool Motion>
+    DRAPE_AVX2_INLINE void solveDealt(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
+        const PlanarPositions &xPrev, const float *w) const
+    {
+        solveTwo<DealtWindows<Layout>, Motion>(s, first, x, xPrev, w);
     }
 
     // Δλ of pair p (slots [k0, k0 + 16)) from its geometry, stored into λ as λ + Δλ:

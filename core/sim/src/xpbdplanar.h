@@ -129,6 +129,27 @@ DRAPE_AVX2_INLINE void storeDealtWindows(
     _mm256_storeu_ps(x.z + base1, w1);
 }
 
+// One window block of a dealt layout straight through: fetched, solved and stored with no
+// branch between, so that its lanes stay in registers (solvePlanarRunsBlock for the
+// horizontal colours of a grid, whose blocks take one of the two layouts).
+template <std::uint64_t Layout, bool Motion, class Arith>
+DRAPE_AVX2_INLINE void solvePlanarDealtBlock(XpbdBatches &s, std::uint32_t k0, const PlanarPositions &x,
+    const PlanarPositions &xPrev, const float *w, const Arith &arith)
+{
+    const std::size_t block = k0 / XpbdBatches::kLanes;
+    const std::uint32_t base0 = s.windowFirst(block);
+    const std::uint32_t base1 = s.windowSecond(block);
+    const std::uint32_t k[1] = { k0 };
+    BlockIn in[1];
+    BlockOut out[1];
+    loadDealtWindows<Layout, Motion>(base0, base1, x, xPrev, w, in[0]);
+    if constexpr (!Motion)
+        in[0].v = { _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps() };
+    arith.template solve<1>(s, k, in, out);
+    storeDealtWindows<Layout>(
+        base0, base1, x, select(in[0].xa, out[0].xa, out[0].okF), select(in[0].xb, out[0].xb, out[0].okF));
+}
+
 // A block whose particles fill two windows (loadWindows).
 template <bool Motion>
 DRAPE_AVX2_INLINE void loadPlanarWindows(const XpbdBatches &s, std::uint32_t k0, bool runs,
@@ -261,7 +282,10 @@ DRAPE_AVX2_INLINE bool allOf(const std::vector<std::uint8_t> &bytes, std::size_t
 // Every block of slots [begin, end) of a conflict-free colour, U at a time (solveColourRange).
 // U blocks that are all runs, and all damped or none (a grid's vertical and diagonal
 // colours, two thirds of a sheet's blocks), go to the arithmetic's solveRuns: the same bits
-// with the lanes kept in registers, a tenth off the frame of the 128² benchmark sheet.
+// with the lanes kept in registers, a tenth off the frame of the 128² benchmark sheet. U
+// window blocks of one of the two dealt layouts, all damped or none (the horizontal colours,
+// the last third), go to its solveDealt the same way; through solvePlanarRange, which keeps
+// their lanes on the stack, each cost about twice a block of runs (docs/benchmark.md).
 template <int U, class Arith>
 DRAPE_AVX2_INLINE void solvePlanarColourRange(XpbdBatches &s, std::uint32_t begin, std::uint32_t end,
     const PlanarPositions &x, const PlanarPositions &xPrev, const float *w, const Arith &arith)
@@ -282,6 +306,30 @@ DRAPE_AVX2_INLINE void solvePlanarColourRange(XpbdBatches &s, std::uint32_t begi
 #pragma GCC unroll 2
                 for (int h = 0; h < U; h += 2)
                     arith.template solveRuns<Arith::kMotion>(s, k0 + std::uint32_t(h) * L, x, xPrev, w);
+                continue;
+            }
+        }
+        if (allOf<U>(s.blockFetch, block, XpbdBatches::Windows)) {
+            const std::uint64_t lanes = s.lanesOf(block);
+            bool same = lanes == kEvenOddLanes || lanes == kPairLanes;
+#pragma GCC unroll 4
+            for (int u = 1; u < U; ++u)
+                same &= s.lanesOf(block + std::size_t(u)) == lanes;
+            const bool undamped = !Arith::kMotion || allOf<U>(s.blockDamped, block, 0);
+            if (same && (undamped || allOf<U>(s.blockDamped, block, 1))) {
+                for (int h = 0; h < U; h += 2) {
+                    const std::uint32_t first = k0 + std::uint32_t(h) * L;
+                    if (lanes == kEvenOddLanes) {
+                        if (undamped)
+                            arith.template solveDealt<kEvenOddLanes, false>(s, first, x, xPrev, w);
+                        else
+                            arith.template solveDealt<kEvenOddLanes, Arith::kMotion>(s, first, x, xPrev, w);
+                    } else if (undamped) {
+                        arith.template solveDealt<kPairLanes, false>(s, first, x, xPrev, w);
+                    } else {
+                        arith.template solveDealt<kPairLanes, Arith::kMotion>(s, first, x, xPrev, w);
+                    }
+                }
                 continue;
             }
         }
