@@ -416,7 +416,7 @@ private slots:
         same(-1);
         for (int round = 0; round < 3000; ++round) {
             const std::size_t i = expected.empty() ? 0 : rng() % expected.size();
-            switch (rng() % 8) {
+            switch (rng() % 10) {
             case 0:
             case 1:
             case 2: { // one record changed, to an odd one or back to the pattern
@@ -443,6 +443,34 @@ private slots:
                     blocks.pop_back();
                 }
                 break;
+            case 7: { // everything from a record on replaced (an edit's erase and insert)
+                const std::size_t from = rng() % (expected.size() + 1);
+                std::vector<PackedConstraint> tail(rng() % 40);
+                for (std::size_t j = 0; j < tail.size(); ++j) {
+                    const PackedConstraint p
+                        = patterned((from + j) % 8, 9u * std::uint32_t((from + j) / 8), 2, 5, 0.25f);
+                    tail[j] = rng() % 5 ? p : odd(p);
+                }
+                expected.resize(from);
+                expected.insert(expected.end(), tail.begin(), tail.end());
+                blocks.replaceFrom(from, tail.data(), tail.size());
+                break;
+            }
+            case 8: { // the first colour that differs from a list
+                std::vector<std::uint8_t> colours;
+                for (const PackedConstraint &p : expected)
+                    colours.push_back(p.colour());
+                const std::size_t n = rng() % (colours.size() + 2);
+                colours.resize(n, 0);
+                std::size_t want = std::min(n, expected.size());
+                if (rng() % 2 && want > 0) {
+                    const std::size_t at = rng() % want;
+                    colours[at] = std::uint8_t(colours[at] + 1 + rng() % 200);
+                    want = at;
+                }
+                QCOMPARE(blocks.firstColourDifference(colours.data(), colours.size()), want);
+                break;
+            }
             default: // held afresh now and then
                 if (rng() % 20 == 0)
                     blocks.assign(expected.data(), expected.size(), expected.size() + 64);
@@ -461,6 +489,21 @@ private slots:
         same(3001);
         QCOMPARE(blocks.listedBlocks(), std::size_t(0));
         QCOMPARE(blocks.bytes(), blocks.capacity() / RecordBlocks::kLanes * 32);
+        // Uncoloured records in a described block read as uncoloured (0xFF), not colour 0.
+        {
+            std::vector<PackedConstraint> plain(16);
+            for (std::size_t i = 0; i < plain.size(); ++i) {
+                plain[i] = patterned(i % 8, 40u * std::uint32_t(i / 8), 1, 2, 0.75f);
+                plain[i].materialAndColour = 2u | 0xFFu << PackedConstraint::kMaterialBits;
+            }
+            RecordBlocks uncoloured;
+            uncoloured.assign(plain.data(), plain.size());
+            QCOMPARE(uncoloured.listedBlocks(), std::size_t(0));
+            std::vector<std::uint8_t> colours(plain.size(), 0xFF);
+            QCOMPARE(uncoloured.firstColourDifference(colours.data(), colours.size()), plain.size());
+            colours[9] = 0;
+            QCOMPARE(uncoloured.firstColourDifference(colours.data(), colours.size()), std::size_t(9));
+        }
         // A copy, and a move, read the same.
         RecordBlocks copy = blocks;
         QVERIFY(copy.toVector() == expected);

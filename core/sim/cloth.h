@@ -321,15 +321,32 @@ public:
     void erase(const_iterator at) { erase(at, at + 1); }
     void erase(const_iterator first, const_iterator last)
     {
-        std::vector<PackedConstraint> r = m_packed.toVector();
-        r.erase(r.begin() + std::ptrdiff_t(first.index()), r.begin() + std::ptrdiff_t(last.index()));
-        hold(r);
+        if (first == last)
+            return;
+        std::vector<PackedConstraint> r = tailFrom(last.index());
+        holdFrom(first.index(), r);
     }
     /// Removes the records for which pred(record) is true, keeping the others in order;
-    /// returns how many it removed. pred sees every record once, in order.
+    /// returns how many it removed. pred sees every record once, in order. Only the records
+    /// from the first one removed on are written again.
     template <typename Pred> std::size_t eraseIf(Pred &&pred)
     {
-        std::vector<PackedConstraint> r = m_packed.toVector();
+        const std::size_t n = size();
+        std::size_t from = 0;
+        PackedConstraint chunk[64];
+        for (bool found = false; from < n && !found;) {
+            const std::size_t take = std::min<std::size_t>(std::size(chunk), n - from);
+            m_packed.read(from, take, chunk);
+            std::size_t j = 0;
+            while (j < take && !pred(static_cast<const DistanceConstraint &>(unpack(chunk[j]))))
+                ++j;
+            found = j < take;
+            from += j;
+        }
+        if (from == n)
+            return 0;
+        // Record `from` goes; the rest after it are judged in one vector.
+        std::vector<PackedConstraint> r = tailFrom(from + 1);
         std::size_t kept = 0;
         for (std::size_t i = 0; i < r.size(); ++i) {
             if (pred(static_cast<const DistanceConstraint &>(unpack(r[i]))))
@@ -338,31 +355,67 @@ public:
                 r[kept] = r[i];
             ++kept;
         }
-        const std::size_t removed = r.size() - kept;
+        const std::size_t removed = 1 + r.size() - kept;
         r.resize(kept);
-        hold(r);
+        holdFrom(from, r);
         return removed;
     }
     /// Inserts k records at once: record j of them, recordOf(j), ends at index indexOf(j),
-    /// the indices ascending (a merge from the back, O(n + k)); does nothing when k is 0.
+    /// the indices ascending (a merge from the back, O(n + k) in the records from indexOf(0)
+    /// on); does nothing when k is 0.
     template <typename IndexOf, typename RecordOf>
     void insertSorted(std::size_t k, IndexOf &&indexOf, RecordOf &&recordOf)
     {
-        if (k == 0)
+        eraseThenInsert(
+            0, [](std::size_t) { return std::size_t(0); }, k, indexOf, recordOf);
+    }
+    /// Removes `removedCount` records, the one at index removedAt(i) before the removal i-th
+    /// (ascending), then inserts k records as insertSorted does (indexOf in the numbering
+    /// after both). One rewrite of the records from the first index either names.
+    template <typename RemovedAt, typename IndexOf, typename RecordOf>
+    void eraseThenInsert(std::size_t removedCount, RemovedAt &&removedAt, std::size_t k, IndexOf &&indexOf,
+        RecordOf &&recordOf)
+    {
+        if (removedCount == 0 && k == 0)
             return;
+        // Packed first: a new material may compact the table, which rewrites the blocks.
         std::vector<PackedConstraint> added(k);
         for (std::size_t j = 0; j < k; ++j)
             added[j] = pack(recordOf(j));
-        std::vector<PackedConstraint> r = m_packed.toVector();
-        std::size_t read = r.size();
-        r.resize(r.size() + k);
-        for (std::size_t write = r.size(), j = k; j-- > 0;) {
-            const std::size_t at = indexOf(j);
-            while (write > at + 1)
-                r[--write] = r[--read];
-            r[--write] = added[j];
+        // No record before the first removal or the first insertion moves or changes.
+        std::size_t from = size();
+        if (removedCount > 0)
+            from = std::min<std::size_t>(from, removedAt(0));
+        if (k > 0)
+            from = std::min<std::size_t>(from, indexOf(0));
+        std::vector<PackedConstraint> r = tailFrom(from);
+        if (removedCount > 0) {
+            // The runs between removed records move down, each at once.
+            auto kept = r.begin() + std::ptrdiff_t(std::size_t(removedAt(0)) - from);
+            for (std::size_t next = 0; next < removedCount; ++next) {
+                const std::size_t gone = std::size_t(removedAt(next)) - from;
+                const std::size_t runEnd
+                    = next + 1 < removedCount ? std::size_t(removedAt(next + 1)) - from : r.size();
+                kept = std::copy(
+                    r.begin() + std::ptrdiff_t(gone + 1), r.begin() + std::ptrdiff_t(runEnd), kept);
+            }
+            r.erase(kept, r.end());
         }
-        hold(r);
+        if (k > 0) {
+            // From the back: the run after each added record moves up past the ones before it.
+            std::size_t read = r.size();
+            r.resize(r.size() + k);
+            for (std::size_t write = r.size(), j = k; j-- > 0;) {
+                const std::size_t at = std::size_t(indexOf(j)) - from;
+                const std::size_t run = write - (at + 1);
+                std::copy_backward(r.begin() + std::ptrdiff_t(read - run), r.begin() + std::ptrdiff_t(read),
+                    r.begin() + std::ptrdiff_t(write));
+                read -= run;
+                write = at;
+                r[write] = added[j];
+            }
+        }
+        holdFrom(from, r);
     }
     /// Record i through f(DistanceConstraint &): read, changed by f, written back.
     template <typename F> void modify(std::size_t i, F &&f)
@@ -417,16 +470,18 @@ public:
         edit().set(i, p);
     }
     /// The solver's colour of every record, colours[i] for record i (as many as records);
-    /// counts as a change unless `colours` is empty.
+    /// counts as a change when a record's colour changes (only the records from the first
+    /// such one on are written).
     void setColours(const std::vector<std::uint8_t> &colours)
     {
-        if (colours.empty())
+        const std::size_t from = m_packed.firstColourDifference(colours.data(), colours.size());
+        if (from == std::min(size(), colours.size()))
             return;
-        std::vector<PackedConstraint> r = m_packed.toVector();
-        for (std::size_t i = 0; i < r.size() && i < colours.size(); ++i)
+        std::vector<PackedConstraint> r = tailFrom(from);
+        for (std::size_t i = 0; i < r.size() && from + i < colours.size(); ++i)
             r[i].materialAndColour
-                = r[i].material() | std::uint32_t(colours[i]) << PackedConstraint::kMaterialBits;
-        hold(r);
+                = r[i].material() | std::uint32_t(colours[from + i]) << PackedConstraint::kMaterialBits;
+        holdFrom(from, r);
     }
 
     /// The material table as stored, for the solver's vector passes (internal to the core).
@@ -448,6 +503,18 @@ private:
     }
     /// Holds exactly the records r (a bulk change), as a write.
     void hold(const std::vector<PackedConstraint> &r) { edit().assign(r.data(), r.size()); }
+    /// Records [from, size()) in a vector of their own.
+    std::vector<PackedConstraint> tailFrom(std::size_t from) const
+    {
+        std::vector<PackedConstraint> r(size() - std::min(from, size()));
+        m_packed.read(from, r.size(), r.data());
+        return r;
+    }
+    /// Keeps records [0, from) and holds `tail` after them, as a write.
+    void holdFrom(std::size_t from, const std::vector<PackedConstraint> &tail)
+    {
+        edit().replaceFrom(from, tail.data(), tail.size());
+    }
     template <typename It> void assign(It first, It last)
     {
         // Storage of the records' size (a vector's spare room is not carried over).

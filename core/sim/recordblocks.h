@@ -42,8 +42,9 @@ static_assert(sizeof(PackedConstraint) == 16);
 /// the steps of its ends and the jump, the rest lengths as the first one's bits plus a byte
 /// each, the colours in 6 bits each. The other blocks list their records (16 bytes each) in a second
 /// array.
-/// A record is read by value, in O(1); a write re-describes its block, and bulk changes
-/// rebuild every block (assign). The bits of every record are kept exactly.
+/// A record is read by value, in O(1); a write re-describes its block, a change from one
+/// record on (replaceFrom) the blocks from there, and assign every block. The bits of every
+/// record are kept exactly.
 class RecordBlocks {
 public:
     static constexpr std::size_t kLanes = 8;
@@ -91,6 +92,13 @@ public:
     /// Holds exactly these records, in storage of room for max(capacity, count) records and
     /// no more.
     void assign(const PackedConstraint *records, std::size_t count, std::size_t capacity = 0);
+    /// Keeps records [0, from) and holds `count` records from `tail` after them (from <=
+    /// size()): only the blocks from the one holding record `from` on are described again, so
+    /// an edit far down the records costs in proportion to what follows it.
+    void replaceFrom(std::size_t from, const PackedConstraint *tail, std::size_t count);
+    /// The first record i below min(size(), count) whose colour is not colours[i], or that
+    /// minimum when none differs.
+    std::size_t firstColourDifference(const std::uint8_t *colours, std::size_t count) const;
     void reserve(std::size_t n) { m_blocks.reserve((n + kLanes - 1) / kLanes); }
     void clear();
     void swap(RecordBlocks &o) noexcept
@@ -142,7 +150,8 @@ private:
     };
     static_assert(sizeof(Block) == 32);
 
-    /// The description of `count` records (1 to 8), or false when they do not fit one.
+    /// The description of `count` records (1 to 8) into out, or false (out untouched) when
+    /// they do not fit one.
     static bool describe(const PackedConstraint *records, std::size_t count, Block &out);
     std::size_t lanesOf(std::size_t block) const { return std::min(kLanes, m_size - block * kLanes); }
     void readBlock(std::size_t block, PackedConstraint (&out)[kLanes]) const;
@@ -153,6 +162,8 @@ private:
     /// groups are free, the used ones are moved together (so that edits that turn listed
     /// blocks back into described ones give the room back).
     void freeGroup(std::uint32_t group);
+    /// Moves the used groups together when more than half of them are free.
+    void compactGroupsIfSparse();
 
     std::vector<Block> m_blocks;
     std::vector<PackedConstraint> m_listed; ///< groups of eight, the listed blocks' records

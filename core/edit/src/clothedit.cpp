@@ -56,22 +56,14 @@ void insertSorted(std::vector<T> &items, const std::vector<Indexed> &added, Get 
 }
 
 // Removes the records `removed` names, then inserts `added` (both ascending by index), in
-// place; writes nothing when both are empty.
+// place, rewriting only the records from the first index either names; writes nothing when
+// both are empty.
 void removeThenInsert(ConstraintRecords &records, const std::vector<IndexedConstraint> &removed,
     const std::vector<IndexedConstraint> &added)
 {
-    if (!removed.empty()) {
-        std::size_t read = 0, next = 0;
-        records.eraseIf([&](const DistanceConstraint &) {
-            const bool gone = next < removed.size() && removed[next].index == read;
-            next += gone;
-            ++read;
-            return gone;
-        });
-    }
-    records.insertSorted(
-        added.size(), [&](std::size_t j) { return added[j].index; },
-        [&](std::size_t j) { return added[j].constraint; });
+    records.eraseThenInsert(
+        removed.size(), [&](std::size_t i) { return removed[i].index; }, added.size(),
+        [&](std::size_t j) { return added[j].index; }, [&](std::size_t j) { return added[j].constraint; });
 }
 
 template <class Indexed>

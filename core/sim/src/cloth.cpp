@@ -182,10 +182,11 @@ bool ConstraintRecords::operator==(const ConstraintRecords &o) const
 
 void ConstraintRecords::resize(std::size_t n)
 {
+    if (n == size())
+        return;
     const PackedConstraint fresh = n > size() ? pack(DistanceConstraint {}) : PackedConstraint {};
-    std::vector<PackedConstraint> r = m_packed.toVector();
-    r.resize(n, fresh);
-    hold(r);
+    const std::size_t from = std::min(n, size());
+    holdFrom(from, std::vector<PackedConstraint>(n - from, fresh));
 }
 
 std::uint32_t ConstraintRecords::materialIndex(const DistanceConstraint &c)

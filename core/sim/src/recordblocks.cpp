@@ -20,35 +20,32 @@ std::uint32_t bitsOf(float f)
 
 bool RecordBlocks::describe(const PackedConstraint *r, std::size_t count, Block &out)
 {
-    Block b;
+    // Built in locals and written to `out` field by field at the end: a Block assembled byte by
+    // byte in memory and then copied whole stalls on the wide reads of the narrow writes.
     const std::uint32_t material = r[0].material();
     if (material >= Block::kListed)
         return false;
-    b.material = std::uint16_t(material);
-    b.a0 = r[0].a;
-    b.b0 = r[0].b;
-    b.rest0 = bitsOf(r[0].restLength);
+    const std::uint32_t a0 = r[0].a, b0 = r[0].b, rest0 = bitsOf(r[0].restLength);
     // The steps, taken from the first three records as signed differences (modulo 2^32).
     const auto step
         = [](std::uint32_t to, std::uint32_t from) { return std::int64_t(std::int32_t(to - from)); };
+    std::int64_t aOdd = 0, bOdd = 0, aPair = 0, bPair = 0;
     if (count > 1) {
-        const std::int64_t aOdd = step(r[1].a, r[0].a), bOdd = step(r[1].b, r[0].b);
+        aOdd = step(r[1].a, a0);
+        bOdd = step(r[1].b, b0);
         if (!fitsByte(aOdd) || !fitsByte(bOdd))
             return false;
-        b.aOdd = std::int8_t(aOdd);
-        b.bOdd = std::int8_t(bOdd);
     }
     if (count > 2) {
-        const std::int64_t aPair = step(r[2].a, r[0].a), bPair = step(r[2].b, r[0].b);
+        aPair = step(r[2].a, a0);
+        bPair = step(r[2].b, b0);
         if (!fitsByte(aPair) || !fitsByte(bPair))
             return false;
-        b.aPair = std::int8_t(aPair);
-        b.bPair = std::int8_t(bPair);
     }
     const bool uncoloured = r[0].colour() == 0xFF;
-    b.uncoloured = uncoloured;
-    std::uint64_t colours = 0;
+    std::uint64_t colours = 0, restDeltas = 0;
     std::int32_t jump = 0;
+    std::size_t breakLane = 0;
     // Each lane checked against what Block::lane gives back for it, field by field. The first
     // lane whose ends leave the steps (lanes 1 and 2 set them, so lane 3 or later) is where
     // they jump, by as much at both ends (a row's end); a second departure is no description.
@@ -59,25 +56,35 @@ bool RecordBlocks::describe(const PackedConstraint *r, std::size_t count, Block 
             return false;
         colours |= std::uint64_t(uncoloured ? 0 : colour) << (6 * l);
         if (l > 0) {
-            const std::int64_t delta = std::int64_t(bitsOf(p.restLength)) - std::int64_t(b.rest0);
+            const std::int64_t delta = std::int64_t(bitsOf(p.restLength)) - std::int64_t(rest0);
             if (!fitsByte(delta))
                 return false;
-            b.restDelta[l - 1] = std::int8_t(delta);
+            restDeltas |= std::uint64_t(std::uint8_t(std::int8_t(delta))) << (8 * (l - 1));
         }
         const auto pair = std::int32_t(l / 2), odd = std::int32_t(l % 2);
-        const std::uint32_t stepA = b.a0 + std::uint32_t(pair * b.aPair + odd * b.aOdd);
-        const std::uint32_t stepB = b.b0 + std::uint32_t(pair * b.bPair + odd * b.bOdd);
+        const std::uint32_t stepA = a0 + std::uint32_t(pair * std::int32_t(aPair) + odd * std::int32_t(aOdd));
+        const std::uint32_t stepB = b0 + std::uint32_t(pair * std::int32_t(bPair) + odd * std::int32_t(bOdd));
         if (p.a == stepA + std::uint32_t(jump) && p.b == stepB + std::uint32_t(jump))
             continue;
         const std::int64_t jumpA = step(p.a, stepA), jumpB = step(p.b, stepB);
-        if (b.breakLane != 0 || l < 3 || jumpA != jumpB || !fitsByte(jumpA))
+        if (breakLane != 0 || l < 3 || jumpA != jumpB || !fitsByte(jumpA))
             return false;
         jump = std::int32_t(jumpA);
-        b.jump = std::int8_t(jumpA);
-        b.breakLane = std::uint16_t(l);
+        breakLane = l;
     }
-    std::memcpy(b.colours, &colours, sizeof b.colours);
-    out = b;
+    out.a0 = a0;
+    out.b0 = b0;
+    out.rest0 = rest0;
+    out.aOdd = std::int8_t(aOdd);
+    out.aPair = std::int8_t(aPair);
+    out.bOdd = std::int8_t(bOdd);
+    out.bPair = std::int8_t(bPair);
+    std::memcpy(out.restDelta, &restDeltas, sizeof out.restDelta);
+    std::memcpy(out.colours, &colours, sizeof out.colours);
+    out.jump = std::int8_t(jump);
+    out.material = std::uint16_t(material);
+    out.breakLane = std::uint16_t(breakLane);
+    out.uncoloured = uncoloured;
     return true;
 }
 
@@ -130,11 +137,9 @@ std::vector<PackedConstraint> RecordBlocks::toVector() const
 void RecordBlocks::store(std::size_t block, const PackedConstraint *records, std::size_t count)
 {
     Block &b = m_blocks[block];
-    Block described;
-    if (describe(records, count, described)) {
-        const bool wasListed = b.listed();
-        const std::uint32_t group = b.a0;
-        b = described;
+    const bool wasListed = b.listed();
+    const std::uint32_t group = b.a0;
+    if (describe(records, count, b)) { // (leaves b as it was when false)
         if (wasListed)
             freeGroup(group);
         return;
@@ -160,6 +165,11 @@ void RecordBlocks::store(std::size_t block, const PackedConstraint *records, std
 void RecordBlocks::freeGroup(std::uint32_t group)
 {
     m_freeGroups.push_back(group);
+    compactGroupsIfSparse();
+}
+
+void RecordBlocks::compactGroupsIfSparse()
+{
     const std::size_t groups = m_listed.size() / kLanes;
     if (m_freeGroups.size() * 2 <= groups)
         return;
@@ -247,6 +257,71 @@ void RecordBlocks::assign(const PackedConstraint *records, std::size_t count, st
     m_listed.swap(groups);
     std::vector<std::uint32_t>().swap(m_freeGroups);
     m_size = count;
+}
+
+void RecordBlocks::replaceFrom(std::size_t from, const PackedConstraint *tail, std::size_t count)
+{
+    const std::size_t first = from / kLanes;
+    const std::size_t head = from - first * kLanes; // records of block `first` kept
+    PackedConstraint lanes[kLanes];
+    if (head > 0)
+        readBlock(first, lanes);
+    // The blocks from `first` on give their groups back, then take what they now hold.
+    for (std::size_t k = first; k < m_blocks.size(); ++k) {
+        if (m_blocks[k].listed())
+            m_freeGroups.push_back(m_blocks[k].a0);
+        m_blocks[k] = Block {};
+    }
+    m_size = from + count;
+    m_blocks.resize((m_size + kLanes - 1) / kLanes);
+    std::size_t taken = 0;
+    if (head > 0) {
+        const std::size_t n = std::min(kLanes - head, count);
+        std::copy(tail, tail + n, lanes + head);
+        store(first, lanes, head + n);
+        taken = n;
+    }
+    for (std::size_t k = first + (head > 0); k < m_blocks.size(); ++k) {
+        const std::size_t n = std::min(kLanes, count - taken);
+        store(k, tail + taken, n);
+        taken += n;
+    }
+    // Groups past the last one in use go at once; the rest is compacted once sparse.
+    if (!m_freeGroups.empty()) {
+        std::size_t used = 0;
+        for (const Block &b : m_blocks)
+            used = b.listed() ? std::max<std::size_t>(used, std::size_t(b.a0) + 1) : used;
+        if (used * kLanes < m_listed.size()) {
+            m_listed.resize(used * kLanes);
+            std::erase_if(m_freeGroups, [&](std::uint32_t g) { return g >= used; });
+        }
+        compactGroupsIfSparse();
+    }
+}
+
+std::size_t RecordBlocks::firstColourDifference(const std::uint8_t *colours, std::size_t count) const
+{
+    const std::size_t n = std::min(m_size, count);
+    for (std::size_t k = 0; k * kLanes < n; ++k) {
+        const Block &b = m_blocks[k];
+        const std::size_t lanes = std::min(kLanes, n - k * kLanes);
+        const std::uint8_t *want = colours + k * kLanes;
+        if (b.listed()) {
+            const PackedConstraint *r = &m_listed[std::size_t(b.a0) * kLanes];
+            for (std::size_t l = 0; l < lanes; ++l)
+                if (r[l].colour() != want[l])
+                    return k * kLanes + l;
+            continue;
+        }
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, b.colours, sizeof b.colours);
+        for (std::size_t l = 0; l < lanes; ++l) {
+            const auto colour = b.uncoloured ? std::uint8_t(0xFF) : std::uint8_t((bits >> (6 * l)) & 63u);
+            if (colour != want[l])
+                return k * kLanes + l;
+        }
+    }
+    return n;
 }
 
 void RecordBlocks::clear()
