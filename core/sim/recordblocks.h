@@ -147,6 +147,38 @@ private:
             p.materialAndColour = std::uint32_t(material) | colour << PackedConstraint::kMaterialBits;
             return p;
         }
+        /// Every lane, as lane() gives them, into out: the steps added lane by lane instead
+        /// of multiplied, the shared fields read once.
+        void decode(PackedConstraint (&out)[kLanes]) const
+        {
+            std::uint64_t bits;
+            std::memcpy(&bits, colours, sizeof bits);
+            std::uint64_t deltas = 0;
+            std::memcpy(&deltas, restDelta, sizeof restDelta);
+            const std::uint32_t mat = material;
+            const std::uint32_t stepA[2]
+                = { std::uint32_t(std::int32_t(aPair) - aOdd), std::uint32_t(std::int32_t(aOdd)) };
+            const std::uint32_t stepB[2]
+                = { std::uint32_t(std::int32_t(bPair) - bOdd), std::uint32_t(std::int32_t(bOdd)) };
+            const std::uint32_t jumpBy = std::uint32_t(std::int32_t(jump));
+            std::uint32_t a = a0, b = b0;
+            for (std::size_t l = 0; l < kLanes; ++l) {
+                if (l > 0) {
+                    const std::uint32_t jumped = breakLane != 0 && l == breakLane ? jumpBy : 0u;
+                    a += stepA[l % 2] + jumped;
+                    b += stepB[l % 2] + jumped;
+                }
+                PackedConstraint &p = out[l];
+                p.a = a;
+                p.b = b;
+                const std::uint32_t rest = rest0
+                    + (l ? std::uint32_t(std::int32_t(std::int8_t(std::uint8_t(deltas >> (8 * (l - 1))))))
+                         : 0u);
+                std::memcpy(&p.restLength, &rest, sizeof(float));
+                const auto colour = uncoloured ? std::uint32_t(0xFF) : std::uint32_t(bits >> (6 * l)) & 63u;
+                p.materialAndColour = mat | colour << PackedConstraint::kMaterialBits;
+            }
+        }
     };
     static_assert(sizeof(Block) == 32);
 

@@ -104,8 +104,7 @@ void RecordBlocks::readBlock(std::size_t block, PackedConstraint (&out)[kLanes])
         std::memcpy(out, &m_listed[std::size_t(b.a0) * kLanes], count * sizeof(PackedConstraint));
         return;
     }
-    for (std::size_t l = 0; l < count; ++l)
-        out[l] = b.lane(l);
+    b.decode(out);
 }
 
 void RecordBlocks::read(std::size_t first, std::size_t count, PackedConstraint *out) const
@@ -118,9 +117,12 @@ void RecordBlocks::read(std::size_t first, std::size_t count, PackedConstraint *
         const Block &b = m_blocks[block];
         if (b.listed()) {
             std::memcpy(out, &m_listed[std::size_t(b.a0) * kLanes + lane], take * sizeof(PackedConstraint));
+        } else if (take == kLanes) {
+            b.decode(*reinterpret_cast<PackedConstraint(*)[kLanes]>(out));
         } else {
-            for (std::size_t l = 0; l < take; ++l)
-                out[l] = b.lane(lane + l);
+            PackedConstraint all[kLanes];
+            b.decode(all);
+            std::memcpy(out, all + lane, take * sizeof(PackedConstraint));
         }
         out += take;
         i += take;
