@@ -258,6 +258,19 @@ private slots:
         const std::vector<std::uint32_t> remapped =
             remapIndices(selection, constraintIndexMap(r.edit, original.constraints.size()));
         QCOMPARE(remapped, (std::vector<std::uint32_t>{0, 6, 58}));
+
+        // An edge two records join is lost only with both: with a copy of edge 7 at the end
+        // of the list, removing edge 7 removes no triangle, removing both the two around it.
+        Cloth doubled = original;
+        doubled.constraints.push_back(edge);
+        const std::uint32_t copy = std::uint32_t(doubled.constraints.size() - 1);
+        const std::uint32_t one[] = { 7 };
+        QVERIFY(makeRemoveConstraints(doubled, one).edit.removedTriangles.empty());
+        const std::uint32_t both[] = { 7, copy };
+        const ClothEditResult gone = makeRemoveConstraints(doubled, both);
+        QCOMPARE(gone.edit.removedTriangles.size(), std::size_t(2));
+        for (const IndexedTriangle &t : gone.edit.removedTriangles)
+            QVERIFY(spans(t.triangle, edge));
     }
 
     void removeAndInsertInOneEdit()

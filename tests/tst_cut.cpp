@@ -158,6 +158,74 @@ private slots:
         }
     }
 
+    // A stroke tests only the constraints near its knife's plane exactly; it must find every
+    // constraint that testing all of them finds. A crumpled grid (every particle moved by up
+    // to half a spacing, some rows put exactly on the knife's plane, so that ends lie on it and
+    // segments run along it) is cut by strokes of several slants, with and without a radius,
+    // and compared with the exhaustive test of every constraint against the swept quad.
+    void strokeFindsWhatTestingEveryConstraintFinds()
+    {
+        GridSpec g = hangingGrid();
+        g.across = 40;
+        g.down = 30;
+        Cloth cloth = makeGrid(g);
+        std::uint32_t seed = 12345u;
+        auto noise = [&] {
+            seed = seed * 1664525u + 1013904223u;
+            return (float(seed >> 8) / float(1u << 24) - 0.5f) * 0.05f; // within ±0.025 m
+        };
+        for (Vec3 &p : cloth.particles.position)
+            p = p + Vec3 { noise(), noise(), noise() };
+        // Rows 10 and 11 exactly on the plane y = 1.55, z = anything (the first stroke's).
+        for (std::uint32_t i = 10 * std::uint32_t(g.across); i < 12 * std::uint32_t(g.across); ++i)
+            cloth.particles.position[i].y = kCutY;
+
+        struct Stroke {
+            Ray r0, r1;
+        };
+        const Vec3 eye { 0.3f, 1.4f, 2.5f };
+        const Stroke strokes[] = {
+            { { { -2.f, kCutY, 1.f }, { 0.f, 0.f, -1.f } },
+                { { 2.f, kCutY, 1.f }, { 0.f, 0.f, -1.f } } }, // along rows 10-11
+            { { { -2.f, 1.2f, 1.f }, { 0.f, 0.f, -1.f } },
+                { { 2.f, 1.9f, 1.f }, { 0.f, 0.f, -1.f } } }, // slanted
+            { { eye, normalized(Vec3 { -1.f, 1.3f, 0.f } - eye) },
+                { eye, normalized(Vec3 { 1.f, 1.8f, 0.f } - eye) } },
+            { { { 0.1f, 2.5f, 1.f }, { 0.f, -0.3f, -1.f } },
+                { { 0.1f, 0.5f, 1.f }, { 0.f, 0.3f, -1.f } } }, // vertical
+        };
+        int found = 0;
+        for (const Stroke &stroke : strokes) {
+            for (float radius : { 0.f, 0.01f, 0.04f }) {
+                CutSettings settings;
+                settings.radius = radius;
+                settings.farDistance = 10.f;
+                const std::vector<std::uint32_t> cut
+                    = constraintsCutByStroke(cloth, stroke.r0, stroke.r1, settings);
+                const Vec3 o0 = stroke.r0.origin, o1 = stroke.r1.origin;
+                const Vec3 f0 = o0 + normalized(stroke.r0.direction) * settings.farDistance;
+                const Vec3 f1 = o1 + normalized(stroke.r1.direction) * settings.farDistance;
+                const bool useA = lengthSquared(o1 - o0) > 0.f; // the perspective stroke's first is a point
+                std::vector<std::uint32_t> expected;
+                for (std::size_t k = 0; k < cloth.constraints.size(); ++k) {
+                    const Vec3 &p = cloth.particles.position[cloth.constraints[k].a];
+                    const Vec3 &q = cloth.particles.position[cloth.constraints[k].b];
+                    const bool hit = radius == 0.f
+                        ? (useA && segmentCrossesTriangle(p, q, o0, o1, f1))
+                            || segmentCrossesTriangle(p, q, o0, f1, f0)
+                        : (useA && segmentTriangleDistanceSquared(p, q, o0, o1, f1) <= radius * radius)
+                            || segmentTriangleDistanceSquared(p, q, o0, f1, f0) <= radius * radius;
+                    if (hit)
+                        expected.push_back(std::uint32_t(k));
+                }
+                QVERIFY(!expected.empty());
+                QCOMPARE(cut, expected);
+                found += int(expected.size());
+            }
+        }
+        QVERIFY(found > 1000);
+    }
+
     void clickCutsUnderTheCursor()
     {
         // A click (r0 == r1) cuts what lies within the knife's radius of the ray. The ray

@@ -56,6 +56,10 @@ SimulationCut makeCutStroke(
 /// Detection, 5.1.9); `s` and `t` receive the parameters of the closest points.
 float segmentSegmentDistanceSquared(
     const Vec3 &p0, const Vec3 &p1, const Vec3 &q0, const Vec3 &q1, float *s = nullptr, float *t = nullptr);
+/// Whether segment p0–p1 crosses triangle a, b, c (Möller & Trumbore 1997, restricted to the
+/// segment); false for a degenerate triangle or a segment parallel to its plane. The test a
+/// stroke applies to each constraint when its knife has no radius.
+bool segmentCrossesTriangle(const Vec3 &p0, const Vec3 &p1, const Vec3 &a, const Vec3 &b, const Vec3 &c);
 /// Squared distance between segment p0–p1 and triangle a, b, c (0 when they intersect).
 float segmentTriangleDistanceSquared(
     const Vec3 &p0, const Vec3 &p1, const Vec3 &a, const Vec3 &b, const Vec3 &c);

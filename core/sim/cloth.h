@@ -297,6 +297,20 @@ public:
     {
         m_packed.read(first, count, out);
     }
+    /// fn(i, record) for every record as stored, in order, read a run at a time (internal to
+    /// the core: the passes that need the records' ends or colours, not their materials).
+    template <class Fn> void forEachPacked(Fn &&fn) const
+    {
+        constexpr std::size_t kRun = 256;
+        PackedConstraint run[kRun];
+        const std::size_t m = size();
+        for (std::size_t first = 0; first < m; first += kRun) {
+            const std::size_t n = std::min(kRun, m - first);
+            readPacked(first, n, run);
+            for (std::size_t j = 0; j < n; ++j)
+                fn(first + j, static_cast<const PackedConstraint &>(run[j]));
+        }
+    }
     const DistanceConstraint front() const { return (*this)[0]; }
     const DistanceConstraint back() const { return (*this)[size() - 1]; }
     const_iterator begin() const { return const_iterator(this, 0); }

@@ -371,24 +371,38 @@ ClothEditResult makeAddConstraint(
 
 std::vector<std::uint32_t> trianglesLosingEdges(const Cloth &cloth, std::span<const std::uint32_t> removed)
 {
+    const std::size_t m = cloth.constraints.size();
+    const std::size_t n = cloth.particles.size();
     std::unordered_set<std::uint64_t> lost;
-    std::vector<bool> isRemoved(cloth.constraints.size(), false);
+    std::vector<bool> isRemoved(m, false);
+    // The particles at the ends of a removed constraint: an edge can be lost only between
+    // two of them, so the hash is looked up only for the few records and triangles that
+    // join marked particles (or name one out of range, as a cloth under repair may).
+    std::vector<std::uint8_t> marked(n, 0);
+    auto isMarked = [&](std::uint32_t p) { return p >= n || marked[p] != 0; };
     for (std::uint32_t i : removed) {
-        if (i >= cloth.constraints.size())
+        if (i >= m)
             continue;
         isRemoved[i] = true;
-        lost.insert(pairKey(cloth.constraints[i].a, cloth.constraints[i].b));
+        const PackedConstraint c = cloth.constraints.packed(i);
+        lost.insert(pairKey(c.a, c.b));
+        for (std::uint32_t p : { c.a, c.b })
+            if (p < n)
+                marked[p] = 1;
     }
     if (lost.empty())
         return {};
-    for (std::size_t i = 0; i < cloth.constraints.size(); ++i)
-        if (!isRemoved[i])
-            lost.erase(pairKey(cloth.constraints[i].a, cloth.constraints[i].b));
+    // An edge that another record still joins is not lost.
+    cloth.constraints.forEachPacked([&](std::size_t i, const PackedConstraint &c) {
+        if (isMarked(c.a) && isMarked(c.b) && !isRemoved[i])
+            lost.erase(pairKey(c.a, c.b));
+    });
     std::vector<std::uint32_t> out;
     for (std::size_t t = 0; t < cloth.triangles.size(); ++t) {
         const Triangle &tri = cloth.triangles[t];
         for (int e = 0; e < 3; ++e) {
-            if (lost.count(pairKey(tri.v[e], tri.v[(e + 1) % 3]))) {
+            const std::uint32_t a = tri.v[e], b = tri.v[(e + 1) % 3];
+            if (isMarked(a) && isMarked(b) && lost.count(pairKey(a, b))) {
                 out.push_back(std::uint32_t(t));
                 break;
             }

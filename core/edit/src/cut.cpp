@@ -14,30 +14,6 @@ float clamp01(float v)
     return std::clamp(v, 0.f, 1.f);
 }
 
-// Whether segment p0–p1 crosses triangle abc (Möller & Trumbore 1997, restricted to the
-// segment's parameter range [0, 1]). Degenerate triangles never intersect.
-bool segmentCrossesTriangle(const Vec3 &p0, const Vec3 &p1, const Vec3 &a, const Vec3 &b, const Vec3 &c)
-{
-    const Vec3 dir = p1 - p0;
-    const Vec3 e1 = b - a, e2 = c - a;
-    const Vec3 h = cross(dir, e2);
-    const float det = dot(e1, h);
-    const float scale = length(e1) * length(e2) * length(dir);
-    if (std::fabs(det) <= 1e-7f * scale || scale == 0.f)
-        return false; // parallel to the plane (a coplanar touch is caught by the distance test)
-    const float inv = 1.f / det;
-    const Vec3 s = p0 - a;
-    const float u = dot(s, h) * inv;
-    if (u < 0.f || u > 1.f)
-        return false;
-    const Vec3 q = cross(s, e1);
-    const float v = dot(dir, q) * inv;
-    if (v < 0.f || u + v > 1.f)
-        return false;
-    const float t = dot(e2, q) * inv;
-    return t >= 0.f && t <= 1.f;
-}
-
 bool degenerate(const Vec3 &a, const Vec3 &b, const Vec3 &c)
 {
     const float area2 = lengthSquared(cross(b - a, c - a));
@@ -68,6 +44,28 @@ std::string validateCut(const Ray &r0, const Ray &r1, const CutSettings &s)
 }
 
 } // namespace
+
+bool segmentCrossesTriangle(const Vec3 &p0, const Vec3 &p1, const Vec3 &a, const Vec3 &b, const Vec3 &c)
+{
+    const Vec3 dir = p1 - p0;
+    const Vec3 e1 = b - a, e2 = c - a;
+    const Vec3 h = cross(dir, e2);
+    const float det = dot(e1, h);
+    const float scale = length(e1) * length(e2) * length(dir);
+    if (std::fabs(det) <= 1e-7f * scale || scale == 0.f)
+        return false; // parallel to the plane (a coplanar touch is caught by the distance test)
+    const float inv = 1.f / det;
+    const Vec3 s = p0 - a;
+    const float u = dot(s, h) * inv;
+    if (u < 0.f || u > 1.f)
+        return false;
+    const Vec3 q = cross(s, e1);
+    const float v = dot(dir, q) * inv;
+    if (v < 0.f || u + v > 1.f)
+        return false;
+    const float t = dot(e2, q) * inv;
+    return t >= 0.f && t <= 1.f;
+}
 
 float segmentSegmentDistanceSquared(
     const Vec3 &p0, const Vec3 &p1, const Vec3 &q0, const Vec3 &q1, float *sOut, float *tOut)
@@ -119,6 +117,35 @@ float segmentTriangleDistanceSquared(
     return best;
 }
 
+namespace {
+
+// Which side of a knife triangle's plane each particle lies on, to set aside at little cost
+// the constraints that lie clearly on one side of it, further than the knife's radius: no
+// point of such a segment is within the radius of the plane, so neither
+// segmentCrossesTriangle nor segmentTriangleDistanceSquared can find it, and the exact tests
+// run only on the few constraints near the plane. "Clearly" leaves a margin of 1e-4 of the
+// lengths involved (the triangle's longest edge and the particle's distance from its first
+// corner, in the L-infinity norm), orders of magnitude above the float rounding of the tests.
+std::vector<std::int8_t> sidesOfPlane(
+    const std::vector<Vec3> &x, const Vec3 &a, const Vec3 &b, const Vec3 &c, float radius)
+{
+    const auto linf = [](const Vec3 &v) {
+        return std::max({ std::fabs(v.x), std::fabs(v.y), std::fabs(v.z) });
+    };
+    const Vec3 normal = normalized(cross(b - a, c - a));
+    const float scale = std::max({ linf(b - a), linf(c - a), linf(c - b) });
+    std::vector<std::int8_t> side(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const Vec3 r = x[i] - a;
+        const float d = dot(normal, r);
+        const float reach = radius + 1e-4f * (scale + linf(r));
+        side[i] = std::int8_t(d > reach ? 1 : d < -reach ? -1 : 0);
+    }
+    return side;
+}
+
+} // namespace
+
 std::vector<std::uint32_t> constraintsCutByStroke(
     const Cloth &cloth, const Ray &r0, const Ray &r1, const CutSettings &settings)
 {
@@ -134,24 +161,34 @@ std::vector<std::uint32_t> constraintsCutByStroke(
     const bool useB = !degenerate(o0, f1, f0);
     const float r2 = settings.radius * settings.radius;
     const std::vector<Vec3> &x = cloth.particles.position;
-    for (std::size_t k = 0; k < cloth.constraints.size(); ++k) {
-        const DistanceConstraint &dc = cloth.constraints[k];
+    const std::vector<std::int8_t> sideA
+        = useA ? sidesOfPlane(x, o0, o1, f1, settings.radius) : std::vector<std::int8_t> {};
+    const std::vector<std::int8_t> sideB
+        = useB ? sidesOfPlane(x, o0, f1, f0, settings.radius) : std::vector<std::int8_t> {};
+    const auto near = [](const std::vector<std::int8_t> &side, std::uint32_t a, std::uint32_t b) {
+        return side[a] == 0 || side[a] != side[b];
+    };
+    cloth.constraints.forEachPacked([&](std::size_t k, const PackedConstraint &dc) {
         if (dc.a >= x.size() || dc.b >= x.size())
-            continue;
+            return;
+        const bool nearA = useA && near(sideA, dc.a, dc.b);
+        const bool nearB = useB && near(sideB, dc.a, dc.b);
+        if (!nearA && !nearB && (useA || useB))
+            return;
         const Vec3 &p = x[dc.a], &q = x[dc.b];
         bool cut = false;
         if (settings.radius == 0.f) {
-            cut = (useA && segmentCrossesTriangle(p, q, o0, o1, f1))
-                || (useB && segmentCrossesTriangle(p, q, o0, f1, f0));
+            cut = (nearA && segmentCrossesTriangle(p, q, o0, o1, f1))
+                || (nearB && segmentCrossesTriangle(p, q, o0, f1, f0));
         } else if (useA || useB) {
-            cut = (useA && segmentTriangleDistanceSquared(p, q, o0, o1, f1) <= r2)
-                || (useB && segmentTriangleDistanceSquared(p, q, o0, f1, f0) <= r2);
+            cut = (nearA && segmentTriangleDistanceSquared(p, q, o0, o1, f1) <= r2)
+                || (nearB && segmentTriangleDistanceSquared(p, q, o0, f1, f0) <= r2);
         } else {
             cut = segmentSegmentDistanceSquared(p, q, o0, f0) <= r2;
         }
         if (cut)
             out.push_back(std::uint32_t(k));
-    }
+    });
     return out;
 }
 

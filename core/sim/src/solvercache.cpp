@@ -133,12 +133,7 @@ RecordScan colourConstraints(const Cloth &cloth, std::vector<std::uint8_t> &colo
     std::size_t pending = 0;
     // The records as stored, a run at a time, and their materials from the table.
     const std::vector<ConstraintMaterial> &materials = cloth.constraints.materials();
-    constexpr std::size_t kRun = 256;
-    PackedConstraint run[kRun];
-    for (std::size_t c = 0; c < m; ++c) {
-        if (c % kRun == 0)
-            cloth.constraints.readPacked(c, std::min(kRun, m - c), run);
-        const PackedConstraint &k = run[c % kRun];
+    cloth.constraints.forEachPacked([&](std::size_t c, const PackedConstraint &k) {
         const ConstraintMaterial &material = materials[k.material()];
         scan.tearable |= material.tearStrain < kNeverTear || material.tearForce < kNeverTear;
         if ((material.kind == ConstraintKind::Structural || material.kind == ConstraintKind::Shear)
@@ -152,17 +147,17 @@ RecordScan colourConstraints(const Cloth &cloth, std::vector<std::uint8_t> &colo
                 used[k.b] |= bit;
                 colour[c] = col;
                 ++count[col];
-                continue;
+                return;
             }
         } else if (col == 63) {
             colour[c] = col; // the catch-all has room for anyone
             ++count[col];
-            continue;
+            return;
         }
         colour[c] = none;
         if (++pending <= kMaxAdded)
             scan.added.push_back(std::uint32_t(c));
-    }
+    });
     scan.fits = pending <= kMaxAdded;
     scan.minRestLength = minRest < inf ? minRest : 0.f;
     scan.recoloured = pending > 0;

@@ -135,19 +135,14 @@ std::uint64_t addSpringForces(Cloth &cloth, ClothSolverCache &cache)
     // The stored records and their materials, read without marking them written (and
     // without making a whole DistanceConstraint of each, every substep), a run at a time.
     const ConstraintMaterial *materials = cloth.constraints.materials().data();
-    constexpr std::size_t kRun = 256;
-    PackedConstraint run[kRun];
-    for (std::size_t c = 0; c < cloth.constraints.size(); ++c) {
-        if (c % kRun == 0)
-            cloth.constraints.readPacked(c, std::min(kRun, cloth.constraints.size() - c), run);
-        const PackedConstraint &k = run[c % kRun];
+    cloth.constraints.forEachPacked([&](std::size_t c, const PackedConstraint &k) {
         // Length and stretch in double: see the note in solverxpbd.cpp.
         const double dx = double(x[k.b].x) - double(x[k.a].x);
         const double dy = double(x[k.b].y) - double(x[k.a].y);
         const double dz = double(x[k.b].z) - double(x[k.a].z);
         const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
         if (len < 1e-9)
-            continue;
+            return;
         const Vec3 n { float(dx / len), float(dy / len), float(dz / len) };
         const float stretch = float(len - double(k.restLength));
         const float closing = dot(v[k.b] - v[k.a], n);
@@ -155,7 +150,7 @@ std::uint64_t addSpringForces(Cloth &cloth, ClothSolverCache &cache)
         const Vec3 fa = n * (tension[c] + materials[k.material()].damping * closing);
         f[k.a] += fa;
         f[k.b] -= fa;
-    }
+    });
     return cloth.constraints.size();
 }
 
