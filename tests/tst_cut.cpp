@@ -226,6 +226,27 @@ private slots:
         QVERIFY(found > 1000);
     }
 
+    // A perspective stroke of a fraction of a pixel makes a knife only 7e-5 rad wide: still
+    // it cuts exactly the two shear diagonals that cross at the point it passes over, the
+    // centre of cell (5, 4) of the hanging grid at (0, 1.55, 0).
+    void thinStrokeCutsWhatItCrosses()
+    {
+        const GridSpec g = hangingGrid();
+        const Cloth cloth = makeGrid(g);
+        const Vec3 eye { 0.f, kCutY, 3.f };
+        const Ray r0 { eye, normalized(Vec3 { -1e-4f, kCutY, 0.f } - eye) };
+        const Ray r1 { eye, normalized(Vec3 { 1e-4f, kCutY, 0.f } - eye) };
+        const std::vector<std::uint32_t> cut = constraintsCutByStroke(cloth, r0, r1);
+        QCOMPARE(cut.size(), std::size_t(2));
+        const auto at = [&](int column, int row) { return std::uint32_t(row * g.across + column); };
+        const std::set<std::pair<std::uint32_t, std::uint32_t>> diagonals { { at(5, 4), at(6, 5) },
+            { at(6, 4), at(5, 5) } };
+        for (std::uint32_t k : cut) {
+            const DistanceConstraint &d = cloth.constraints[k];
+            QVERIFY(diagonals.count({ std::min(d.a, d.b), std::max(d.a, d.b) }) == 1);
+        }
+    }
+
     void clickCutsUnderTheCursor()
     {
         // A click (r0 == r1) cuts what lies within the knife's radius of the ray. The ray

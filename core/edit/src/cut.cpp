@@ -123,7 +123,10 @@ namespace {
 // the constraints that lie clearly on one side of it, further than the knife's radius: no
 // point of such a segment is within the radius of the plane, so neither
 // segmentCrossesTriangle nor segmentTriangleDistanceSquared can find it, and the exact tests
-// run only on the few constraints near the plane. "Clearly" leaves a margin of 1e-4 of the
+// run only on the few constraints near the plane. The plane is the one those tests see (the
+// triangle's edges and the particle's offset from its first corner rounded to float as they
+// round them), its normal and the distances taken in double so that a thin triangle (a short
+// perspective stroke) still has an accurate normal. "Clearly" leaves a margin of 1e-4 of the
 // lengths involved (the triangle's longest edge and the particle's distance from its first
 // corner, in the L-infinity norm), orders of magnitude above the float rounding of the tests.
 std::vector<std::int8_t> sidesOfPlane(
@@ -132,13 +135,18 @@ std::vector<std::int8_t> sidesOfPlane(
     const auto linf = [](const Vec3 &v) {
         return std::max({ std::fabs(v.x), std::fabs(v.y), std::fabs(v.z) });
     };
-    const Vec3 normal = normalized(cross(b - a, c - a));
-    const float scale = std::max({ linf(b - a), linf(c - a), linf(c - b) });
+    const Vec3 e1 = b - a, e2 = c - a;
+    double n[3] = { double(e1.y) * e2.z - double(e1.z) * e2.y, double(e1.z) * e2.x - double(e1.x) * e2.z,
+        double(e1.x) * e2.y - double(e1.y) * e2.x };
+    const double norm = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (double &v : n)
+        v /= norm;
+    const float scale = std::max({ linf(e1), linf(e2), linf(c - b) });
     std::vector<std::int8_t> side(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) {
         const Vec3 r = x[i] - a;
-        const float d = dot(normal, r);
-        const float reach = radius + 1e-4f * (scale + linf(r));
+        const double d = n[0] * r.x + n[1] * r.y + n[2] * r.z;
+        const double reach = double(radius) + 1e-4 * (double(scale) + double(linf(r)));
         side[i] = std::int8_t(d > reach ? 1 : d < -reach ? -1 : 0);
     }
     return side;
