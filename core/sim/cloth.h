@@ -402,32 +402,31 @@ public:
             from = std::min<std::size_t>(from, removedAt(0));
         if (k > 0)
             from = std::min<std::size_t>(from, indexOf(0));
-        std::vector<PackedConstraint> r = tailFrom(from);
-        if (removedCount > 0) {
-            // The runs between removed records move down, each at once.
-            auto kept = r.begin() + std::ptrdiff_t(std::size_t(removedAt(0)) - from);
-            for (std::size_t next = 0; next < removedCount; ++next) {
-                const std::size_t gone = std::size_t(removedAt(next)) - from;
-                const std::size_t runEnd
-                    = next + 1 < removedCount ? std::size_t(removedAt(next + 1)) - from : r.size();
-                kept = std::copy(
-                    r.begin() + std::ptrdiff_t(gone + 1), r.begin() + std::ptrdiff_t(runEnd), kept);
+        // The records from `from` on as they will be, filled in order: the runs of old
+        // records between removals and insertions read straight into their places.
+        const std::size_t oldSize = size();
+        std::vector<PackedConstraint> r(oldSize - removedCount + k - from);
+        std::size_t src = from, out = 0, nextRemoved = 0, nextAdded = 0;
+        while (out < r.size()) {
+            if (nextAdded < k && std::size_t(indexOf(nextAdded)) == from + out) {
+                r[out++] = added[nextAdded++];
+                continue;
             }
-            r.erase(kept, r.end());
-        }
-        if (k > 0) {
-            // From the back: the run after each added record moves up past the ones before it.
-            std::size_t read = r.size();
-            r.resize(r.size() + k);
-            for (std::size_t write = r.size(), j = k; j-- > 0;) {
-                const std::size_t at = std::size_t(indexOf(j)) - from;
-                const std::size_t run = write - (at + 1);
-                std::copy_backward(r.begin() + std::ptrdiff_t(read - run), r.begin() + std::ptrdiff_t(read),
-                    r.begin() + std::ptrdiff_t(write));
-                read -= run;
-                write = at;
-                r[write] = added[j];
+            if (nextRemoved < removedCount && std::size_t(removedAt(nextRemoved)) == src) {
+                ++src;
+                ++nextRemoved;
+                continue;
             }
+            std::size_t run = std::min(oldSize - src, r.size() - out);
+            if (nextRemoved < removedCount)
+                run = std::min(run, std::size_t(removedAt(nextRemoved)) - src);
+            if (nextAdded < k)
+                run = std::min(run, std::size_t(indexOf(nextAdded)) - (from + out));
+            if (run == 0)
+                break; // indices out of order (the edits validate them): no endless loop
+            m_packed.read(src, run, r.data() + out);
+            src += run;
+            out += run;
         }
         holdFrom(from, r);
     }
