@@ -34,27 +34,31 @@ struct Lcg {
 
 // The link of a constraint in the solver's float arithmetic (core/sim/src/xpbdbatch.h,
 // SlotLink), written out for positions measured from the world origin (the streams' spans
-// are zero until a step sets them): n = d/|d| with d = x_a - x_b, and C = |d| - L evaluated as
-// (d·d - L²)/(|d| + L) with L² rounded once from double. Returns false when |d| < 1e-9 m.
-bool referenceLink(const Particles &p, const DistanceConstraint &c, Vec3 &n, float &C)
+// are zero until a step sets them): d = x_a - x_b, |d|, and the stretch S = |d|² - L² evaluated
+// as d·d - L² with L² rounded once from double. Returns false when |d| < 1e-9 m.
+struct RefLink {
+    Vec3 d;
+    float len = 0.f, lenRest = 0.f, S = 0.f;
+};
+
+bool referenceLink(const Particles &p, const DistanceConstraint &c, RefLink &l)
 {
-    const Vec3 d = p.position[c.a] - p.position[c.b];
-    const float dd = (d.x * d.x + d.y * d.y) + d.z * d.z;
-    const float len = std::sqrt(dd);
-    if (!(len >= 1e-9f))
+    l.d = p.position[c.a] - p.position[c.b];
+    const float dd = (l.d.x * l.d.x + l.d.y * l.d.y) + l.d.z * l.d.z;
+    l.len = std::sqrt(dd);
+    if (!(l.len >= 1e-9f))
         return false;
-    const float rest = c.restLength;
-    const float q = 1.f / (len * (len + rest));
-    const float restSquared = float(-(double(rest) * double(rest)));
-    C = (restSquared + dd) * (len * q);
-    n = d * ((len + rest) * q);
+    l.lenRest = l.len + c.restLength;
+    const float restSquared = float(-(double(c.restLength) * double(c.restLength)));
+    l.S = restSquared + dd;
     return true;
 }
 
 // Reference: Macklin 2016 eq. 18 with the §3.5 damping, one constraint after the other in the
 // cache's colour order (the streams' source indices, padding skipped; streamsCoverEveryConstraintOnce
 // checks that they list every constraint once), λ indexed by constraint. Written independently
-// of the kernel.
+// of the kernel, in its float arithmetic: C = S / (|d| + L) and n = d / |d|, numerator and
+// denominator of Δλ multiplied by |d| + L, one reciprocal of |d| (|d| + L) den for the rest.
 void referencePass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::vector<float> &lambda)
 {
     Particles &p = cloth.particles;
@@ -67,26 +71,29 @@ void referencePass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::v
         const float wb = p.invMass[c.b];
         if (wa + wb == 0.f)
             continue;
-        Vec3 n;
-        float C = 0.f;
-        if (!referenceLink(p, c, n, C))
+        RefLink l;
+        if (!referenceLink(p, c, l))
             continue;
         const float alphaTilde = c.compliance * (invDt * invDt);
         const float gamma = c.compliance * c.damping * invDt;
+        const float scaledDen = l.lenRest * ((1.f + gamma) * (wa + wb) + alphaTilde);
+        const float reciprocal = 1.f / (l.len * scaledDen);
         const Vec3 rel = (p.position[c.a] - p.previous[c.a]) - (p.position[c.b] - p.previous[c.b]);
         // No damping term at all without damping (the solver's rule: it could only turn -0 into +0).
-        const float undamped = -C - alphaTilde * lambda[ci];
-        const float dl = (gamma == 0.f ? undamped : undamped - gamma * dot(n, rel))
-            / ((1.f + gamma) * (wa + wb) + alphaTilde);
-        lambda[ci] += dl;
-        p.position[c.a] += n * (wa * dl);
-        p.position[c.b] -= n * (wb * dl);
+        const float undamped = -l.S - l.lenRest * (alphaTilde * lambda[ci]);
+        const float num = gamma == 0.f
+            ? undamped
+            : undamped - l.lenRest * (gamma * (dot(l.d, rel) * (scaledDen * reciprocal)));
+        const float dlOverLen = num * reciprocal;
+        lambda[ci] += dlOverLen * l.len;
+        p.position[c.a] += l.d * (wa * dlOverLen);
+        p.position[c.b] -= l.d * (wb * dlOverLen);
     }
 }
 
 // Reference for a Verlet relaxation pass (Jakobsen 2001 with compliant links): the error C
 // removed in the share s / (s + α/dt²) of s = w_a + w_b, one constraint after the other in
-// the streams' order, each end moved against its inverse mass, with n taken from b's side
+// the streams' order, each end moved against its inverse mass, with d taken from b's side
 // (the opposite of the kernel's; the negation is exact), the corrections as forces summed
 // per constraint.
 void referenceVerletPass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::vector<float> &force)
@@ -100,16 +107,16 @@ void referenceVerletPass(Cloth &cloth, const ClothSolverCache &cache, float dt, 
         const float wSum = p.invMass[c.a] + p.invMass[c.b];
         if (wSum == 0.f)
             continue;
-        Vec3 n;
-        float C = 0.f;
-        if (!referenceLink(p, c, n, C))
+        RefLink l;
+        if (!referenceLink(p, c, l))
             continue;
-        const Vec3 towardA = -n;
-        const float f = C / (wSum + c.compliance * invDt2);
-        const Vec3 corr = towardA * f;
+        const Vec3 towardA = -l.d;
+        // f = C / (s + α/dt²) along d / |d|: f / |d| = S / (|d| (|d| + L) (s + α/dt²)).
+        const float fOverLen = l.S * (1.f / (l.len * (l.lenRest * (wSum + c.compliance * invDt2))));
+        const Vec3 corr = towardA * fOverLen;
         p.position[c.a] += corr * p.invMass[c.a];
         p.position[c.b] -= corr * p.invMass[c.b];
-        force[ci] += f * invDt2;
+        force[ci] += (fOverLen * l.len) * invDt2;
     }
 }
 
@@ -224,7 +231,9 @@ void verletPassesEqualReference(Cloth batched, bool classed)
 
 // A cloth of n scattered particles with about 3n links, most to a particle a few indices
 // away (so some blocks find windows) and a quarter to any particle, mixed rest lengths,
-// compliance and damping, every 17th particle pinned.
+// compliance and damping, every 17th particle pinned. Every 11th link is far from its rest
+// length (a quarter of its length) and every 37th sewn (rest length 0): the kernels' other
+// form of the stretch (SlotLink), for spans longer than twice the rest length.
 Cloth randomCloth(std::mt19937 &rng, std::size_t n)
 {
     std::uniform_real_distribution<float> u(-1.f, 1.f);
@@ -250,6 +259,10 @@ Cloth randomCloth(std::mt19937 &rng, std::size_t n)
         c.b = b;
         const Vec3 d = spec.positions[a] - spec.positions[b];
         c.restLength = length(d) * (0.9f + 0.2f * (u(rng) + 1.f) / 2.f);
+        if (k % 37 == 0)
+            c.restLength = 0.f;
+        else if (k % 11 == 0)
+            c.restLength *= 0.25f;
         c.compliance = rng() % 3 == 0 ? 0.f : 1e-5f * (u(rng) + 1.f);
         c.damping = rng() % 4 == 0 ? 0.3f * (u(rng) + 1.f) : 0.f;
         spec.constraints.push_back(c);
@@ -610,7 +623,7 @@ private slots:
     void randomTopologiesKeepTheBlockRules()
     {
         std::mt19937 rng(7);
-        int windowBlocks = 0, carriers = 0;
+        int windowBlocks = 0, carriers = 0, farLinks = 0;
         XpbdWorker worker;
         for (int trial = 0; trial < 300; ++trial) {
             Cloth cloth;
@@ -679,6 +692,10 @@ private slots:
             // dynamics: spans from positions, offsets small random
             std::vector<Vec3> origin = cloth.particles.position;
             setXpbdSpans(s, origin.data());
+            for (std::size_t k = 0; k < s.slotCount(); ++k) {
+                const float ss = s.spanX[k] * s.spanX[k] + s.spanY[k] * s.spanY[k] + s.spanZ[k] * s.spanZ[k];
+                farLinks += ss > 4.f * s.restLength[k] * s.restLength[k];
+            }
             std::uniform_real_distribution<float> u(-1e-3f, 1e-3f);
             std::vector<Vec3> off(n), offPrev(n);
             for (std::size_t i = 0; i < n; ++i) {
@@ -741,6 +758,7 @@ private slots:
         }
         QVERIFY(windowBlocks > 0);
         QVERIFY(carriers > 0);
+        QVERIFY(farLinks > 0);
     }
     // A whole sheet's pass (solveXpbdPass, relaxVerletPass) on every path, one thread and
     // two, three passes in one call and in three, against the portable passes one per call: with every

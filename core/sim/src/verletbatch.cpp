@@ -23,12 +23,16 @@ void relaxOne(XpbdBatches &s, std::uint32_t k, const Positions &x, const float *
     const XpbdBatches::Ends ends = s.ends(k);
     if (!slotLink(s, k, ends, x, w, l))
         return;
-    const float f = l.C / (l.wSum + s.alphaOf(k));
-    const float cx = l.nx * f, cy = l.ny * f, cz = l.nz * f;
+    // f = C / (w_a + w_b + α̃) along n = d / |d|: f / |d| = S R with one reciprocal
+    // R = 1 / (|d| (|d| + L) (w_a + w_b + α̃)) (SlotLink).
+    const float R = 1.f / (l.len * (l.lenRest * (l.wSum + s.alphaOf(k))));
+    const float fd = l.S * R; // f / |d|
+    const float cx = l.dx * fd, cy = l.dy * fd, cz = l.dz * fd;
     const auto [a, b] = ends;
     const Vec3 xa = positionOf(x, a), xb = positionOf(x, b);
     setPosition(x, a, Vec3 { xa.x - cx * w[a], xa.y - cy * w[a], xa.z - cz * w[a] });
     setPosition(x, b, Vec3 { xb.x + cx * w[b], xb.y + cy * w[b], xb.z + cz * w[b] });
+    const float f = fd * l.len;
     s.lambda[k] += f * invDt2;
 }
 

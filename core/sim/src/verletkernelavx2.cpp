@@ -15,7 +15,8 @@ namespace {
 using namespace avx2;
 
 // U independent blocks of one colour, step by step side by side (see XpbdArith), lane for
-// lane relaxOne: f = C / (w_a + w_b + α/dt²), x_a -= w_a n f, x_b += w_b n f, λ += f/dt².
+// lane relaxOne: f = C / (w_a + w_b + α/dt²), x_a -= w_a n f, x_b += w_b n f, λ += f/dt², with
+// n f = d (f / |d|) and f / |d| = S R from one reciprocal R (SlotLink).
 struct VerletArith {
     static constexpr bool kMotion = false;
     float invDt2 = 0.f; ///< 1/s², 1/dt² of the step
@@ -31,17 +32,20 @@ struct VerletArith {
         #pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
             const __m256 at = alphaLanes(s, k0[u]);
-            const __m256 den = _mm256_blendv_ps(oneF, _mm256_add_ps(geo.wSum[u], at), out[u].okF);
-            f[u] = _mm256_and_ps(_mm256_div_ps(geo.C[u], den), out[u].okF);
+            const __m256 R = _mm256_div_ps(oneF,
+                _mm256_mul_ps(geo.len[u], _mm256_mul_ps(geo.lenRest[u], _mm256_add_ps(geo.wSum[u], at))));
+            f[u] = _mm256_and_ps(_mm256_mul_ps(geo.S[u], R), out[u].okF); // f / |d|
             float *tension = s.lambda.data() + k0[u];
-            _mm256_storeu_ps(
-                tension, _mm256_add_ps(_mm256_loadu_ps(tension), _mm256_mul_ps(f[u], _mm256_set1_ps(invDt2))));
+            _mm256_storeu_ps(tension,
+                _mm256_add_ps(_mm256_loadu_ps(tension),
+                    _mm256_mul_ps(_mm256_mul_ps(f[u], geo.len[u]), _mm256_set1_ps(invDt2))));
         }
         #pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
             const BlockIn &b = in[u];
-            const Lanes &n = geo.n[u];
-            const __m256 cx = _mm256_mul_ps(n.x, f[u]), cy = _mm256_mul_ps(n.y, f[u]), cz = _mm256_mul_ps(n.z, f[u]);
+            const Lanes &d = geo.d[u];
+            const __m256 cx = _mm256_mul_ps(d.x, f[u]), cy = _mm256_mul_ps(d.y, f[u]),
+                         cz = _mm256_mul_ps(d.z, f[u]);
             out[u].xa = { _mm256_sub_ps(b.xa.x, _mm256_mul_ps(cx, b.wa)), _mm256_sub_ps(b.xa.y, _mm256_mul_ps(cy, b.wa)),
                 _mm256_sub_ps(b.xa.z, _mm256_mul_ps(cz, b.wa)) };
             out[u].xb = { _mm256_add_ps(b.xb.x, _mm256_mul_ps(cx, b.wb)), _mm256_add_ps(b.xb.y, _mm256_mul_ps(cy, b.wb)),
@@ -82,17 +86,21 @@ struct VerletArith {
 #pragma GCC unroll 4
         for (int p = 0; p < P; ++p) {
             const __m512 at = avx512::alphaLanes16(s, k0[p]);
-            // Lanes that cannot move get +0, as the 8-lane kernel's mask gives them.
-            f[p] = _mm512_maskz_div_ps(out[p].ok, geo.C[p], _mm512_add_ps(geo.wSum[p], at));
+            const __m512 R = _mm512_div_ps(_mm512_set1_ps(1.f),
+                _mm512_mul_ps(geo.len[p], _mm512_mul_ps(geo.lenRest[p], _mm512_add_ps(geo.wSum[p], at))));
+            // f / |d|; lanes that cannot move get +0, as the 8-lane kernel's mask gives them.
+            f[p] = _mm512_maskz_mul_ps(out[p].ok, geo.S[p], R);
             float *tension = s.lambda.data() + k0[p];
-            _mm512_storeu_ps(
-                tension, _mm512_add_ps(_mm512_loadu_ps(tension), _mm512_mul_ps(f[p], _mm512_set1_ps(invDt2))));
+            _mm512_storeu_ps(tension,
+                _mm512_add_ps(_mm512_loadu_ps(tension),
+                    _mm512_mul_ps(_mm512_mul_ps(f[p], geo.len[p]), _mm512_set1_ps(invDt2))));
         }
 #pragma GCC unroll 4
         for (int p = 0; p < P; ++p) {
             const avx512::PairIn &b = in[p];
-            const avx512::Lanes16 &n = geo.n[p];
-            const __m512 cx = _mm512_mul_ps(n.x, f[p]), cy = _mm512_mul_ps(n.y, f[p]), cz = _mm512_mul_ps(n.z, f[p]);
+            const avx512::Lanes16 &d = geo.d[p];
+            const __m512 cx = _mm512_mul_ps(d.x, f[p]), cy = _mm512_mul_ps(d.y, f[p]),
+                         cz = _mm512_mul_ps(d.z, f[p]);
             out[p].xa = { _mm512_sub_ps(b.xa.x, _mm512_mul_ps(cx, b.wa)), _mm512_sub_ps(b.xa.y, _mm512_mul_ps(cy, b.wa)),
                 _mm512_sub_ps(b.xa.z, _mm512_mul_ps(cz, b.wa)) };
             out[p].xb = { _mm512_add_ps(b.xb.x, _mm512_mul_ps(cx, b.wb)), _mm512_add_ps(b.xb.y, _mm512_mul_ps(cy, b.wb)),

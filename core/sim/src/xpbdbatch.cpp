@@ -1069,19 +1069,29 @@ void solveOne(XpbdBatches &s, std::uint32_t k, const Positions &x, const PrevPos
     }
     const auto [a, b] = ends;
     const Vec3 xa = positionOf(x, a), xb = positionOf(x, b);
-    const Vec3 va = xa - positionOf(xPrev, a), vb = xb - positionOf(xPrev, b);
-    const float vx = va.x - vb.x, vy = va.y - vb.y, vz = va.z - vb.z;
-    const float gradDotDx = (l.nx * vx + l.ny * vy) + l.nz * vz;
     const float g = s.gamma.empty() ? 0.f : s.gamma[k]; // no γ stream: no slot is damped
     const float at = s.alphaOf(k);
+    // Δλ = (-C - α̃λ - γ n·Δx) / den with C = S / (|d| + L) and n = d / |d|: numerator and
+    // denominator times |d| + L, and one reciprocal R = 1 / (|d| (|d| + L) den) for the
+    // rest, so that Δλ / |d| = num R is what moves the ends along d (SlotLink).
+    const float den = (1.f + g) * l.wSum + at;
+    const float lenRestDen = l.lenRest * den;
+    const float R = 1.f / (l.len * lenRestDen);
     // Without damping (γ = 0) the damping term is skipped: γ ∇C·Δx is a zero, and
     // subtracting it could only turn a -0 into +0.
-    const float undamped = -l.C - at * lambda;
-    const float dLambda = (g == 0.f ? undamped : undamped - g * gradDotDx) / ((1.f + g) * l.wSum + at);
-    s.lambda[k] = lambda + dLambda;
-    const float ca = w[a] * dLambda, cb = w[b] * dLambda;
-    setPosition(x, a, Vec3 { xa.x + l.nx * ca, xa.y + l.ny * ca, xa.z + l.nz * ca });
-    setPosition(x, b, Vec3 { xb.x - l.nx * cb, xb.y - l.ny * cb, xb.z - l.nz * cb });
+    const float undamped = -l.S - l.lenRest * (at * lambda);
+    float num = undamped;
+    if (g != 0.f) {
+        const Vec3 va = xa - positionOf(xPrev, a), vb = xb - positionOf(xPrev, b);
+        const float vx = va.x - vb.x, vy = va.y - vb.y, vz = va.z - vb.z;
+        const float gradDotDx = ((l.dx * vx + l.dy * vy) + l.dz * vz) * (lenRestDen * R); // n·Δx
+        num = undamped - l.lenRest * (g * gradDotDx);
+    }
+    const float G = num * R; // Δλ / |d|
+    s.lambda[k] = lambda + G * l.len;
+    const float ca = w[a] * G, cb = w[b] * G;
+    setPosition(x, a, Vec3 { xa.x + l.dx * ca, xa.y + l.dy * ca, xa.z + l.dz * ca });
+    setPosition(x, b, Vec3 { xb.x - l.dx * cb, xb.y - l.dy * cb, xb.z - l.dz * cb });
 }
 
 // Every colour in order, on the caller or shared with `team`, in either layout.

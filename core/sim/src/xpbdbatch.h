@@ -328,9 +328,10 @@ private:
 };
 
 /// The link of slot k as every kernel sees it, in float: d = span + e with e = x_a - x_b (the
-/// frame-local offsets), n = d / |d|, w_a + w_b, and the error C = |d| - L computed as
+/// frame-local offsets), |d|, |d| + L, w_a + w_b, and the stretch S = |d|² - L², from which the
+/// error C = |d| - L = S / (|d| + L) follows. S is taken as
 ///
-///   C = (|span|² - L² + 2 span·e + e·e) / (|d| + L),
+///   S = (|span|² - L²) + (span + d)·e,
 ///
 /// the same number, but from terms that are small when the link is near its rest length:
 /// e is a difference of offsets near zero, and |span|² - L² is fixed for the frame. |d| - L
@@ -342,15 +343,22 @@ private:
 /// below the stretch under the cloth's own weight, and the motion within the frame still
 /// moves C by every digit of e: the tests' hanging chain keeps its stretch within 0.005 % at
 /// 100 to 1000 substeps, as it did with |span|² - L² in double stored per slot (4 bytes a
-/// slot more). One division gives
-/// both 1/|d| and 1/(|d| + L). The form needs |span| <= 2 (|d| + L) to be well conditioned;
-/// a link beyond that (far from its rest length, such as two particles sewn together at
-/// rest length 0) takes |d| - L directly. Every kernel does these IEEE operations in this order (no
-/// FMA), so the AVX2 lanes and this scalar spelling give the same bits.
+/// slot more). The form needs |span| to stay within a few times |d| + L to be well
+/// conditioned; a link whose span is longer than 2 L (far from its rest length, such as two
+/// particles sewn together at rest length 0) takes S = (|d| - L)(|d| + L) instead.
+///
+/// The solvers then divide once: C / (|d| + L), n = d / |d| and their own denominator
+/// (XPBD's (1 + γ)(w_a + w_b) + α̃, Verlet's w_a + w_b + α̃) all come from one reciprocal
+/// R = 1 / (|d| (|d| + L) den), so that a correction n Δλ is d (num R) with no second
+/// division on the chain from the square root to the store (solveOne, relaxOne). Every
+/// kernel does these IEEE operations in this order (no FMA), so the AVX2 and AVX-512 lanes
+/// and this scalar spelling give the same bits.
 struct SlotLink {
     float wSum = 0.f; ///< 1/kg
-    float nx = 0.f, ny = 0.f, nz = 0.f; ///< unit, from b to a
-    float C = 0.f; ///< m, |d| - L
+    float dx = 0.f, dy = 0.f, dz = 0.f; ///< m, from b to a
+    float len = 0.f; ///< m, |d|
+    float lenRest = 0.f; ///< m, |d| + L
+    float S = 0.f; ///< m², |d|² - L²
 };
 
 /// Particle offsets as three arrays of floats, one per coordinate: the layout the vector passes
@@ -398,21 +406,19 @@ inline bool slotLink(const XpbdBatches &s, std::uint32_t k, XpbdBatches::Ends en
     const float len = std::sqrt((dx * dx + dy * dy) + dz * dz);
     if (!(len >= 1e-9f))
         return false;
-    const float se = (sx * ex + sy * ey) + sz * ez;
-    const float ee = (ex * ex + ey * ey) + ez * ez;
     const float rest = s.restLength[k];
     const float ss = (sx * sx + sy * sy) + sz * sz;
-    const float stretch = (ss - rest * rest) + ((se + se) + ee);
-    const float q = 1.f / (len * (len + rest));
-    const float invLen = (len + rest) * q;
+    const float rr = rest * rest;
+    link.dx = dx;
+    link.dy = dy;
+    link.dz = dz;
+    link.len = len;
+    link.lenRest = len + rest;
     // The small terms cancel to within a float rounding of |span|²: divided by |d| + L that
-    // stays small next to C only while |span| <= 2 (|d| + L). A link far from that (one
-    // sewn with rest length 0 and closing within the frame) takes |d| - L, exact at L = 0.
-    const float twice = (len + rest) + (len + rest);
-    link.C = ss <= twice * twice ? stretch * (len * q) : len - rest;
-    link.nx = dx * invLen;
-    link.ny = dy * invLen;
-    link.nz = dz * invLen;
+    // stays small next to C only while |span| is not many times |d| + L. A link whose span
+    // exceeds 2 L takes (|d| - L)(|d| + L), exact in C at L = 0 (one sewn with rest length 0).
+    link.S = ss > rr * 4.f ? (len - rest) * link.lenRest
+                           : (ss - rr) + (((sx + dx) * ex + (sy + dy) * ey) + (sz + dz) * ez);
     return true;
 }
 

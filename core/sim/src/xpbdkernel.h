@@ -10,7 +10,7 @@ namespace drape::detail {
 enum class KernelIsa : int {
     Portable = 0, ///< one constraint at a time (xpbdbatch.cpp, verletbatch.cpp)
     /// 8 lanes in AVX2 registers, four blocks side by side: the kernel is bound by the
-    /// latency of a block's chain (fetch, square root, two divisions, store), and four
+    /// latency of a block's chain (fetch, square root, division, store), and four
     /// independent chains hide more of it than two (about 10 % faster here, spills and all).
     Avx2 = 1,
     /// The same arithmetic on two blocks per 512-bit register (xpbdpairs.h), with AVX-512VL's

@@ -75,14 +75,14 @@ DRAPE_AVX2_INLINE __m256 runsMotion(
         _mm256_sub_ps(_mm256_loadu_ps(plane + base1), _mm256_loadu_ps(prev + base1)));
 }
 
-// One plane of a block of runs: x_a + n c_a into window 0 and x_b - n c_b into window 1, in
-// the lanes that move.
+// One plane of a block of runs: x_a + d c_a into window 0 and x_b - d c_b into window 1, in
+// the lanes that move (c = w Δλ / |d|, deltaLambda).
 DRAPE_AVX2_INLINE void moveRuns(
-    float *plane, std::uint32_t base0, std::uint32_t base1, __m256 n, __m256 ca, __m256 cb, __m256 okF)
+    float *plane, std::uint32_t base0, std::uint32_t base1, __m256 d, __m256 ca, __m256 cb, __m256 okF)
 {
     const __m256 a = _mm256_loadu_ps(plane + base0), b = _mm256_loadu_ps(plane + base1);
-    _mm256_storeu_ps(plane + base0, _mm256_blendv_ps(a, _mm256_add_ps(a, _mm256_mul_ps(n, ca)), okF));
-    _mm256_storeu_ps(plane + base1, _mm256_blendv_ps(b, _mm256_sub_ps(b, _mm256_mul_ps(n, cb)), okF));
+    _mm256_storeu_ps(plane + base0, _mm256_blendv_ps(a, _mm256_add_ps(a, _mm256_mul_ps(d, ca)), okF));
+    _mm256_storeu_ps(plane + base1, _mm256_blendv_ps(b, _mm256_sub_ps(b, _mm256_mul_ps(d, cb)), okF));
 }
 
 // What the damping term of a block reads: the lanes' motion kept from the fetch...
@@ -129,13 +129,13 @@ struct RunWindows {
     }
     // The update (solve's last loop, storePlanarWindows), from the offsets read again.
     DRAPE_AVX2_INLINE static void update(std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x,
-        const float *w, const Lanes &n, __m256 dLambda, __m256 okF)
+        const float *w, const Lanes &d, __m256 G, __m256 okF)
     {
-        const __m256 ca = _mm256_mul_ps(_mm256_loadu_ps(w + base0), dLambda);
-        const __m256 cb = _mm256_mul_ps(_mm256_loadu_ps(w + base1), dLambda);
-        moveRuns(x.x, base0, base1, n.x, ca, cb, okF);
-        moveRuns(x.y, base0, base1, n.y, ca, cb, okF);
-        moveRuns(x.z, base0, base1, n.z, ca, cb, okF);
+        const __m256 ca = _mm256_mul_ps(_mm256_loadu_ps(w + base0), G);
+        const __m256 cb = _mm256_mul_ps(_mm256_loadu_ps(w + base1), G);
+        moveRuns(x.x, base0, base1, d.x, ca, cb, okF);
+        moveRuns(x.y, base0, base1, d.y, ca, cb, okF);
+        moveRuns(x.z, base0, base1, d.z, ca, cb, okF);
     }
 };
 
@@ -149,23 +149,23 @@ template <std::uint64_t Layout> struct DealtWindows {
         loadDealtWindows<Layout, false>(base0, base1, x, x, w, in);
     }
     DRAPE_AVX2_INLINE static void update(std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x,
-        const float *w, const Lanes &n, __m256 dLambda, __m256 okF)
+        const float *w, const Lanes &d, __m256 G, __m256 okF)
     {
         BlockIn in;
         load(base0, base1, x, w, in);
-        const __m256 ca = _mm256_mul_ps(in.wa, dLambda);
-        const __m256 cb = _mm256_mul_ps(in.wb, dLambda);
-        const Lanes ya { _mm256_add_ps(in.xa.x, _mm256_mul_ps(n.x, ca)),
-            _mm256_add_ps(in.xa.y, _mm256_mul_ps(n.y, ca)), _mm256_add_ps(in.xa.z, _mm256_mul_ps(n.z, ca)) };
-        const Lanes yb { _mm256_sub_ps(in.xb.x, _mm256_mul_ps(n.x, cb)),
-            _mm256_sub_ps(in.xb.y, _mm256_mul_ps(n.y, cb)), _mm256_sub_ps(in.xb.z, _mm256_mul_ps(n.z, cb)) };
+        const __m256 ca = _mm256_mul_ps(in.wa, G);
+        const __m256 cb = _mm256_mul_ps(in.wb, G);
+        const Lanes ya { _mm256_add_ps(in.xa.x, _mm256_mul_ps(d.x, ca)),
+            _mm256_add_ps(in.xa.y, _mm256_mul_ps(d.y, ca)), _mm256_add_ps(in.xa.z, _mm256_mul_ps(d.z, ca)) };
+        const Lanes yb { _mm256_sub_ps(in.xb.x, _mm256_mul_ps(d.x, cb)),
+            _mm256_sub_ps(in.xb.y, _mm256_mul_ps(d.y, cb)), _mm256_sub_ps(in.xb.z, _mm256_mul_ps(d.z, cb)) };
         storeDealtWindows<Layout>(base0, base1, x, select(in.xa, ya, okF), select(in.xb, yb, okF));
     }
 };
 
-// Δλ of block u (slots [k0, k0 + 8)) from its geometry, stored into λ as λ + Δλ: Macklin
-// 2016 eq. 18 with the §3.5 damping, in the order and precision of solveOne (xpbdbatch.cpp).
-// The motion is read only when the block is damped.
+// Δλ / |d| of block u (slots [k0, k0 + 8)) from its geometry, with λ + Δλ stored into λ:
+// Macklin 2016 eq. 18 with the §3.5 damping, in the order and precision of solveOne
+// (xpbdbatch.cpp), one division. The motion is read only when the block is damped.
 template <int U, class Motion>
 DRAPE_AVX2_INLINE __m256 deltaLambda(XpbdBatches &s, std::uint32_t k0, const BlockGeometry<U> &geo, int u,
     __m256 okF, bool damped, const Motion &motion)
@@ -174,33 +174,40 @@ DRAPE_AVX2_INLINE __m256 deltaLambda(XpbdBatches &s, std::uint32_t k0, const Blo
     const __m256 at = alphaLanes(s, k0);
     float *lambdaPtr = s.lambda.data() + k0;
     const __m256 lambda = s.lambdaZero ? _mm256_setzero_ps() : _mm256_loadu_ps(lambdaPtr);
-    const __m256 undamped
-        = _mm256_sub_ps(_mm256_xor_ps(geo.C[u], _mm256_set1_ps(-0.f)), _mm256_mul_ps(at, lambda));
+    const __m256 undamped = _mm256_sub_ps(_mm256_xor_ps(geo.S[u], _mm256_set1_ps(-0.f)),
+        _mm256_mul_ps(geo.lenRest[u], _mm256_mul_ps(at, lambda)));
     __m256 num = undamped;
     // (1 + γ) w = w exactly when γ = 0: a block without damping (every γ zero) skips the
     // damping term, and so does each lane of the others whose γ is zero (solveOne's rule,
     // lane for lane).
-    __m256 den = _mm256_add_ps(geo.wSum[u], at);
+    __m256 lenRestDen, R;
     if (damped) {
-        const Lanes &n = geo.n[u];
+        const Lanes &d = geo.d[u];
         const Lanes v = motion();
         const __m256 g = _mm256_loadu_ps(s.gamma.data() + k0);
-        const __m256 gradDotDx = _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(n.x, v.x), _mm256_mul_ps(n.y, v.y)), _mm256_mul_ps(n.z, v.z));
-        num = _mm256_blendv_ps(_mm256_sub_ps(undamped, _mm256_mul_ps(g, gradDotDx)), undamped,
+        lenRestDen = _mm256_mul_ps(
+            geo.lenRest[u], _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(oneF, g), geo.wSum[u]), at));
+        R = _mm256_div_ps(oneF, _mm256_mul_ps(geo.len[u], lenRestDen));
+        const __m256 gradDotDx
+            = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(d.x, v.x), _mm256_mul_ps(d.y, v.y)),
+                                _mm256_mul_ps(d.z, v.z)),
+                _mm256_mul_ps(lenRestDen, R));
+        num = _mm256_blendv_ps(
+            _mm256_sub_ps(undamped, _mm256_mul_ps(geo.lenRest[u], _mm256_mul_ps(g, gradDotDx))), undamped,
             _mm256_cmp_ps(g, _mm256_setzero_ps(), _CMP_EQ_OQ));
-        den = _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(oneF, g), geo.wSum[u]), at);
+    } else {
+        lenRestDen = _mm256_mul_ps(geo.lenRest[u], _mm256_add_ps(geo.wSum[u], at));
+        R = _mm256_div_ps(oneF, _mm256_mul_ps(geo.len[u], lenRestDen));
     }
-    den = _mm256_blendv_ps(oneF, den, okF);
-    const __m256 dLambda = _mm256_and_ps(_mm256_div_ps(num, den), okF);
-    _mm256_storeu_ps(lambdaPtr, _mm256_add_ps(lambda, dLambda));
-    return dLambda;
+    const __m256 G = _mm256_and_ps(_mm256_mul_ps(num, R), okF);
+    _mm256_storeu_ps(lambdaPtr, _mm256_add_ps(lambda, _mm256_mul_ps(G, geo.len[u])));
+    return G;
 }
 
 // The lane arithmetic of U independent blocks (slots [k0[u], k0[u] + 8), of one colour):
 // Macklin 2016 eq. 18 with the §3.5 damping, in the order and precision of solveOne
 // (xpbdbatch.cpp). Each step is written for all U blocks before the next, so the long chain
-// of one block (square root, two divisions) overlaps the other's instead of stalling the core.
+// of one block (square root, division) overlaps the other's instead of stalling the core.
 struct XpbdArith {
     static constexpr bool kMotion = true;
 
@@ -208,29 +215,31 @@ struct XpbdArith {
     DRAPE_AVX2_INLINE void solve(
         XpbdBatches &s, const std::uint32_t (&k0)[U], const BlockIn (&in)[U], BlockOut (&out)[U]) const
     {
-        __m256 dLambda[U];
+        __m256 stepOverLen[U];
         BlockGeometry<U> geo;
         blockGeometry<U>(s, k0, in, geo, out);
         #pragma GCC unroll 4
         for (int u = 0; u < U; ++u)
-            dLambda[u] = deltaLambda(s, k0[u], geo, u, out[u].okF,
+            stepOverLen[u] = deltaLambda(s, k0[u], geo, u, out[u].okF,
                 s.blockDamped[k0[u] / XpbdBatches::kLanes] != 0, KeptMotion { in[u].v });
 #pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
             const BlockIn &b = in[u];
-            const Lanes &n = geo.n[u];
-            const __m256 ca = _mm256_mul_ps(b.wa, dLambda[u]);
-            const __m256 cb = _mm256_mul_ps(b.wb, dLambda[u]);
-            out[u].xa = { _mm256_add_ps(b.xa.x, _mm256_mul_ps(n.x, ca)), _mm256_add_ps(b.xa.y, _mm256_mul_ps(n.y, ca)),
-                _mm256_add_ps(b.xa.z, _mm256_mul_ps(n.z, ca)) };
-            out[u].xb = { _mm256_sub_ps(b.xb.x, _mm256_mul_ps(n.x, cb)), _mm256_sub_ps(b.xb.y, _mm256_mul_ps(n.y, cb)),
-                _mm256_sub_ps(b.xb.z, _mm256_mul_ps(n.z, cb)) };
+            const Lanes &d = geo.d[u];
+            const __m256 ca = _mm256_mul_ps(b.wa, stepOverLen[u]);
+            const __m256 cb = _mm256_mul_ps(b.wb, stepOverLen[u]);
+            out[u].xa = { _mm256_add_ps(b.xa.x, _mm256_mul_ps(d.x, ca)),
+                _mm256_add_ps(b.xa.y, _mm256_mul_ps(d.y, ca)),
+                _mm256_add_ps(b.xa.z, _mm256_mul_ps(d.z, ca)) };
+            out[u].xb = { _mm256_sub_ps(b.xb.x, _mm256_mul_ps(d.x, cb)),
+                _mm256_sub_ps(b.xb.y, _mm256_mul_ps(d.y, cb)),
+                _mm256_sub_ps(b.xb.z, _mm256_mul_ps(d.z, cb)) };
         }
     }
 
     // Two window blocks of one fetch (solvePlanarColourRange: RunWindows or DealtWindows),
     // both damped when Motion, neither otherwise: solve<2> on their lanes, spelled out so that
-    // little stays live across the long chain of the square root and the two divisions. The
+    // little stays live across the long chain of the square root and the division. The
     // offsets are read where they are needed and read again for the update (the blocks' own
     // particles, which nothing else writes meanwhile; the compiler barriers keep the compiler
     // from holding the first reads in registers, or on the stack, instead). The same IEEE
@@ -243,7 +252,7 @@ struct XpbdArith {
         std::uint32_t k0s[U], base0[U], base1[U];
         BlockGeometry<U> geo;
         BlockOut out[U];
-        __m256 dLambda[U];
+        __m256 stepOverLen[U];
         {
             // The geometry from the lanes' offsets and inverse masses, read once for it.
             BlockIn in[U];
@@ -261,12 +270,12 @@ struct XpbdArith {
             asm volatile("" ::: "memory");
 #pragma GCC unroll 2
         for (int u = 0; u < U; ++u)
-            dLambda[u] = deltaLambda(s, k0s[u], geo, u, out[u].okF, Motion,
+            stepOverLen[u] = deltaLambda(s, k0s[u], geo, u, out[u].okF, Motion,
                 typename Windows::Motion { x, xPrev, base0[u], base1[u] });
         asm volatile("" ::: "memory");
 #pragma GCC unroll 4
         for (int u = 0; u < U; ++u)
-            Windows::update(base0[u], base1[u], x, w, geo.n[u], dLambda[u], out[u].okF);
+            Windows::update(base0[u], base1[u], x, w, geo.d[u], stepOverLen[u], out[u].okF);
     }
 
     // Two blocks of runs (a grid's vertical and diagonal colours).
@@ -285,7 +294,7 @@ struct XpbdArith {
         solveTwo<DealtWindows<Layout>, Motion>(s, first, x, xPrev, w);
     }
 
-    // Δλ of pair p (slots [k0, k0 + 16)) from its geometry, stored into λ as λ + Δλ:
+    // Δλ / |d| of pair p (slots [k0, k0 + 16)) from its geometry, with λ + Δλ stored into λ:
     // deltaLambda on 16 lanes. A pair with one damped block takes the damping term in all its
     // lanes: the undamped block's lanes have γ = 0, which picks the undamped numerator, and
     // (1 + 0) w + α̃ = w + α̃ exactly. Lanes that cannot move get +0, as the 8-lane kernel's
@@ -296,24 +305,33 @@ struct XpbdArith {
     {
         const __m512 oneF = _mm512_set1_ps(1.f);
         const __m512 signF = _mm512_set1_ps(-0.f);
-        const avx512::Lanes16 &n = geo.n[p];
         const __m512 at = avx512::alphaLanes16(s, k0);
         float *lambdaPtr = s.lambda.data() + k0;
         const __m512 lambda = s.lambdaZero ? _mm512_setzero_ps() : _mm512_loadu_ps(lambdaPtr);
-        const __m512 undamped = _mm512_sub_ps(_mm512_xor_ps(geo.C[p], signF), _mm512_mul_ps(at, lambda));
+        const __m512 undamped = _mm512_sub_ps(
+            _mm512_xor_ps(geo.S[p], signF), _mm512_mul_ps(geo.lenRest[p], _mm512_mul_ps(at, lambda)));
         __m512 num = undamped;
-        __m512 den = _mm512_add_ps(geo.wSum[p], at);
+        __m512 lenRestDen, R;
         if (damped) {
+            const avx512::Lanes16 &d = geo.d[p];
             const __m512 g = _mm512_loadu_ps(s.gamma.data() + k0);
-            const __m512 gradDotDx = _mm512_add_ps(
-                _mm512_add_ps(_mm512_mul_ps(n.x, v.x), _mm512_mul_ps(n.y, v.y)), _mm512_mul_ps(n.z, v.z));
+            lenRestDen = _mm512_mul_ps(
+                geo.lenRest[p], _mm512_add_ps(_mm512_mul_ps(_mm512_add_ps(oneF, g), geo.wSum[p]), at));
+            R = _mm512_div_ps(oneF, _mm512_mul_ps(geo.len[p], lenRestDen));
+            const __m512 gradDotDx
+                = _mm512_mul_ps(_mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d.x, v.x), _mm512_mul_ps(d.y, v.y)),
+                                    _mm512_mul_ps(d.z, v.z)),
+                    _mm512_mul_ps(lenRestDen, R));
             num = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(g, _mm512_setzero_ps(), _CMP_EQ_OQ),
-                _mm512_sub_ps(undamped, _mm512_mul_ps(g, gradDotDx)), undamped);
-            den = _mm512_add_ps(_mm512_mul_ps(_mm512_add_ps(oneF, g), geo.wSum[p]), at);
+                _mm512_sub_ps(undamped, _mm512_mul_ps(geo.lenRest[p], _mm512_mul_ps(g, gradDotDx))),
+                undamped);
+        } else {
+            lenRestDen = _mm512_mul_ps(geo.lenRest[p], _mm512_add_ps(geo.wSum[p], at));
+            R = _mm512_div_ps(oneF, _mm512_mul_ps(geo.len[p], lenRestDen));
         }
-        const __m512 dLambda = _mm512_maskz_div_ps(ok, num, den);
-        _mm512_storeu_ps(lambdaPtr, _mm512_add_ps(lambda, dLambda));
-        return dLambda;
+        const __m512 G = _mm512_maskz_mul_ps(ok, num, R);
+        _mm512_storeu_ps(lambdaPtr, _mm512_add_ps(lambda, _mm512_mul_ps(G, geo.len[p])));
+        return G;
     }
 
     // solve on P pairs of blocks, 16 lanes at a time (xpbdpairs.h).
@@ -321,25 +339,27 @@ struct XpbdArith {
     DRAPE_AVX512_INLINE void solve16(XpbdBatches &s, const std::uint32_t (&k0)[P],
         const avx512::PairIn (&in)[P], avx512::PairOut (&out)[P]) const
     {
-        __m512 dLambda[P];
+        __m512 stepOverLen[P];
         avx512::PairGeometry<P> geo;
         avx512::pairGeometry<P>(s, k0, in, geo, out);
 #pragma GCC unroll 4
         for (int p = 0; p < P; ++p) {
             const std::size_t block = k0[p] / XpbdBatches::kLanes;
-            dLambda[p] = pairDeltaLambda<P>(
+            stepOverLen[p] = pairDeltaLambda<P>(
                 s, k0[p], geo, p, out[p].ok, s.blockDamped[block] || s.blockDamped[block + 1], in[p].v);
         }
 #pragma GCC unroll 4
         for (int p = 0; p < P; ++p) {
             const avx512::PairIn &b = in[p];
-            const avx512::Lanes16 &n = geo.n[p];
-            const __m512 ca = _mm512_mul_ps(b.wa, dLambda[p]);
-            const __m512 cb = _mm512_mul_ps(b.wb, dLambda[p]);
-            out[p].xa = { _mm512_add_ps(b.xa.x, _mm512_mul_ps(n.x, ca)), _mm512_add_ps(b.xa.y, _mm512_mul_ps(n.y, ca)),
-                _mm512_add_ps(b.xa.z, _mm512_mul_ps(n.z, ca)) };
-            out[p].xb = { _mm512_sub_ps(b.xb.x, _mm512_mul_ps(n.x, cb)), _mm512_sub_ps(b.xb.y, _mm512_mul_ps(n.y, cb)),
-                _mm512_sub_ps(b.xb.z, _mm512_mul_ps(n.z, cb)) };
+            const avx512::Lanes16 &d = geo.d[p];
+            const __m512 ca = _mm512_mul_ps(b.wa, stepOverLen[p]);
+            const __m512 cb = _mm512_mul_ps(b.wb, stepOverLen[p]);
+            out[p].xa = { _mm512_add_ps(b.xa.x, _mm512_mul_ps(d.x, ca)),
+                _mm512_add_ps(b.xa.y, _mm512_mul_ps(d.y, ca)),
+                _mm512_add_ps(b.xa.z, _mm512_mul_ps(d.z, ca)) };
+            out[p].xb = { _mm512_sub_ps(b.xb.x, _mm512_mul_ps(d.x, cb)),
+                _mm512_sub_ps(b.xb.y, _mm512_mul_ps(d.y, cb)),
+                _mm512_sub_ps(b.xb.z, _mm512_mul_ps(d.z, cb)) };
         }
     }
 };

@@ -42,13 +42,13 @@ struct BlockOut {
 };
 
 // The link of U blocks side by side, lane for lane SlotLink (xpbdbatch.h) in the same IEEE
-// operations and order: n = d/|d|, C = (|span|² - L² + 2 span·e + e·e)/(|d| + L) with
-// e = x_a - x_b and d = span + e (|d| - L where |span| > 2 (|d| + L)), w_a + w_b, and the lanes that can move
-// (w_a + w_b != 0 and |d| >= 1e-9) as out.okF. Lanes that cannot move compute with |d| = 1 so
-// that nothing divides by zero; their results are masked off by the callers.
+// operations and order: e = x_a - x_b, d = span + e, |d|, |d| + L, w_a + w_b, the stretch
+// S = (|span|² - L²) + (span + d)·e ((|d| - L)(|d| + L) where |span| > 2 L), and the lanes that
+// can move (w_a + w_b != 0 and |d| >= 1e-9) as out.okF. Lanes that cannot move compute with
+// |d| = 1 so that nothing divides by zero; their results are masked off by the callers.
 template <int U> struct BlockGeometry {
-    Lanes n[U];
-    __m256 C[U], wSum[U];
+    Lanes d[U];
+    __m256 len[U], lenRest[U], S[U], wSum[U];
 };
 
 template <int U>
@@ -70,27 +70,26 @@ DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (
         const __m256 dx = _mm256_add_ps(sx, ex), dy = _mm256_add_ps(sy, ey), dz = _mm256_add_ps(sz, ez);
         const __m256 len = _mm256_sqrt_ps(_mm256_add_ps(
             _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
-        const __m256 se = _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(sx, ex), _mm256_mul_ps(sy, ey)), _mm256_mul_ps(sz, ez));
-        const __m256 ee = _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(ex, ex), _mm256_mul_ps(ey, ey)), _mm256_mul_ps(ez, ez));
         g.wSum[u] = _mm256_add_ps(b.wa, b.wb);
         out[u].okF = _mm256_and_ps(
             _mm256_cmp_ps(g.wSum[u], zeroF, _CMP_NEQ_UQ), _mm256_cmp_ps(len, minLen, _CMP_GE_OQ));
-        const __m256 safeLen = _mm256_blendv_ps(oneF, len, out[u].okF);
+        g.len[u] = _mm256_blendv_ps(oneF, len, out[u].okF);
         const __m256 rest = _mm256_loadu_ps(s.restLength.data() + k0[u]);
-        const __m256 lenRest = _mm256_add_ps(safeLen, rest);
-        const __m256 q = _mm256_div_ps(oneF, _mm256_mul_ps(safeLen, lenRest));
-        const __m256 invLen = _mm256_mul_ps(lenRest, q);
+        g.lenRest[u] = _mm256_add_ps(g.len[u], rest);
         const __m256 ss = _mm256_add_ps(
             _mm256_add_ps(_mm256_mul_ps(sx, sx), _mm256_mul_ps(sy, sy)), _mm256_mul_ps(sz, sz));
-        const __m256 stretch = _mm256_add_ps(
-            _mm256_sub_ps(ss, _mm256_mul_ps(rest, rest)), _mm256_add_ps(_mm256_add_ps(se, se), ee));
-        const __m256 twice = _mm256_add_ps(lenRest, lenRest);
-        const __m256 wellConditioned = _mm256_cmp_ps(ss, _mm256_mul_ps(twice, twice), _CMP_LE_OQ);
-        g.C[u] = _mm256_blendv_ps(_mm256_sub_ps(safeLen, rest), _mm256_mul_ps(stretch, _mm256_mul_ps(safeLen, q)),
-            wellConditioned);
-        g.n[u] = { _mm256_mul_ps(dx, invLen), _mm256_mul_ps(dy, invLen), _mm256_mul_ps(dz, invLen) };
+        const __m256 rr = _mm256_mul_ps(rest, rest);
+        const __m256 te = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(sx, dx), ex), _mm256_mul_ps(_mm256_add_ps(sy, dy), ey)),
+            _mm256_mul_ps(_mm256_add_ps(sz, dz), ez));
+        g.S[u] = _mm256_add_ps(_mm256_sub_ps(ss, rr), te);
+        // A span longer than 2 L (padding's NaN span is not) takes (|d| - L)(|d| + L): rare,
+        // hence the branch instead of computing both forms in every block.
+        const __m256 far = _mm256_cmp_ps(ss, _mm256_mul_ps(rr, _mm256_set1_ps(4.f)), _CMP_GT_OQ);
+        if (__builtin_expect(!_mm256_testz_ps(far, far), 0))
+            g.S[u]
+                = _mm256_blendv_ps(g.S[u], _mm256_mul_ps(_mm256_sub_ps(g.len[u], rest), g.lenRest[u]), far);
+        g.d[u] = { dx, dy, dz };
     }
 }
 

@@ -1,7 +1,7 @@
 // The AVX-512 kernels' arithmetic on two blocks at once: 16 lanes in one 512-bit register.
 //
 // Two pairs side by side (four blocks, as the 8-lane kernels take) keep as many lanes in
-// flight along a block's chain of dependent operations (fetch, square root, two divisions,
+// flight along a block's chain of dependent operations (fetch, square root, division,
 // store) with half the arithmetic instructions; measured 3-5 % faster for XPBD and 4-7 % for
 // Verlet at N = 128 than four 8-lane blocks, where four pairs spill more and gained nothing
 // for XPBD. On Vec3 arrays (solveColourRangeInPairs), and on planes for a pair with a
@@ -157,8 +157,8 @@ DRAPE_AVX512_INLINE __m512 alphaLanes16(const XpbdBatches &s, std::uint32_t k0)
 }
 
 template <int P> struct PairGeometry {
-    Lanes16 n[P];
-    __m512 C[P], wSum[P];
+    Lanes16 d[P];
+    __m512 len[P], lenRest[P], S[P], wSum[P];
 };
 
 // blockGeometry for P pairs (pair p = slots [k0[p], k0[p] + 16)); out[p].ok are the lanes
@@ -185,27 +185,24 @@ DRAPE_AVX512_INLINE void pairGeometry(const XpbdBatches &s, const std::uint32_t 
         const __m512 len = _mm512_maskz_sqrt_ps(__mmask16(0xffff),
             _mm512_add_ps(
                 _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz)));
-        const __m512 se = _mm512_add_ps(
-            _mm512_add_ps(_mm512_mul_ps(sx, ex), _mm512_mul_ps(sy, ey)), _mm512_mul_ps(sz, ez));
-        const __m512 ee = _mm512_add_ps(
-            _mm512_add_ps(_mm512_mul_ps(ex, ex), _mm512_mul_ps(ey, ey)), _mm512_mul_ps(ez, ez));
         g.wSum[p] = _mm512_add_ps(b.wa, b.wb);
         out[p].ok
             = _mm512_cmp_ps_mask(g.wSum[p], zeroF, _CMP_NEQ_UQ) & _mm512_cmp_ps_mask(len, minLen, _CMP_GE_OQ);
-        const __m512 safeLen = _mm512_mask_blend_ps(out[p].ok, oneF, len);
+        g.len[p] = _mm512_mask_blend_ps(out[p].ok, oneF, len);
         const __m512 rest = _mm512_loadu_ps(s.restLength.data() + k0[p]);
-        const __m512 lenRest = _mm512_add_ps(safeLen, rest);
-        const __m512 q = _mm512_div_ps(oneF, _mm512_mul_ps(safeLen, lenRest));
-        const __m512 invLen = _mm512_mul_ps(lenRest, q);
+        g.lenRest[p] = _mm512_add_ps(g.len[p], rest);
         const __m512 ss = _mm512_add_ps(
             _mm512_add_ps(_mm512_mul_ps(sx, sx), _mm512_mul_ps(sy, sy)), _mm512_mul_ps(sz, sz));
-        const __m512 stretch = _mm512_add_ps(
-            _mm512_sub_ps(ss, _mm512_mul_ps(rest, rest)), _mm512_add_ps(_mm512_add_ps(se, se), ee));
-        const __m512 twice = _mm512_add_ps(lenRest, lenRest);
-        const __mmask16 wellConditioned = _mm512_cmp_ps_mask(ss, _mm512_mul_ps(twice, twice), _CMP_LE_OQ);
-        g.C[p] = _mm512_mask_blend_ps(
-            wellConditioned, _mm512_sub_ps(safeLen, rest), _mm512_mul_ps(stretch, _mm512_mul_ps(safeLen, q)));
-        g.n[p] = { _mm512_mul_ps(dx, invLen), _mm512_mul_ps(dy, invLen), _mm512_mul_ps(dz, invLen) };
+        const __m512 rr = _mm512_mul_ps(rest, rest);
+        const __m512 te = _mm512_add_ps(
+            _mm512_add_ps(_mm512_mul_ps(_mm512_add_ps(sx, dx), ex), _mm512_mul_ps(_mm512_add_ps(sy, dy), ey)),
+            _mm512_mul_ps(_mm512_add_ps(sz, dz), ez));
+        g.S[p] = _mm512_add_ps(_mm512_sub_ps(ss, rr), te);
+        const __mmask16 far = _mm512_cmp_ps_mask(ss, _mm512_mul_ps(rr, _mm512_set1_ps(4.f)), _CMP_GT_OQ);
+        if (__builtin_expect(far != 0, 0))
+            g.S[p] = _mm512_mask_blend_ps(
+                far, g.S[p], _mm512_mul_ps(_mm512_sub_ps(g.len[p], rest), g.lenRest[p]));
+        g.d[p] = { dx, dy, dz };
     }
 }
 
