@@ -11,11 +11,12 @@
 #include <QTest>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <set>
 #include <random>
+#include <set>
 
 using namespace drape;
 using namespace drape::detail;
@@ -35,7 +36,14 @@ struct Lcg {
 // The link of a constraint in the solver's float arithmetic (core/sim/src/xpbdbatch.h,
 // SlotLink), written out for positions measured from the world origin (the streams' spans
 // are zero until a step sets them): d = x_a - x_b, |d|, and the stretch S = |d|² - L² evaluated
-// as d·d - L² with L² rounded once from double. Returns false when |d| < 1e-9 m.
+// as d·d - L² with L² rounded once from double. Multiply-adds are rounded once (std::fma), as
+// the kernels' are. Returns false when |d| < 1e-9 m.
+// d·e with each product after the first added in one rounding: x, then y, then z.
+float fusedDot(const Vec3 &d, const Vec3 &e)
+{
+    return std::fma(d.z, e.z, std::fma(d.y, e.y, d.x * e.x));
+}
+
 struct RefLink {
     Vec3 d;
     float len = 0.f, lenRest = 0.f, S = 0.f;
@@ -44,7 +52,7 @@ struct RefLink {
 bool referenceLink(const Particles &p, const DistanceConstraint &c, RefLink &l)
 {
     l.d = p.position[c.a] - p.position[c.b];
-    const float dd = (l.d.x * l.d.x + l.d.y * l.d.y) + l.d.z * l.d.z;
+    const float dd = fusedDot(l.d, l.d);
     l.len = std::sqrt(dd);
     if (!(l.len >= 1e-9f))
         return false;
@@ -76,18 +84,20 @@ void referencePass(Cloth &cloth, const ClothSolverCache &cache, float dt, std::v
             continue;
         const float alphaTilde = c.compliance * (invDt * invDt);
         const float gamma = c.compliance * c.damping * invDt;
-        const float scaledDen = l.lenRest * ((1.f + gamma) * (wa + wb) + alphaTilde);
+        const float scaledDen = l.lenRest * std::fma(1.f + gamma, wa + wb, alphaTilde);
         const float reciprocal = 1.f / (l.len * scaledDen);
         const Vec3 rel = (p.position[c.a] - p.previous[c.a]) - (p.position[c.b] - p.previous[c.b]);
         // No damping term at all without damping (the solver's rule: it could only turn -0 into +0).
-        const float undamped = -l.S - l.lenRest * (alphaTilde * lambda[ci]);
+        const float undamped = std::fma(-l.lenRest, alphaTilde * lambda[ci], -l.S);
         const float num = gamma == 0.f
             ? undamped
-            : undamped - l.lenRest * (gamma * (dot(l.d, rel) * (scaledDen * reciprocal)));
+            : std::fma(-l.lenRest, gamma * (fusedDot(l.d, rel) * (scaledDen * reciprocal)), undamped);
         const float dlOverLen = num * reciprocal;
-        lambda[ci] += dlOverLen * l.len;
-        p.position[c.a] += l.d * (wa * dlOverLen);
-        p.position[c.b] -= l.d * (wb * dlOverLen);
+        lambda[ci] = std::fma(dlOverLen, l.len, lambda[ci]);
+        const float ca = wa * dlOverLen, cb = wb * dlOverLen;
+        Vec3 &xa = p.position[c.a], &xb = p.position[c.b];
+        xa = { std::fma(l.d.x, ca, xa.x), std::fma(l.d.y, ca, xa.y), std::fma(l.d.z, ca, xa.z) };
+        xb = { std::fma(-l.d.x, cb, xb.x), std::fma(-l.d.y, cb, xb.y), std::fma(-l.d.z, cb, xb.z) };
     }
 }
 
@@ -114,9 +124,11 @@ void referenceVerletPass(Cloth &cloth, const ClothSolverCache &cache, float dt, 
         // f = C / (s + α/dt²) along d / |d|: f / |d| = S / (|d| (|d| + L) (s + α/dt²)).
         const float fOverLen = l.S * (1.f / (l.len * (l.lenRest * (wSum + c.compliance * invDt2))));
         const Vec3 corr = towardA * fOverLen;
-        p.position[c.a] += corr * p.invMass[c.a];
-        p.position[c.b] -= corr * p.invMass[c.b];
-        force[ci] += (fOverLen * l.len) * invDt2;
+        const float wa = p.invMass[c.a], wb = p.invMass[c.b];
+        Vec3 &xa = p.position[c.a], &xb = p.position[c.b];
+        xa = { std::fma(corr.x, wa, xa.x), std::fma(corr.y, wa, xa.y), std::fma(corr.z, wa, xa.z) };
+        xb = { std::fma(-corr.x, wb, xb.x), std::fma(-corr.y, wb, xb.y), std::fma(-corr.z, wb, xb.z) };
+        force[ci] = std::fma(fOverLen * l.len, invDt2, force[ci]);
     }
 }
 
@@ -1359,6 +1371,50 @@ private slots:
                                        .arg(f)));
             }
         }
+    }
+
+    // The portable kernels' multiply-add rounds once, as std::fma and the vector kernels' FMA
+    // do: on sums whose double lands exactly halfway between two floats while the exact sum
+    // lies just below or above (where rounding the double again would tie to even, the wrong
+    // way in half of them), on results below the normal floats, and on random triples.
+    void fusedMulAddRoundsOnce()
+    {
+        const auto same = [](float a, float b, float c) {
+            const float got = fusedMulAdd(a, b, c), want = std::fma(a, b, c);
+            return std::memcmp(&got, &want, sizeof got) == 0 || (std::isnan(got) && std::isnan(want));
+        };
+        // (8 + 2^-20)(8 - 2^-20) = 64 - 2^-40: next to 2^30 + 128 the sum is 2^-40 below the
+        // midpoint 2^30 + 192 between an odd and an even float, and rounds to the odd one.
+        const float a = 8.f + 0x1p-20f, b = 8.f - 0x1p-20f, big = 0x1p30f + 128.f;
+        QCOMPARE(fusedMulAdd(a, b, big), big);
+        QVERIFY(same(a, b, big));
+        QVERIFY(same(-a, b, -big));
+        QVERIFY(same(a, a, big)); // 2^-40 above a midpoint
+        QVERIFY(same(-a, a, -big));
+        QVERIFY(same(a, b, 0x1p30f)); // below the midpoint next to an even float
+        QVERIFY(same(1.f + 0x1p-12f, 1.f + 0x1p-12f, -0x1p-11f)); // exactly a midpoint: ties to even
+        QVERIFY(same(0x1p-70f, 0x1p-70f, 0x1p-139f)); // a subnormal result
+        QVERIFY(same(0x1p-63f, 0x1p-63f, -0x1p-126f));
+        QVERIFY(same(std::numeric_limits<float>::infinity(), 0.f, 1.f));
+        QVERIFY(same(-0.f, 1.f, 0.f));
+        std::mt19937 rng(11);
+        std::uniform_real_distribution<float> mantissa(1.f, 2.f);
+        std::uniform_int_distribution<int> exponent(-40, 40), sign(0, 1);
+        const auto random
+            = [&] { return std::ldexp(mantissa(rng), exponent(rng)) * (sign(rng) ? -1.f : 1.f); };
+        int midpoints = 0;
+        for (int i = 0; i < 200000; ++i) {
+            const float x = random(), y = random();
+            // Half the time c cancels most of the product, so that sums land near midpoints.
+            const float c
+                = i % 2 ? random() : -float(double(x) * double(y)) * (1.f + 0x1p-22f * float(i % 7));
+            const double sum = double(x) * double(y) + double(c);
+            midpoints += (std::bit_cast<std::uint64_t>(sum) & ((std::uint64_t(1) << 29) - 1))
+                == std::uint64_t(1) << 28;
+            QVERIFY2(same(x, y, c),
+                qPrintable(QString("%1 * %2 + %3").arg(x, 0, 'a').arg(y, 0, 'a').arg(c, 0, 'a')));
+        }
+        QVERIFY(midpoints > 0);
     }
 
     void catchAllColourIsSolvedInOrder()

@@ -219,7 +219,7 @@ namespace {
 
 // The lanes of eight particles' Vec3 triples (24 floats, float 3p + c is component c of
 // particle p) that register r of three holds belong to these particles.
-__attribute__((target("avx2"))) inline __m256i eightsOwner(std::size_t r)
+__attribute__((target("avx2,fma"))) inline __m256i eightsOwner(std::size_t r)
 {
     return r == 0 ? _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2)
         : r == 1  ? _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5)
@@ -228,7 +228,7 @@ __attribute__((target("avx2"))) inline __m256i eightsOwner(std::size_t r)
 
 // Register c of eight particles' forces from float k of `force`, or without an array (null)
 // their m g: the gravity's lanes times their masses m8 spread over their components.
-__attribute__((target("avx2"))) inline __m256 forceEights(
+__attribute__((target("avx2,fma"))) inline __m256 forceEights(
     const float *force, std::size_t k, const InterleavedGravity<8> &gravity, __m256 m8, std::size_t c)
 {
     if (force)
@@ -237,10 +237,10 @@ __attribute__((target("avx2"))) inline __m256 forceEights(
 }
 
 // predictSubstep() for eight dynamic particles at a time in AVX2 (the scalar loop's IEEE
-// operations in its order, no FMA in the target): stops before particle n or the first
+// operations in its order, nothing contracted: -ffp-contract=off): stops before particle n or the first
 // group holding a static or kinematic particle (inverse mass 0); returns how many it did.
 template <bool Verlet>
-__attribute__((target("avx2"))) std::size_t predictEights(Cloth &cloth, ClothSolverCache &cache,
+__attribute__((target("avx2,fma"))) std::size_t predictEights(Cloth &cloth, ClothSolverCache &cache,
     const Prediction &predict, bool keepVelocity, std::size_t first, std::size_t n)
 {
     Particles &p = cloth.particles;
@@ -424,9 +424,9 @@ std::size_t plainSubstepFours(
 
 // plainSubstepFours with eight particles in three AVX2 registers (24 floats: float 3p + c is
 // component c of particle p), the inverse masses spread over them by permutes. The same IEEE
-// operations in the same order; the target has no FMA, so nothing is contracted.
+// operations in the same order; nothing is contracted (-ffp-contract=off).
 template <bool Verlet>
-__attribute__((target("avx2"))) std::size_t plainSubstepEights(
+__attribute__((target("avx2,fma"))) std::size_t plainSubstepEights(
     Cloth &cloth, ClothSolverCache &cache, const Prediction &predict, std::size_t first, std::size_t n)
 {
     const float *invMass = cloth.particles.invMass.data();
@@ -526,9 +526,9 @@ void plainSubstep(Cloth &cloth, ClothSolverCache &cache, const Prediction &predi
 namespace {
 
 // finishPlainFrame() for eight dynamic particles at a time in AVX2 (its IEEE operations in its
-// order, no FMA in the target): stops before particle n or the first group holding a static
+// order, nothing contracted: -ffp-contract=off): stops before particle n or the first group holding a static
 // or kinematic particle; returns how many it did.
-__attribute__((target("avx2"))) std::size_t finishPlainFrameEights(
+__attribute__((target("avx2,fma"))) std::size_t finishPlainFrameEights(
     Cloth &cloth, const ClothSolverCache &cache, float dt, std::size_t first, std::size_t n)
 {
     Particles &p = cloth.particles;
@@ -604,7 +604,7 @@ namespace {
 // Stops before particle n or the first group holding a static or kinematic particle; returns
 // how many it did.
 template <bool First, bool Verlet>
-__attribute__((target("avx2"))) std::size_t plainPlanesEights(
+__attribute__((target("avx2,fma"))) std::size_t plainPlanesEights(
     const Particles &p, const Prediction &predict, const PlainPlanes &pl, std::size_t first, std::size_t n)
 {
     const float *invMass = p.invMass.data();
@@ -620,7 +620,7 @@ __attribute__((target("avx2"))) std::size_t plainPlanesEights(
     // One plane's eight lanes (the planes' pointers passed in, so that they stay in registers);
     // `carried` is the particles' velocity lane on the first substep.
     const auto plane = [&](float *offset, float *offsetPrev, float *velocity, __m256 carried, __m256 push,
-        std::size_t i) __attribute__((target("avx2"), always_inline))
+        std::size_t i) __attribute__((target("avx2,fma"), always_inline))
     {
         __m256 o = zero, v = carried;
         if constexpr (!First) {
@@ -790,7 +790,7 @@ DRAPE_AVX2_INLINE void heldLanes(const float *offset, const float *offsetPrev, c
 // position and the velocity finite, each velocity component squared below `bound`). Stops
 // before particle n, the first group holding a static or kinematic particle, or the first
 // group not certainly calm; returns how many it passed.
-__attribute__((target("avx2"))) std::size_t calmPlanesEights(
+__attribute__((target("avx2,fma"))) std::size_t calmPlanesEights(
     const Particles &p, float dt, const PlainPlanes &pl, float bound, std::size_t first, std::size_t n)
 {
     const float *invMass = p.invMass.data();
@@ -800,7 +800,7 @@ __attribute__((target("avx2"))) std::size_t calmPlanesEights(
     // One plane's eight lanes: the lanes where a value is not finite (x - x is NaN) or the
     // velocity component is not certainly below the bound.
     const auto unsettled = [&](const float *offset, const float *offsetPrev, const float *velocity, __m256 o,
-        std::size_t i) __attribute__((target("avx2"), always_inline))
+        std::size_t i) __attribute__((target("avx2,fma"), always_inline))
     {
         __m256 x, xPrev, v;
         heldLanes(offset + i, offsetPrev + i, velocity + i, o, dt8, invDt, x, xPrev, v);
@@ -828,7 +828,7 @@ __attribute__((target("avx2"))) std::size_t calmPlanesEights(
 // commitPlainFrame() for eight dynamic particles at a time in AVX2: finishPlainFrameEights'
 // operations on the same values, lane for lane. Stops before particle n or the first group
 // holding a static or kinematic particle; returns how many it did.
-__attribute__((target("avx2"))) std::size_t finishPlanesEights(
+__attribute__((target("avx2,fma"))) std::size_t finishPlanesEights(
     Particles &p, float dt, const PlainPlanes &pl, std::size_t first, std::size_t n)
 {
     const float *invMass = p.invMass.data();

@@ -29,7 +29,7 @@ static_assert(sizeof(ConstraintMaterial) == 20 && offsetof(ConstraintMaterial, c
         && offsetof(ConstraintMaterial, tearForce) == 12,
     "the gathers index the materials as 5 dwords");
 
-#define DRAPE_STREAMS_INLINE __attribute__((target("avx2"), always_inline)) inline
+#define DRAPE_STREAMS_INLINE __attribute__((target("avx2,fma"), always_inline)) inline
 
 // Lanes holding a constraint (source != ~0) as an all-ones mask.
 DRAPE_STREAMS_INLINE __m256i realLanes(__m256i src)
@@ -67,8 +67,8 @@ DRAPE_STREAMS_INLINE __m256 finiteNonNegative(__m256 v)
 
 } // namespace
 
-__attribute__((target("avx2"))) bool refreshSlotsAvx2(const Cloth &cloth, float invDt2, float invDt, bool verlet,
-    XpbdBatches &batches, std::size_t begin, std::size_t end)
+__attribute__((target("avx2,fma"))) bool refreshSlotsAvx2(const Cloth &cloth, float invDt2, float invDt,
+    bool verlet, XpbdBatches &batches, std::size_t begin, std::size_t end)
 {
     constexpr std::size_t L = XpbdBatches::kLanes;
     const ConstraintRecords &constraints = cloth.constraints;
@@ -207,7 +207,7 @@ DRAPE_STREAMS_INLINE void blockEnds(
 
 } // namespace
 
-__attribute__((target("avx2"))) void setSpansAvx2(
+__attribute__((target("avx2,fma"))) void setSpansAvx2(
     XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::size_t end)
 {
     const SpanStreams st(batches);
@@ -228,7 +228,7 @@ __attribute__((target("avx2"))) void setSpansAvx2(
     }
 }
 
-__attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"))) void setSpansAvx512(
+__attribute__((target("avx2,fma,avx512f,avx512vl,avx512bw,avx512dq"))) void setSpansAvx512(
     XpbdBatches &batches, const Vec3 *origin, std::size_t begin, std::size_t end)
 {
     const SpanStreams st(batches);

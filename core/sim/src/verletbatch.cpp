@@ -30,10 +30,11 @@ void relaxOne(XpbdBatches &s, std::uint32_t k, const Positions &x, const float *
     const float cx = l.dx * fd, cy = l.dy * fd, cz = l.dz * fd;
     const auto [a, b] = ends;
     const Vec3 xa = positionOf(x, a), xb = positionOf(x, b);
-    setPosition(x, a, Vec3 { xa.x - cx * w[a], xa.y - cy * w[a], xa.z - cz * w[a] });
-    setPosition(x, b, Vec3 { xb.x + cx * w[b], xb.y + cy * w[b], xb.z + cz * w[b] });
-    const float f = fd * l.len;
-    s.lambda[k] += f * invDt2;
+    setPosition(x, a,
+        Vec3 { fusedMulAdd(-cx, w[a], xa.x), fusedMulAdd(-cy, w[a], xa.y), fusedMulAdd(-cz, w[a], xa.z) });
+    setPosition(
+        x, b, Vec3 { fusedMulAdd(cx, w[b], xb.x), fusedMulAdd(cy, w[b], xb.y), fusedMulAdd(cz, w[b], xb.z) });
+    s.lambda[k] = fusedMulAdd(fd * l.len, invDt2, s.lambda[k]);
 }
 
 } // namespace

@@ -2,7 +2,8 @@
 // of a distance constraint with the stiffness of a compliant link, spelled out one constraint
 // at a time in verletbatch.cpp (relaxOne). The blocks are fetched and stored by the helpers
 // of xpbdlanes.h, as the XPBD kernel's are; only the arithmetic differs. Bit-identical to
-// relaxOne: the same IEEE operations in the same order, no FMA (compiled with -ffp-contract=off).
+// relaxOne: the same IEEE operations in the same order, its multiply-adds as FMA instructions
+// and nothing else contracted (compiled with -ffp-contract=off).
 #include "xpbdkernel.h"
 #include "xpbdlanes.h"
 #include "xpbdpairs.h"
@@ -37,8 +38,8 @@ struct VerletArith {
             f[u] = _mm256_and_ps(_mm256_mul_ps(geo.S[u], R), out[u].okF); // f / |d|
             float *tension = s.lambda.data() + k0[u];
             _mm256_storeu_ps(tension,
-                _mm256_add_ps(_mm256_loadu_ps(tension),
-                    _mm256_mul_ps(_mm256_mul_ps(f[u], geo.len[u]), _mm256_set1_ps(invDt2))));
+                _mm256_fmadd_ps(
+                    _mm256_mul_ps(f[u], geo.len[u]), _mm256_set1_ps(invDt2), _mm256_loadu_ps(tension)));
         }
         #pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
@@ -46,10 +47,10 @@ struct VerletArith {
             const Lanes &d = geo.d[u];
             const __m256 cx = _mm256_mul_ps(d.x, f[u]), cy = _mm256_mul_ps(d.y, f[u]),
                          cz = _mm256_mul_ps(d.z, f[u]);
-            out[u].xa = { _mm256_sub_ps(b.xa.x, _mm256_mul_ps(cx, b.wa)), _mm256_sub_ps(b.xa.y, _mm256_mul_ps(cy, b.wa)),
-                _mm256_sub_ps(b.xa.z, _mm256_mul_ps(cz, b.wa)) };
-            out[u].xb = { _mm256_add_ps(b.xb.x, _mm256_mul_ps(cx, b.wb)), _mm256_add_ps(b.xb.y, _mm256_mul_ps(cy, b.wb)),
-                _mm256_add_ps(b.xb.z, _mm256_mul_ps(cz, b.wb)) };
+            out[u].xa = { _mm256_fnmadd_ps(cx, b.wa, b.xa.x), _mm256_fnmadd_ps(cy, b.wa, b.xa.y),
+                _mm256_fnmadd_ps(cz, b.wa, b.xa.z) };
+            out[u].xb = { _mm256_fmadd_ps(cx, b.wb, b.xb.x), _mm256_fmadd_ps(cy, b.wb, b.xb.y),
+                _mm256_fmadd_ps(cz, b.wb, b.xb.z) };
         }
     }
 
@@ -92,8 +93,8 @@ struct VerletArith {
             f[p] = _mm512_maskz_mul_ps(out[p].ok, geo.S[p], R);
             float *tension = s.lambda.data() + k0[p];
             _mm512_storeu_ps(tension,
-                _mm512_add_ps(_mm512_loadu_ps(tension),
-                    _mm512_mul_ps(_mm512_mul_ps(f[p], geo.len[p]), _mm512_set1_ps(invDt2))));
+                _mm512_fmadd_ps(
+                    _mm512_mul_ps(f[p], geo.len[p]), _mm512_set1_ps(invDt2), _mm512_loadu_ps(tension)));
         }
 #pragma GCC unroll 4
         for (int p = 0; p < P; ++p) {
@@ -101,17 +102,17 @@ struct VerletArith {
             const avx512::Lanes16 &d = geo.d[p];
             const __m512 cx = _mm512_mul_ps(d.x, f[p]), cy = _mm512_mul_ps(d.y, f[p]),
                          cz = _mm512_mul_ps(d.z, f[p]);
-            out[p].xa = { _mm512_sub_ps(b.xa.x, _mm512_mul_ps(cx, b.wa)), _mm512_sub_ps(b.xa.y, _mm512_mul_ps(cy, b.wa)),
-                _mm512_sub_ps(b.xa.z, _mm512_mul_ps(cz, b.wa)) };
-            out[p].xb = { _mm512_add_ps(b.xb.x, _mm512_mul_ps(cx, b.wb)), _mm512_add_ps(b.xb.y, _mm512_mul_ps(cy, b.wb)),
-                _mm512_add_ps(b.xb.z, _mm512_mul_ps(cz, b.wb)) };
+            out[p].xa = { _mm512_fnmadd_ps(cx, b.wa, b.xa.x), _mm512_fnmadd_ps(cy, b.wa, b.xa.y),
+                _mm512_fnmadd_ps(cz, b.wa, b.xa.z) };
+            out[p].xb = { _mm512_fmadd_ps(cx, b.wb, b.xb.x), _mm512_fmadd_ps(cy, b.wb, b.xb.y),
+                _mm512_fmadd_ps(cz, b.wb, b.xb.z) };
         }
     }
 };
 
 } // namespace
 
-__attribute__((target("avx2"))) void relaxConflictFreeAvx2(
+__attribute__((target("avx2,fma"))) void relaxConflictFreeAvx2(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const float *w, float invDt2)
 {
     VerletArith arith;
@@ -119,7 +120,7 @@ __attribute__((target("avx2"))) void relaxConflictFreeAvx2(
     avx2::solveColourRange<4>(s, begin, end, x, nullptr, w, arith);
 }
 
-__attribute__((target("avx2"))) void relaxConflictFreePlanarAvx2(XpbdBatches &s, std::uint32_t begin,
+__attribute__((target("avx2,fma"))) void relaxConflictFreePlanarAvx2(XpbdBatches &s, std::uint32_t begin,
     std::uint32_t end, const PlanarPositions &x, const float *w, float invDt2)
 {
     VerletArith arith;

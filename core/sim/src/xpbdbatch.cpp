@@ -1074,24 +1074,27 @@ void solveOne(XpbdBatches &s, std::uint32_t k, const Positions &x, const PrevPos
     // Δλ = (-C - α̃λ - γ n·Δx) / den with C = S / (|d| + L) and n = d / |d|: numerator and
     // denominator times |d| + L, and one reciprocal R = 1 / (|d| (|d| + L) den) for the
     // rest, so that Δλ / |d| = num R is what moves the ends along d (SlotLink).
-    const float den = (1.f + g) * l.wSum + at;
+    const float den = fusedMulAdd(1.f + g, l.wSum, at);
     const float lenRestDen = l.lenRest * den;
     const float R = 1.f / (l.len * lenRestDen);
     // Without damping (γ = 0) the damping term is skipped: γ ∇C·Δx is a zero, and
     // subtracting it could only turn a -0 into +0.
-    const float undamped = -l.S - l.lenRest * (at * lambda);
+    const float undamped = fusedMulAdd(-l.lenRest, at * lambda, -l.S);
     float num = undamped;
     if (g != 0.f) {
         const Vec3 va = xa - positionOf(xPrev, a), vb = xb - positionOf(xPrev, b);
         const float vx = va.x - vb.x, vy = va.y - vb.y, vz = va.z - vb.z;
-        const float gradDotDx = ((l.dx * vx + l.dy * vy) + l.dz * vz) * (lenRestDen * R); // n·Δx
-        num = undamped - l.lenRest * (g * gradDotDx);
+        const float gradDotDx
+            = fusedMulAdd(l.dz, vz, fusedMulAdd(l.dy, vy, l.dx * vx)) * (lenRestDen * R); // n·Δx
+        num = fusedMulAdd(-l.lenRest, g * gradDotDx, undamped);
     }
     const float G = num * R; // Δλ / |d|
-    s.lambda[k] = lambda + G * l.len;
+    s.lambda[k] = fusedMulAdd(G, l.len, lambda);
     const float ca = w[a] * G, cb = w[b] * G;
-    setPosition(x, a, Vec3 { xa.x + l.dx * ca, xa.y + l.dy * ca, xa.z + l.dz * ca });
-    setPosition(x, b, Vec3 { xb.x - l.dx * cb, xb.y - l.dy * cb, xb.z - l.dz * cb });
+    setPosition(
+        x, a, Vec3 { fusedMulAdd(l.dx, ca, xa.x), fusedMulAdd(l.dy, ca, xa.y), fusedMulAdd(l.dz, ca, xa.z) });
+    setPosition(x, b,
+        Vec3 { fusedMulAdd(-l.dx, cb, xb.x), fusedMulAdd(-l.dy, cb, xb.y), fusedMulAdd(-l.dz, cb, xb.z) });
 }
 
 // Every colour in order, on the caller or shared with `team`, in either layout.

@@ -13,6 +13,7 @@
 
 #include "sim/cloth.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -350,9 +351,11 @@ private:
 /// The solvers then divide once: C / (|d| + L), n = d / |d| and their own denominator
 /// (XPBD's (1 + γ)(w_a + w_b) + α̃, Verlet's w_a + w_b + α̃) all come from one reciprocal
 /// R = 1 / (|d| (|d| + L) den), so that a correction n Δλ is d (num R) with no second
-/// division on the chain from the square root to the store (solveOne, relaxOne). Every
-/// kernel does these IEEE operations in this order (no FMA), so the AVX2 and AVX-512 lanes
-/// and this scalar spelling give the same bits.
+/// division on the chain from the square root to the store (solveOne, relaxOne). The sums
+/// of products are multiply-adds rounded once (fusedMulAdd here, FMA instructions in the
+/// vector kernels): fewer operations on the chain, and one rounding fewer each. Every kernel
+/// does these IEEE operations in this order, so the AVX2 and AVX-512 lanes and this scalar
+/// spelling give the same bits.
 struct SlotLink {
     float wSum = 0.f; ///< 1/kg
     float dx = 0.f, dy = 0.f, dz = 0.f; ///< m, from b to a
@@ -389,6 +392,35 @@ inline void setPosition(const PlanarPositions &p, std::uint32_t i, const Vec3 &v
     p.z[i] = v.z;
 }
 
+/// a b + c rounded once, as the kernels' vector multiply-adds give it, on any CPU. The
+/// product of two floats is exact in double and the sum is rounded once there; rounding that
+/// to float again gives the correctly rounded result unless the double landed exactly halfway
+/// between two floats while the exact sum did not: then the sum's error, taken exactly
+/// (Knuth's two-sum), says which way the exact sum lies, and the double is moved one step
+/// that way first. Results below the normal floats, where a float's last bit sits elsewhere,
+/// go to std::fma. A few double operations where a CPU without FMA would otherwise run
+/// the C library's software fma on every call (tests/tst_xpbdbatch.cpp checks it against
+/// std::fma).
+inline float fusedMulAdd(float a, float b, float c)
+{
+    const double p = double(a) * double(b);
+    double sum = p + double(c);
+    std::uint64_t bits = std::bit_cast<std::uint64_t>(sum);
+    constexpr std::uint64_t kBelowFloat = (std::uint64_t(1) << 29) - 1; // mantissa bits a float drops
+    if ((bits & kBelowFloat) == std::uint64_t(1) << 28) [[unlikely]] {
+        if (std::fabs(sum) < 0x1p-126)
+            return std::fma(a, b, c);
+        const double fromP = sum - p;
+        const double error = (p - (sum - fromP)) + (double(c) - fromP);
+        if (error != 0.0)
+            bits = (error > 0.0) == (sum > 0.0) ? bits + 1 : bits - 1;
+        sum = std::bit_cast<double>(bits);
+    } else if (std::fabs(sum) < 0x1p-126) [[unlikely]] {
+        return std::fma(a, b, c);
+    }
+    return float(sum);
+}
+
 /// Fills `link` for slot k, whose ends are `ends` (s.ends(k)); false when the slot moves
 /// nothing (w_a + w_b = 0, |d| < 1e-9 m). `x` is a Vec3 array or PlanarPositions.
 template <typename Positions>
@@ -403,12 +435,11 @@ inline bool slotLink(const XpbdBatches &s, std::uint32_t k, XpbdBatches::Ends en
     const Vec3 xa = positionOf(x, a), xb = positionOf(x, b);
     const float ex = xa.x - xb.x, ey = xa.y - xb.y, ez = xa.z - xb.z;
     const float dx = sx + ex, dy = sy + ey, dz = sz + ez;
-    const float len = std::sqrt((dx * dx + dy * dy) + dz * dz);
+    const float len = std::sqrt(fusedMulAdd(dz, dz, fusedMulAdd(dy, dy, dx * dx)));
     if (!(len >= 1e-9f))
         return false;
     const float rest = s.restLength[k];
-    const float ss = (sx * sx + sy * sy) + sz * sz;
-    const float rr = rest * rest;
+    const float ss = fusedMulAdd(sz, sz, fusedMulAdd(sy, sy, sx * sx));
     link.dx = dx;
     link.dy = dy;
     link.dz = dz;
@@ -417,8 +448,9 @@ inline bool slotLink(const XpbdBatches &s, std::uint32_t k, XpbdBatches::Ends en
     // The small terms cancel to within a float rounding of |span|²: divided by |d| + L that
     // stays small next to C only while |span| is not many times |d| + L. A link whose span
     // exceeds 2 L takes (|d| - L)(|d| + L), exact in C at L = 0 (one sewn with rest length 0).
-    link.S = ss > rr * 4.f ? (len - rest) * link.lenRest
-                           : (ss - rr) + (((sx + dx) * ex + (sy + dy) * ey) + (sz + dz) * ez);
+    link.S = ss > (rest * rest) * 4.f
+        ? (len - rest) * link.lenRest
+        : fusedMulAdd(-rest, rest, ss) + fusedMulAdd(sz + dz, ez, fusedMulAdd(sy + dy, ey, (sx + dx) * ex));
     return true;
 }
 

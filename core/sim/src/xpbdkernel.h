@@ -9,7 +9,7 @@ namespace drape::detail {
 /// The instruction sets the block kernels come in, each bit-identical to the portable one.
 enum class KernelIsa : int {
     Portable = 0, ///< one constraint at a time (xpbdbatch.cpp, verletbatch.cpp)
-    /// 8 lanes in AVX2 registers, four blocks side by side: the kernel is bound by the
+    /// 8 lanes in AVX2 registers (with FMA), four blocks side by side: the kernel is bound by the
     /// latency of a block's chain (fetch, square root, division, store), and four
     /// independent chains hide more of it than two (about 10 % faster here, spills and all).
     Avx2 = 1,

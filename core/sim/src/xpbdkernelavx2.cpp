@@ -20,8 +20,10 @@
 // calls on Vec3 arrays (solveXpbdSlots) and share their block loop with the AVX-512 kernels.
 //
 // Bit-identical to solveOne: every operation is the same IEEE operation in the same order
-// (no FMA: the AVX-512 build of the kernel could contract a multiply and an add into one
-// rounding, so this file is compiled with -ffp-contract=off, core/CMakeLists.txt).
+// (the multiply-adds of SlotLink's arithmetic are FMA instructions here and fusedMulAdd there,
+// each rounded once; no other multiply and add may be contracted, so this file is compiled
+// with -ffp-contract=off, core/CMakeLists.txt). The AVX2 kernels need FMA as well
+// (xpbdKernelIsaOfCpu), as every AVX2 CPU has.
 // tests/tst_xpbdbatch.cpp checks the kernel against an independent one-at-a-time reference on
 // whichever path the CPU takes.
 #include "xpbdkernel.h"
@@ -47,7 +49,8 @@ KernelIsa xpbdKernelIsaOfCpu()
         if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")
             && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq"))
             return KernelIsa::Avx512;
-        return __builtin_cpu_supports("avx2") ? KernelIsa::Avx2 : KernelIsa::Portable;
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? KernelIsa::Avx2
+                                                                               : KernelIsa::Portable;
     }();
     return best;
 }
@@ -81,8 +84,8 @@ DRAPE_AVX2_INLINE void moveRuns(
     float *plane, std::uint32_t base0, std::uint32_t base1, __m256 d, __m256 ca, __m256 cb, __m256 okF)
 {
     const __m256 a = _mm256_loadu_ps(plane + base0), b = _mm256_loadu_ps(plane + base1);
-    _mm256_storeu_ps(plane + base0, _mm256_blendv_ps(a, _mm256_add_ps(a, _mm256_mul_ps(d, ca)), okF));
-    _mm256_storeu_ps(plane + base1, _mm256_blendv_ps(b, _mm256_sub_ps(b, _mm256_mul_ps(d, cb)), okF));
+    _mm256_storeu_ps(plane + base0, _mm256_blendv_ps(a, _mm256_fmadd_ps(d, ca, a), okF));
+    _mm256_storeu_ps(plane + base1, _mm256_blendv_ps(b, _mm256_fnmadd_ps(d, cb, b), okF));
 }
 
 // What the damping term of a block reads: the lanes' motion kept from the fetch...
@@ -155,10 +158,10 @@ template <std::uint64_t Layout> struct DealtWindows {
         load(base0, base1, x, w, in);
         const __m256 ca = _mm256_mul_ps(in.wa, G);
         const __m256 cb = _mm256_mul_ps(in.wb, G);
-        const Lanes ya { _mm256_add_ps(in.xa.x, _mm256_mul_ps(d.x, ca)),
-            _mm256_add_ps(in.xa.y, _mm256_mul_ps(d.y, ca)), _mm256_add_ps(in.xa.z, _mm256_mul_ps(d.z, ca)) };
-        const Lanes yb { _mm256_sub_ps(in.xb.x, _mm256_mul_ps(d.x, cb)),
-            _mm256_sub_ps(in.xb.y, _mm256_mul_ps(d.y, cb)), _mm256_sub_ps(in.xb.z, _mm256_mul_ps(d.z, cb)) };
+        const Lanes ya { _mm256_fmadd_ps(d.x, ca, in.xa.x), _mm256_fmadd_ps(d.y, ca, in.xa.y),
+            _mm256_fmadd_ps(d.z, ca, in.xa.z) };
+        const Lanes yb { _mm256_fnmadd_ps(d.x, cb, in.xb.x), _mm256_fnmadd_ps(d.y, cb, in.xb.y),
+            _mm256_fnmadd_ps(d.z, cb, in.xb.z) };
         storeDealtWindows<Layout>(base0, base1, x, select(in.xa, ya, okF), select(in.xb, yb, okF));
     }
 };
@@ -174,8 +177,8 @@ DRAPE_AVX2_INLINE __m256 deltaLambda(XpbdBatches &s, std::uint32_t k0, const Blo
     const __m256 at = alphaLanes(s, k0);
     float *lambdaPtr = s.lambda.data() + k0;
     const __m256 lambda = s.lambdaZero ? _mm256_setzero_ps() : _mm256_loadu_ps(lambdaPtr);
-    const __m256 undamped = _mm256_sub_ps(_mm256_xor_ps(geo.S[u], _mm256_set1_ps(-0.f)),
-        _mm256_mul_ps(geo.lenRest[u], _mm256_mul_ps(at, lambda)));
+    const __m256 undamped = _mm256_fnmadd_ps(
+        geo.lenRest[u], _mm256_mul_ps(at, lambda), _mm256_xor_ps(geo.S[u], _mm256_set1_ps(-0.f)));
     __m256 num = undamped;
     // (1 + γ) w = w exactly when γ = 0: a block without damping (every γ zero) skips the
     // damping term, and so does each lane of the others whose γ is zero (solveOne's rule,
@@ -185,22 +188,19 @@ DRAPE_AVX2_INLINE __m256 deltaLambda(XpbdBatches &s, std::uint32_t k0, const Blo
         const Lanes &d = geo.d[u];
         const Lanes v = motion();
         const __m256 g = _mm256_loadu_ps(s.gamma.data() + k0);
-        lenRestDen = _mm256_mul_ps(
-            geo.lenRest[u], _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(oneF, g), geo.wSum[u]), at));
+        lenRestDen = _mm256_mul_ps(geo.lenRest[u], _mm256_fmadd_ps(_mm256_add_ps(oneF, g), geo.wSum[u], at));
         R = _mm256_div_ps(oneF, _mm256_mul_ps(geo.len[u], lenRestDen));
         const __m256 gradDotDx
-            = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(d.x, v.x), _mm256_mul_ps(d.y, v.y)),
-                                _mm256_mul_ps(d.z, v.z)),
+            = _mm256_mul_ps(_mm256_fmadd_ps(d.z, v.z, _mm256_fmadd_ps(d.y, v.y, _mm256_mul_ps(d.x, v.x))),
                 _mm256_mul_ps(lenRestDen, R));
-        num = _mm256_blendv_ps(
-            _mm256_sub_ps(undamped, _mm256_mul_ps(geo.lenRest[u], _mm256_mul_ps(g, gradDotDx))), undamped,
-            _mm256_cmp_ps(g, _mm256_setzero_ps(), _CMP_EQ_OQ));
+        num = _mm256_blendv_ps(_mm256_fnmadd_ps(geo.lenRest[u], _mm256_mul_ps(g, gradDotDx), undamped),
+            undamped, _mm256_cmp_ps(g, _mm256_setzero_ps(), _CMP_EQ_OQ));
     } else {
         lenRestDen = _mm256_mul_ps(geo.lenRest[u], _mm256_add_ps(geo.wSum[u], at));
         R = _mm256_div_ps(oneF, _mm256_mul_ps(geo.len[u], lenRestDen));
     }
     const __m256 G = _mm256_and_ps(_mm256_mul_ps(num, R), okF);
-    _mm256_storeu_ps(lambdaPtr, _mm256_add_ps(lambda, _mm256_mul_ps(G, geo.len[u])));
+    _mm256_storeu_ps(lambdaPtr, _mm256_fmadd_ps(G, geo.len[u], lambda));
     return G;
 }
 
@@ -228,12 +228,10 @@ struct XpbdArith {
             const Lanes &d = geo.d[u];
             const __m256 ca = _mm256_mul_ps(b.wa, stepOverLen[u]);
             const __m256 cb = _mm256_mul_ps(b.wb, stepOverLen[u]);
-            out[u].xa = { _mm256_add_ps(b.xa.x, _mm256_mul_ps(d.x, ca)),
-                _mm256_add_ps(b.xa.y, _mm256_mul_ps(d.y, ca)),
-                _mm256_add_ps(b.xa.z, _mm256_mul_ps(d.z, ca)) };
-            out[u].xb = { _mm256_sub_ps(b.xb.x, _mm256_mul_ps(d.x, cb)),
-                _mm256_sub_ps(b.xb.y, _mm256_mul_ps(d.y, cb)),
-                _mm256_sub_ps(b.xb.z, _mm256_mul_ps(d.z, cb)) };
+            out[u].xa = { _mm256_fmadd_ps(d.x, ca, b.xa.x), _mm256_fmadd_ps(d.y, ca, b.xa.y),
+                _mm256_fmadd_ps(d.z, ca, b.xa.z) };
+            out[u].xb = { _mm256_fnmadd_ps(d.x, cb, b.xb.x), _mm256_fnmadd_ps(d.y, cb, b.xb.y),
+                _mm256_fnmadd_ps(d.z, cb, b.xb.z) };
         }
     }
 
@@ -308,29 +306,27 @@ struct XpbdArith {
         const __m512 at = avx512::alphaLanes16(s, k0);
         float *lambdaPtr = s.lambda.data() + k0;
         const __m512 lambda = s.lambdaZero ? _mm512_setzero_ps() : _mm512_loadu_ps(lambdaPtr);
-        const __m512 undamped = _mm512_sub_ps(
-            _mm512_xor_ps(geo.S[p], signF), _mm512_mul_ps(geo.lenRest[p], _mm512_mul_ps(at, lambda)));
+        const __m512 undamped
+            = _mm512_fnmadd_ps(geo.lenRest[p], _mm512_mul_ps(at, lambda), _mm512_xor_ps(geo.S[p], signF));
         __m512 num = undamped;
         __m512 lenRestDen, R;
         if (damped) {
             const avx512::Lanes16 &d = geo.d[p];
             const __m512 g = _mm512_loadu_ps(s.gamma.data() + k0);
-            lenRestDen = _mm512_mul_ps(
-                geo.lenRest[p], _mm512_add_ps(_mm512_mul_ps(_mm512_add_ps(oneF, g), geo.wSum[p]), at));
+            lenRestDen
+                = _mm512_mul_ps(geo.lenRest[p], _mm512_fmadd_ps(_mm512_add_ps(oneF, g), geo.wSum[p], at));
             R = _mm512_div_ps(oneF, _mm512_mul_ps(geo.len[p], lenRestDen));
             const __m512 gradDotDx
-                = _mm512_mul_ps(_mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d.x, v.x), _mm512_mul_ps(d.y, v.y)),
-                                    _mm512_mul_ps(d.z, v.z)),
+                = _mm512_mul_ps(_mm512_fmadd_ps(d.z, v.z, _mm512_fmadd_ps(d.y, v.y, _mm512_mul_ps(d.x, v.x))),
                     _mm512_mul_ps(lenRestDen, R));
             num = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(g, _mm512_setzero_ps(), _CMP_EQ_OQ),
-                _mm512_sub_ps(undamped, _mm512_mul_ps(geo.lenRest[p], _mm512_mul_ps(g, gradDotDx))),
-                undamped);
+                _mm512_fnmadd_ps(geo.lenRest[p], _mm512_mul_ps(g, gradDotDx), undamped), undamped);
         } else {
             lenRestDen = _mm512_mul_ps(geo.lenRest[p], _mm512_add_ps(geo.wSum[p], at));
             R = _mm512_div_ps(oneF, _mm512_mul_ps(geo.len[p], lenRestDen));
         }
         const __m512 G = _mm512_maskz_mul_ps(ok, num, R);
-        _mm512_storeu_ps(lambdaPtr, _mm512_add_ps(lambda, _mm512_mul_ps(G, geo.len[p])));
+        _mm512_storeu_ps(lambdaPtr, _mm512_fmadd_ps(G, geo.len[p], lambda));
         return G;
     }
 
@@ -354,32 +350,30 @@ struct XpbdArith {
             const avx512::Lanes16 &d = geo.d[p];
             const __m512 ca = _mm512_mul_ps(b.wa, stepOverLen[p]);
             const __m512 cb = _mm512_mul_ps(b.wb, stepOverLen[p]);
-            out[p].xa = { _mm512_add_ps(b.xa.x, _mm512_mul_ps(d.x, ca)),
-                _mm512_add_ps(b.xa.y, _mm512_mul_ps(d.y, ca)),
-                _mm512_add_ps(b.xa.z, _mm512_mul_ps(d.z, ca)) };
-            out[p].xb = { _mm512_sub_ps(b.xb.x, _mm512_mul_ps(d.x, cb)),
-                _mm512_sub_ps(b.xb.y, _mm512_mul_ps(d.y, cb)),
-                _mm512_sub_ps(b.xb.z, _mm512_mul_ps(d.z, cb)) };
+            out[p].xa = { _mm512_fmadd_ps(d.x, ca, b.xa.x), _mm512_fmadd_ps(d.y, ca, b.xa.y),
+                _mm512_fmadd_ps(d.z, ca, b.xa.z) };
+            out[p].xb = { _mm512_fnmadd_ps(d.x, cb, b.xb.x), _mm512_fnmadd_ps(d.y, cb, b.xb.y),
+                _mm512_fnmadd_ps(d.z, cb, b.xb.z) };
         }
     }
 };
 
 } // namespace
 
-__attribute__((target("avx2"))) void solveConflictFreeAvx2(
+__attribute__((target("avx2,fma"))) void solveConflictFreeAvx2(
     XpbdBatches &s, std::uint32_t begin, std::uint32_t end, Vec3 *x, const Vec3 *xPrev, const float *w)
 {
     avx2::solveColourRange<4>(s, begin, end, x, xPrev, w, XpbdArith {});
 }
 
-__attribute__((target("avx2"))) void solveConflictFreePlanarAvx2(XpbdBatches &s, std::uint32_t begin,
+__attribute__((target("avx2,fma"))) void solveConflictFreePlanarAvx2(XpbdBatches &s, std::uint32_t begin,
     std::uint32_t end, const PlanarPositions &x, const PlanarPositions &xPrev, const float *w)
 {
     avx2::solvePlanarColourRange<4>(s, begin, end, x, xPrev, w, XpbdArith {});
 }
 
 // Windows of 8 particles through the kernels' transposes, the rest one by one.
-__attribute__((target("avx2"))) void toPlanesAvx2(
+__attribute__((target("avx2,fma"))) void toPlanesAvx2(
     const Vec3 *v, std::size_t begin, std::size_t end, const PlanarPositions &p)
 {
     std::size_t i = begin;
@@ -389,7 +383,7 @@ __attribute__((target("avx2"))) void toPlanesAvx2(
         setPosition(p, std::uint32_t(i), v[i]);
 }
 
-__attribute__((target("avx2"))) void fromPlanesAvx2(
+__attribute__((target("avx2,fma"))) void fromPlanesAvx2(
     const PlanarPositions &p, std::size_t begin, std::size_t end, Vec3 *v)
 {
     std::size_t i = begin;

@@ -19,10 +19,10 @@ namespace drape::detail::avx2 {
 
 static_assert(sizeof(Vec3) == 3 * sizeof(float), "the gathers index Vec3 arrays as floats");
 
-#define DRAPE_AVX2_INLINE __attribute__((target("avx2"), always_inline)) inline
+#define DRAPE_AVX2_INLINE __attribute__((target("avx2,fma"), always_inline)) inline
 /// A kernel entry point built for AVX-512VL: the same AVX2 intrinsics, inlined into it, get the
 /// EVEX encodings and 32 vector registers (see KernelIsa::Avx512 in xpbdkernel.h).
-#define DRAPE_AVX512_KERNEL __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq")))
+#define DRAPE_AVX512_KERNEL __attribute__((target("avx2,fma,avx512f,avx512vl,avx512bw,avx512dq")))
 
 // Eight lanes of x, y, z.
 struct Lanes {
@@ -68,21 +68,19 @@ DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (
         const __m256 ey = _mm256_sub_ps(b.xa.y, b.xb.y);
         const __m256 ez = _mm256_sub_ps(b.xa.z, b.xb.z);
         const __m256 dx = _mm256_add_ps(sx, ex), dy = _mm256_add_ps(sy, ey), dz = _mm256_add_ps(sz, ez);
-        const __m256 len = _mm256_sqrt_ps(_mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
+        const __m256 len
+            = _mm256_sqrt_ps(_mm256_fmadd_ps(dz, dz, _mm256_fmadd_ps(dy, dy, _mm256_mul_ps(dx, dx))));
         g.wSum[u] = _mm256_add_ps(b.wa, b.wb);
         out[u].okF = _mm256_and_ps(
             _mm256_cmp_ps(g.wSum[u], zeroF, _CMP_NEQ_UQ), _mm256_cmp_ps(len, minLen, _CMP_GE_OQ));
         g.len[u] = _mm256_blendv_ps(oneF, len, out[u].okF);
         const __m256 rest = _mm256_loadu_ps(s.restLength.data() + k0[u]);
         g.lenRest[u] = _mm256_add_ps(g.len[u], rest);
-        const __m256 ss = _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(sx, sx), _mm256_mul_ps(sy, sy)), _mm256_mul_ps(sz, sz));
+        const __m256 ss = _mm256_fmadd_ps(sz, sz, _mm256_fmadd_ps(sy, sy, _mm256_mul_ps(sx, sx)));
         const __m256 rr = _mm256_mul_ps(rest, rest);
-        const __m256 te = _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(sx, dx), ex), _mm256_mul_ps(_mm256_add_ps(sy, dy), ey)),
-            _mm256_mul_ps(_mm256_add_ps(sz, dz), ez));
-        g.S[u] = _mm256_add_ps(_mm256_sub_ps(ss, rr), te);
+        const __m256 te = _mm256_fmadd_ps(_mm256_add_ps(sz, dz), ez,
+            _mm256_fmadd_ps(_mm256_add_ps(sy, dy), ey, _mm256_mul_ps(_mm256_add_ps(sx, dx), ex)));
+        g.S[u] = _mm256_add_ps(_mm256_fnmadd_ps(rest, rest, ss), te);
         // A span longer than 2 L (padding's NaN span is not) takes (|d| - L)(|d| + L): rare,
         // hence the branch instead of computing both forms in every block.
         const __m256 far = _mm256_cmp_ps(ss, _mm256_mul_ps(rr, _mm256_set1_ps(4.f)), _CMP_GT_OQ);
@@ -258,8 +256,8 @@ struct Moves {
 
 namespace drape::detail::avx512 {
 
-#define DRAPE_AVX512_INLINE                                                                               \
-    __attribute__((target("avx2,avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inline
+#define DRAPE_AVX512_INLINE                                                                                  \
+    __attribute__((target("avx2,fma,avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inline
 
 using avx2::Lanes;
 

@@ -182,22 +182,19 @@ DRAPE_AVX512_INLINE void pairGeometry(const XpbdBatches &s, const std::uint32_t 
         const __m512 dx = _mm512_add_ps(sx, ex), dy = _mm512_add_ps(sy, ey), dz = _mm512_add_ps(sz, ez);
         // maskz with every lane set: _mm512_sqrt_ps merges into an undefined value, which
         // GCC 12 warns about; the instruction and the result are the same.
-        const __m512 len = _mm512_maskz_sqrt_ps(__mmask16(0xffff),
-            _mm512_add_ps(
-                _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz)));
+        const __m512 len = _mm512_maskz_sqrt_ps(
+            __mmask16(0xffff), _mm512_fmadd_ps(dz, dz, _mm512_fmadd_ps(dy, dy, _mm512_mul_ps(dx, dx))));
         g.wSum[p] = _mm512_add_ps(b.wa, b.wb);
         out[p].ok
             = _mm512_cmp_ps_mask(g.wSum[p], zeroF, _CMP_NEQ_UQ) & _mm512_cmp_ps_mask(len, minLen, _CMP_GE_OQ);
         g.len[p] = _mm512_mask_blend_ps(out[p].ok, oneF, len);
         const __m512 rest = _mm512_loadu_ps(s.restLength.data() + k0[p]);
         g.lenRest[p] = _mm512_add_ps(g.len[p], rest);
-        const __m512 ss = _mm512_add_ps(
-            _mm512_add_ps(_mm512_mul_ps(sx, sx), _mm512_mul_ps(sy, sy)), _mm512_mul_ps(sz, sz));
+        const __m512 ss = _mm512_fmadd_ps(sz, sz, _mm512_fmadd_ps(sy, sy, _mm512_mul_ps(sx, sx)));
         const __m512 rr = _mm512_mul_ps(rest, rest);
-        const __m512 te = _mm512_add_ps(
-            _mm512_add_ps(_mm512_mul_ps(_mm512_add_ps(sx, dx), ex), _mm512_mul_ps(_mm512_add_ps(sy, dy), ey)),
-            _mm512_mul_ps(_mm512_add_ps(sz, dz), ez));
-        g.S[p] = _mm512_add_ps(_mm512_sub_ps(ss, rr), te);
+        const __m512 te = _mm512_fmadd_ps(_mm512_add_ps(sz, dz), ez,
+            _mm512_fmadd_ps(_mm512_add_ps(sy, dy), ey, _mm512_mul_ps(_mm512_add_ps(sx, dx), ex)));
+        g.S[p] = _mm512_add_ps(_mm512_fnmadd_ps(rest, rest, ss), te);
         const __mmask16 far = _mm512_cmp_ps_mask(ss, _mm512_mul_ps(rr, _mm512_set1_ps(4.f)), _CMP_GT_OQ);
         if (__builtin_expect(far != 0, 0))
             g.S[p] = _mm512_mask_blend_ps(
