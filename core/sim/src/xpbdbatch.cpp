@@ -458,6 +458,9 @@ private:
                 block.a[l] = base0 + l;
                 block.b[l] = base1 + l;
             }
+        } else if (dealtLanes(base0, base1, XpbdBatches::kEvenOddLanes, block)
+            || dealtLanes(base0, base1, XpbdBatches::kPairLanes, block)) {
+            block.fetch = XpbdBatches::Windows;
         } else {
             block.fetch = XpbdBatches::Windows;
             for (std::uint32_t w = 0; w < 2; ++w) {
@@ -483,6 +486,36 @@ private:
                 m_claimed[q] = 1;
                 m_claimedList.push_back(q);
             }
+        }
+        return true;
+    }
+
+    // The lanes of window block (base0, base1) in `layout`, one of the two a grid's
+    // horizontal colours take (XpbdBatches::kEvenOddLanes, kPairLanes), which the AVX2
+    // kernels fetch with shuffles instead of general permutes: true when each lane's two
+    // positions hold a constraint of the colour from its end a to its end b, or two idle
+    // particles (a carrier). A horizontal colour with some links missing (cut, torn or never
+    // there) keeps its layout this way; numbering the real constraints first would shift the
+    // lanes after each gap into a pattern of their own, which the kernels fetch at about
+    // twice the cost. Writes the lanes into `block` as it goes (all of them when true).
+    bool dealtLanes(std::uint32_t base0, std::uint32_t base1, std::uint64_t layout, Block &block) const
+    {
+        constexpr std::uint32_t L = XpbdBatches::kLanes;
+        for (std::uint32_t l = 0; l < L; ++l) {
+            const auto particle = [&](std::uint32_t end) {
+                const auto nibble = std::uint32_t(layout >> (4 * (end * L + l))) & 15u;
+                return ((nibble & 8u) ? base1 : base0) + (nibble & 7u);
+            };
+            const std::uint32_t a = particle(0), b = particle(1);
+            if (m_owner[a] == kNone && m_owner[b] == kNone) {
+                block.link[l] = kNone;
+            } else if (m_owner[a] != kNone && isEndA(a) && other(a) == b) {
+                block.link[l] = m_firstLink + m_owner[a];
+            } else {
+                return false;
+            }
+            block.a[l] = a;
+            block.b[l] = b;
         }
         return true;
     }
