@@ -142,8 +142,9 @@ struct RunWindows {
     }
 };
 
-// ... and of a window block of a dealt layout: the lanes dealt from the windows each time they
-// are read, and gathered up into them at the end (loadDealtWindows, storeDealtWindows).
+// ... and how XpbdArith::solveTwoDealt reads and writes those of a window block of a dealt
+// layout: the lanes dealt from the windows, and gathered up into them at the end
+// (loadDealtWindows, storeDealtWindows); the damping term reads and deals its motion again.
 template <std::uint64_t Layout> struct DealtWindows {
     using Motion = DealtMotion<Layout>;
     DRAPE_AVX2_INLINE static void load(
@@ -151,11 +152,10 @@ template <std::uint64_t Layout> struct DealtWindows {
     {
         loadDealtWindows<Layout, false>(base0, base1, x, x, w, in);
     }
+    // The update from the lanes as the fetch dealt them (solveTwoDealt keeps them).
     DRAPE_AVX2_INLINE static void update(std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x,
-        const float *w, const Lanes &d, __m256 G, __m256 okF)
+        const Lanes &d, __m256 G, __m256 okF, const BlockIn &in)
     {
-        BlockIn in;
-        load(base0, base1, x, w, in);
         const __m256 ca = _mm256_mul_ps(in.wa, G);
         const __m256 cb = _mm256_mul_ps(in.wb, G);
         const Lanes ya { _mm256_fmadd_ps(d.x, ca, in.xa.x), _mm256_fmadd_ps(d.y, ca, in.xa.y),
@@ -235,8 +235,8 @@ struct XpbdArith {
         }
     }
 
-    // Two window blocks of one fetch (solvePlanarColourRange: RunWindows or DealtWindows),
-    // both damped when Motion, neither otherwise: solve<2> on their lanes, spelled out so that
+    // Two blocks of runs (solvePlanarColourRange, Windows = RunWindows), both damped when
+    // Motion, neither otherwise: solve<2> on their lanes, spelled out so that
     // little stays live across the long chain of the square root and the division. The
     // offsets are read where they are needed and read again for the update (the blocks' own
     // particles, which nothing else writes meanwhile; the compiler barriers keep the compiler
@@ -276,6 +276,40 @@ struct XpbdArith {
             Windows::update(base0[u], base1[u], x, w, geo.d[u], stepOverLen[u], out[u].okF);
     }
 
+    // solveTwo for two window blocks of a dealt layout, with their dealt lanes kept from the
+    // fetch to the update: dealing them again from the windows (as the blocks of runs read
+    // theirs again, where a read is a plain load) takes four shuffles a plane and costs more
+    // than the registers spilled to keep them: a tenth off such a block on Zen 3
+    // (docs/benchmark.md). The same operations, so the same bits.
+    template <std::uint64_t Layout, bool Motion>
+    DRAPE_AVX2_INLINE void solveTwoDealt(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
+        const PlanarPositions &xPrev, const float *w) const
+    {
+        using Windows = DealtWindows<Layout>;
+        constexpr int U = 2;
+        std::uint32_t k0s[U], base0[U], base1[U];
+        BlockGeometry<U> geo;
+        BlockOut out[U];
+        __m256 stepOverLen[U];
+        BlockIn in[U];
+#pragma GCC unroll 2
+        for (int u = 0; u < U; ++u) {
+            k0s[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
+            const std::size_t block = k0s[u] / XpbdBatches::kLanes;
+            base0[u] = s.windowFirst(block);
+            base1[u] = s.windowSecond(block);
+            Windows::load(base0[u], base1[u], x, w, in[u]);
+        }
+        blockGeometry<U>(s, k0s, in, geo, out);
+#pragma GCC unroll 2
+        for (int u = 0; u < U; ++u)
+            stepOverLen[u] = deltaLambda(s, k0s[u], geo, u, out[u].okF, Motion,
+                typename Windows::Motion { x, xPrev, base0[u], base1[u] });
+#pragma GCC unroll 2
+        for (int u = 0; u < U; ++u)
+            Windows::update(base0[u], base1[u], x, geo.d[u], stepOverLen[u], out[u].okF, in[u]);
+    }
+
     // Two blocks of runs (a grid's vertical and diagonal colours).
     template <bool Motion>
     DRAPE_AVX2_INLINE void solveRuns(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
@@ -289,7 +323,7 @@ struct XpbdArith {
     DRAPE_AVX2_INLINE void solveDealt(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
         const PlanarPositions &xPrev, const float *w) const
     {
-        solveTwo<DealtWindows<Layout>, Motion>(s, first, x, xPrev, w);
+        solveTwoDealt<Layout, Motion>(s, first, x, xPrev, w);
     }
 
     // Δλ / |d| of pair p (slots [k0, k0 + 16)) from its geometry, with λ + Δλ stored into λ:
