@@ -204,6 +204,42 @@ DRAPE_AVX2_INLINE __m256 deltaLambda(XpbdBatches &s, std::uint32_t k0, const Blo
     return G;
 }
 
+// Two window blocks of one colour side by side (XpbdArith::solveTwo, solveTwoDealt): their
+// slots, windows and geometry, and each one's Δλ / |d|.
+struct TwoBlocks {
+    static constexpr int U = 2;
+    std::uint32_t k0[U], base0[U], base1[U];
+    BlockGeometry<U> geo;
+    BlockOut out[U];
+    __m256 G[U];
+
+    // Reads the blocks from slot `first` through Windows into `in`, and their geometry.
+    template <class Windows>
+    DRAPE_AVX2_INLINE void fetch(
+        const XpbdBatches &s, std::uint32_t first, const PlanarPositions &x, const float *w, BlockIn (&in)[U])
+    {
+#pragma GCC unroll 2
+        for (int u = 0; u < U; ++u) {
+            k0[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
+            const std::size_t block = k0[u] / XpbdBatches::kLanes;
+            base0[u] = s.windowFirst(block);
+            base1[u] = s.windowSecond(block);
+            Windows::load(base0[u], base1[u], x, w, in[u]);
+        }
+        blockGeometry<U>(s, k0, in, geo, out);
+    }
+
+    // Each block's multiplier (deltaLambda), the damping's motion read through Windows.
+    template <class Windows, bool Motion>
+    DRAPE_AVX2_INLINE void multipliers(XpbdBatches &s, const PlanarPositions &x, const PlanarPositions &xPrev)
+    {
+#pragma GCC unroll 2
+        for (int u = 0; u < U; ++u)
+            G[u] = deltaLambda(s, k0[u], geo, u, out[u].okF, Motion,
+                typename Windows::Motion { x, xPrev, base0[u], base1[u] });
+    }
+};
+
 // The lane arithmetic of U independent blocks (slots [k0[u], k0[u] + 8), of one colour):
 // Macklin 2016 eq. 18 with the §3.5 damping, in the order and precision of solveOne
 // (xpbdbatch.cpp). Each step is written for all U blocks before the next, so the long chain
@@ -246,34 +282,19 @@ struct XpbdArith {
     DRAPE_AVX2_INLINE void solveTwo(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
         const PlanarPositions &xPrev, const float *w) const
     {
-        constexpr int U = 2;
-        std::uint32_t k0s[U], base0[U], base1[U];
-        BlockGeometry<U> geo;
-        BlockOut out[U];
-        __m256 stepOverLen[U];
+        TwoBlocks two;
         {
             // The geometry from the lanes' offsets and inverse masses, read once for it.
-            BlockIn in[U];
-#pragma GCC unroll 2
-            for (int u = 0; u < U; ++u) {
-                k0s[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
-                const std::size_t block = k0s[u] / XpbdBatches::kLanes;
-                base0[u] = s.windowFirst(block);
-                base1[u] = s.windowSecond(block);
-                Windows::load(base0[u], base1[u], x, w, in[u]);
-            }
-            blockGeometry<U>(s, k0s, in, geo, out);
+            BlockIn in[TwoBlocks::U];
+            two.fetch<Windows>(s, first, x, w, in);
         }
         if constexpr (Motion)
             asm volatile("" ::: "memory");
-#pragma GCC unroll 2
-        for (int u = 0; u < U; ++u)
-            stepOverLen[u] = deltaLambda(s, k0s[u], geo, u, out[u].okF, Motion,
-                typename Windows::Motion { x, xPrev, base0[u], base1[u] });
+        two.multipliers<Windows, Motion>(s, x, xPrev);
         asm volatile("" ::: "memory");
-#pragma GCC unroll 4
-        for (int u = 0; u < U; ++u)
-            Windows::update(base0[u], base1[u], x, w, geo.d[u], stepOverLen[u], out[u].okF);
+#pragma GCC unroll 2
+        for (int u = 0; u < TwoBlocks::U; ++u)
+            Windows::update(two.base0[u], two.base1[u], x, w, two.geo.d[u], two.G[u], two.out[u].okF);
     }
 
     // solveTwo for two window blocks of a dealt layout, with their dealt lanes kept from the
@@ -286,28 +307,13 @@ struct XpbdArith {
         const PlanarPositions &xPrev, const float *w) const
     {
         using Windows = DealtWindows<Layout>;
-        constexpr int U = 2;
-        std::uint32_t k0s[U], base0[U], base1[U];
-        BlockGeometry<U> geo;
-        BlockOut out[U];
-        __m256 stepOverLen[U];
-        BlockIn in[U];
+        TwoBlocks two;
+        BlockIn in[TwoBlocks::U];
+        two.fetch<Windows>(s, first, x, w, in);
+        two.multipliers<Windows, Motion>(s, x, xPrev);
 #pragma GCC unroll 2
-        for (int u = 0; u < U; ++u) {
-            k0s[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
-            const std::size_t block = k0s[u] / XpbdBatches::kLanes;
-            base0[u] = s.windowFirst(block);
-            base1[u] = s.windowSecond(block);
-            Windows::load(base0[u], base1[u], x, w, in[u]);
-        }
-        blockGeometry<U>(s, k0s, in, geo, out);
-#pragma GCC unroll 2
-        for (int u = 0; u < U; ++u)
-            stepOverLen[u] = deltaLambda(s, k0s[u], geo, u, out[u].okF, Motion,
-                typename Windows::Motion { x, xPrev, base0[u], base1[u] });
-#pragma GCC unroll 2
-        for (int u = 0; u < U; ++u)
-            Windows::update(base0[u], base1[u], x, geo.d[u], stepOverLen[u], out[u].okF, in[u]);
+        for (int u = 0; u < TwoBlocks::U; ++u)
+            Windows::update(two.base0[u], two.base1[u], x, two.geo.d[u], two.G[u], two.out[u].okF, in[u]);
     }
 
     // Two blocks of runs (a grid's vertical and diagonal colours).
