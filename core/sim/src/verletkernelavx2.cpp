@@ -22,58 +22,107 @@ struct VerletArith {
     static constexpr bool kMotion = false;
     float invDt2 = 0.f; ///< 1/s², 1/dt² of the step
 
+    // f / |d| of block u (slots [k0, k0 + 8)) from its geometry, with f / dt² added to the
+    // slots' tension; lanes that cannot move get 0.
+    template <int U>
+    DRAPE_AVX2_INLINE __m256 force(
+        XpbdBatches &s, std::uint32_t k0, const BlockGeometry<U> &geo, int u, __m256 okF) const
+    {
+        const __m256 at = alphaLanes(s, k0);
+        const __m256 R = _mm256_div_ps(_mm256_set1_ps(1.f),
+            _mm256_mul_ps(geo.len[u], _mm256_mul_ps(geo.lenRest[u], _mm256_add_ps(geo.wSum[u], at))));
+        const __m256 f = _mm256_and_ps(_mm256_mul_ps(geo.S[u], R), okF);
+        float *tension = s.lambda.data() + k0;
+        _mm256_storeu_ps(tension,
+            _mm256_fmadd_ps(_mm256_mul_ps(f, geo.len[u]), _mm256_set1_ps(invDt2), _mm256_loadu_ps(tension)));
+        return f;
+    }
+
+    // The ends of a block moved by f / |d| along d: x_a - w_a d f, x_b + w_b d f.
+    DRAPE_AVX2_INLINE static void move(const BlockIn &b, const Lanes &d, __m256 f, BlockOut &out)
+    {
+        const __m256 cx = _mm256_mul_ps(d.x, f), cy = _mm256_mul_ps(d.y, f), cz = _mm256_mul_ps(d.z, f);
+        out.xa = { _mm256_fnmadd_ps(cx, b.wa, b.xa.x), _mm256_fnmadd_ps(cy, b.wa, b.xa.y),
+            _mm256_fnmadd_ps(cz, b.wa, b.xa.z) };
+        out.xb = { _mm256_fmadd_ps(cx, b.wb, b.xb.x), _mm256_fmadd_ps(cy, b.wb, b.xb.y),
+            _mm256_fmadd_ps(cz, b.wb, b.xb.z) };
+    }
+
     template <int U>
     DRAPE_AVX2_INLINE void solve(
         XpbdBatches &s, const std::uint32_t (&k0)[U], const BlockIn (&in)[U], BlockOut (&out)[U]) const
     {
-        const __m256 oneF = _mm256_set1_ps(1.f);
         __m256 f[U];
         BlockGeometry<U> geo;
         blockGeometry<U>(s, k0, in, geo, out);
         #pragma GCC unroll 4
-        for (int u = 0; u < U; ++u) {
-            const __m256 at = alphaLanes(s, k0[u]);
-            const __m256 R = _mm256_div_ps(oneF,
-                _mm256_mul_ps(geo.len[u], _mm256_mul_ps(geo.lenRest[u], _mm256_add_ps(geo.wSum[u], at))));
-            f[u] = _mm256_and_ps(_mm256_mul_ps(geo.S[u], R), out[u].okF); // f / |d|
-            float *tension = s.lambda.data() + k0[u];
-            _mm256_storeu_ps(tension,
-                _mm256_fmadd_ps(
-                    _mm256_mul_ps(f[u], geo.len[u]), _mm256_set1_ps(invDt2), _mm256_loadu_ps(tension)));
-        }
-        #pragma GCC unroll 4
-        for (int u = 0; u < U; ++u) {
-            const BlockIn &b = in[u];
-            const Lanes &d = geo.d[u];
-            const __m256 cx = _mm256_mul_ps(d.x, f[u]), cy = _mm256_mul_ps(d.y, f[u]),
-                         cz = _mm256_mul_ps(d.z, f[u]);
-            out[u].xa = { _mm256_fnmadd_ps(cx, b.wa, b.xa.x), _mm256_fnmadd_ps(cy, b.wa, b.xa.y),
-                _mm256_fnmadd_ps(cz, b.wa, b.xa.z) };
-            out[u].xb = { _mm256_fmadd_ps(cx, b.wb, b.xb.x), _mm256_fmadd_ps(cy, b.wb, b.xb.y),
-                _mm256_fmadd_ps(cz, b.wb, b.xb.z) };
-        }
+        for (int u = 0; u < U; ++u)
+            f[u] = force(s, k0[u], geo, u, out[u].okF);
+#pragma GCC unroll 4
+        for (int u = 0; u < U; ++u)
+            move(in[u], geo.d[u], f[u], out[u]);
     }
 
-    // Two blocks of runs on planes, one after the other (solvePlanarColourRange).
+    // Two blocks of runs on planes side by side (solvePlanarColourRange), as XpbdArith::solveTwo
+    // takes them: the offsets read for the geometry and read again for the moves, so that
+    // little stays live across the square root and the division. On Zen 3 a tenth faster than
+    // the blocks one after the other with their lanes kept (docs/benchmark.md).
     template <bool Motion>
     DRAPE_AVX2_INLINE void solveRuns(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
-        const PlanarPositions &xPrev, const float *w) const
+        const PlanarPositions &, const float *w) const
     {
+        constexpr int U = 2;
+        const WindowBlocks<U> blocks(s, first);
+        BlockGeometry<U> geo;
+        BlockOut out[U];
+        __m256 f[U];
+        {
+            BlockIn in[U];
 #pragma GCC unroll 2
-        for (int u = 0; u < 2; ++u)
-            solvePlanarRunsBlock<Motion>(
-                s, first + std::uint32_t(u) * XpbdBatches::kLanes, x, xPrev, w, *this);
+            for (int u = 0; u < U; ++u) {
+                in[u].xa = loadPlanes(x, blocks.base0[u]);
+                in[u].xb = loadPlanes(x, blocks.base1[u]);
+                in[u].wa = _mm256_loadu_ps(w + blocks.base0[u]);
+                in[u].wb = _mm256_loadu_ps(w + blocks.base1[u]);
+            }
+            blockGeometry<U>(s, blocks.k0, in, geo, out);
+        }
+#pragma GCC unroll 2
+        for (int u = 0; u < U; ++u)
+            f[u] = force(s, blocks.k0[u], geo, u, out[u].okF);
+        asm volatile("" ::: "memory");
+#pragma GCC unroll 2
+        for (int u = 0; u < U; ++u) {
+            BlockIn again;
+            again.xa = loadPlanes(x, blocks.base0[u]);
+            again.xb = loadPlanes(x, blocks.base1[u]);
+            again.wa = _mm256_loadu_ps(w + blocks.base0[u]);
+            again.wb = _mm256_loadu_ps(w + blocks.base1[u]);
+            BlockOut moved;
+            move(again, geo.d[u], f[u], moved);
+            storePlanes(x, blocks.base0[u], select(again.xa, moved.xa, out[u].okF));
+            storePlanes(x, blocks.base1[u], select(again.xb, moved.xb, out[u].okF));
+        }
     }
 
-    // Two window blocks of one dealt layout, one after the other (solvePlanarColourRange).
+    // Two window blocks of one dealt layout side by side (solvePlanarColourRange), their
+    // dealt lanes kept from the fetch to the moves (see XpbdArith::solveTwoDealt).
     template <std::uint64_t Layout, bool Motion>
     DRAPE_AVX2_INLINE void solveDealt(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
-        const PlanarPositions &xPrev, const float *w) const
+        const PlanarPositions &, const float *w) const
     {
+        constexpr int U = 2;
+        const WindowBlocks<U> blocks(s, first);
+        BlockIn in[U];
+        BlockOut out[U];
 #pragma GCC unroll 2
-        for (int u = 0; u < 2; ++u)
-            solvePlanarDealtBlock<Layout, Motion>(
-                s, first + std::uint32_t(u) * XpbdBatches::kLanes, x, xPrev, w, *this);
+        for (int u = 0; u < U; ++u)
+            loadDealtWindows<Layout, false>(blocks.base0[u], blocks.base1[u], x, x, w, in[u]);
+        solve<U>(s, blocks.k0, in, out);
+#pragma GCC unroll 2
+        for (int u = 0; u < U; ++u)
+            storeDealtWindows<Layout>(blocks.base0[u], blocks.base1[u], x,
+                select(in[u].xa, out[u].xa, out[u].okF), select(in[u].xb, out[u].xb, out[u].okF));
     }
 
     // solve on P pairs of blocks, 16 lanes at a time (xpbdpairs.h).

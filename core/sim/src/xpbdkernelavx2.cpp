@@ -206,26 +206,24 @@ DRAPE_AVX2_INLINE __m256 deltaLambda(XpbdBatches &s, std::uint32_t k0, const Blo
 
 // Two window blocks of one colour side by side (XpbdArith::solveTwo, solveTwoDealt): their
 // slots, windows and geometry, and each one's Δλ / |d|.
-struct TwoBlocks {
+struct TwoBlocks : WindowBlocks<2> {
     static constexpr int U = 2;
-    std::uint32_t k0[U], base0[U], base1[U];
     BlockGeometry<U> geo;
     BlockOut out[U];
     __m256 G[U];
 
-    // Reads the blocks from slot `first` through Windows into `in`, and their geometry.
+    DRAPE_AVX2_INLINE TwoBlocks(const XpbdBatches &s, std::uint32_t first)
+        : WindowBlocks<2>(s, first)
+    { }
+
+    // Reads the blocks through Windows into `in`, and their geometry.
     template <class Windows>
     DRAPE_AVX2_INLINE void fetch(
-        const XpbdBatches &s, std::uint32_t first, const PlanarPositions &x, const float *w, BlockIn (&in)[U])
+        const XpbdBatches &s, const PlanarPositions &x, const float *w, BlockIn (&in)[U])
     {
 #pragma GCC unroll 2
-        for (int u = 0; u < U; ++u) {
-            k0[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
-            const std::size_t block = k0[u] / XpbdBatches::kLanes;
-            base0[u] = s.windowFirst(block);
-            base1[u] = s.windowSecond(block);
+        for (int u = 0; u < U; ++u)
             Windows::load(base0[u], base1[u], x, w, in[u]);
-        }
         blockGeometry<U>(s, k0, in, geo, out);
     }
 
@@ -282,11 +280,11 @@ struct XpbdArith {
     DRAPE_AVX2_INLINE void solveTwo(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
         const PlanarPositions &xPrev, const float *w) const
     {
-        TwoBlocks two;
+        TwoBlocks two(s, first);
         {
             // The geometry from the lanes' offsets and inverse masses, read once for it.
             BlockIn in[TwoBlocks::U];
-            two.fetch<Windows>(s, first, x, w, in);
+            two.fetch<Windows>(s, x, w, in);
         }
         if constexpr (Motion)
             asm volatile("" ::: "memory");
@@ -307,9 +305,9 @@ struct XpbdArith {
         const PlanarPositions &xPrev, const float *w) const
     {
         using Windows = DealtWindows<Layout>;
-        TwoBlocks two;
+        TwoBlocks two(s, first);
         BlockIn in[TwoBlocks::U];
-        two.fetch<Windows>(s, first, x, w, in);
+        two.fetch<Windows>(s, x, w, in);
         two.multipliers<Windows, Motion>(s, x, xPrev);
 #pragma GCC unroll 2
         for (int u = 0; u < TwoBlocks::U; ++u)

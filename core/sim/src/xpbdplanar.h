@@ -129,26 +129,22 @@ DRAPE_AVX2_INLINE void storeDealtWindows(
     _mm256_storeu_ps(x.z + base1, w1);
 }
 
-// One window block of a dealt layout straight through: fetched, solved and stored with no
-// branch between, so that its lanes stay in registers (solvePlanarRunsBlock for the
-// horizontal colours of a grid, whose blocks take one of the two layouts).
-template <std::uint64_t Layout, bool Motion, class Arith>
-DRAPE_AVX2_INLINE void solvePlanarDealtBlock(XpbdBatches &s, std::uint32_t k0, const PlanarPositions &x,
-    const PlanarPositions &xPrev, const float *w, const Arith &arith)
-{
-    const std::size_t block = k0 / XpbdBatches::kLanes;
-    const std::uint32_t base0 = s.windowFirst(block);
-    const std::uint32_t base1 = s.windowSecond(block);
-    const std::uint32_t k[1] = { k0 };
-    BlockIn in[1];
-    BlockOut out[1];
-    loadDealtWindows<Layout, Motion>(base0, base1, x, xPrev, w, in[0]);
-    if constexpr (!Motion)
-        in[0].v = { _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps() };
-    arith.template solve<1>(s, k, in, out);
-    storeDealtWindows<Layout>(
-        base0, base1, x, select(in[0].xa, out[0].xa, out[0].okF), select(in[0].xb, out[0].xb, out[0].okF));
-}
+// The slots and windows of U consecutive window blocks from slot `first` (the kernels'
+// two-block steps for runs and dealt layouts).
+template <int U> struct WindowBlocks {
+    std::uint32_t k0[U], base0[U], base1[U];
+
+    DRAPE_AVX2_INLINE WindowBlocks(const XpbdBatches &s, std::uint32_t first)
+    {
+#pragma GCC unroll 4
+        for (int u = 0; u < U; ++u) {
+            k0[u] = first + std::uint32_t(u) * XpbdBatches::kLanes;
+            const std::size_t block = k0[u] / XpbdBatches::kLanes;
+            base0[u] = s.windowFirst(block);
+            base1[u] = s.windowSecond(block);
+        }
+    }
+};
 
 // A block whose particles fill two windows (loadWindows).
 template <bool Motion>
@@ -246,26 +242,6 @@ DRAPE_AVX2_INLINE void solvePlanarRange(XpbdBatches &s, std::uint32_t first, con
         else
             storePlanarWindows(s, k0[u], fetch[u] == XpbdBatches::Runs, x, in[u], out[u]);
     }
-}
-
-// One block whose ends are two runs (XpbdBatches::Runs) straight through: fetched, solved
-// and stored with no branch between, so that its lanes stay in registers. solvePlanarRange
-// keeps its U blocks' inputs in memory (on the stack) between its steps, because which fetch
-// filled them is known only at run time; a group of runs needs no such join. Motion: the
-// previous offsets are fetched for the damping term. VerletArith's solveRuns (XpbdArith
-// spells the same out for two blocks side by side).
-template <bool Motion, class Arith>
-DRAPE_AVX2_INLINE void solvePlanarRunsBlock(XpbdBatches &s, std::uint32_t k0, const PlanarPositions &x,
-    const PlanarPositions &xPrev, const float *w, const Arith &arith)
-{
-    const std::uint32_t k[1] = { k0 };
-    BlockIn in[1];
-    BlockOut out[1];
-    loadPlanarWindows<Motion>(s, k0, true, x, xPrev, w, in[0]);
-    if constexpr (!Motion)
-        in[0].v = { _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps() };
-    arith.template solve<1>(s, k, in, out);
-    storePlanarWindows(s, k0, true, x, in[0], out[0]);
 }
 
 // Whether the N blocks from `block` all have fetch (or damping) `value`.
