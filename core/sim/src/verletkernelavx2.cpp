@@ -79,12 +79,8 @@ struct VerletArith {
         {
             BlockIn in[U];
 #pragma GCC unroll 2
-            for (int u = 0; u < U; ++u) {
-                in[u].xa = loadPlanes(x, blocks.base0[u]);
-                in[u].xb = loadPlanes(x, blocks.base1[u]);
-                in[u].wa = _mm256_loadu_ps(w + blocks.base0[u]);
-                in[u].wb = _mm256_loadu_ps(w + blocks.base1[u]);
-            }
+            for (int u = 0; u < U; ++u)
+                loadRunWindows(blocks.base0[u], blocks.base1[u], x, w, in[u]);
             blockGeometry<U>(s, blocks.k0, in, geo, out);
         }
 #pragma GCC unroll 2
@@ -94,10 +90,7 @@ struct VerletArith {
 #pragma GCC unroll 2
         for (int u = 0; u < U; ++u) {
             BlockIn again;
-            again.xa = loadPlanes(x, blocks.base0[u]);
-            again.xb = loadPlanes(x, blocks.base1[u]);
-            again.wa = _mm256_loadu_ps(w + blocks.base0[u]);
-            again.wb = _mm256_loadu_ps(w + blocks.base1[u]);
+            loadRunWindows(blocks.base0[u], blocks.base1[u], x, w, again);
             BlockOut moved;
             move(again, geo.d[u], f[u], moved);
             storePlanes(x, blocks.base0[u], select(again.xa, moved.xa, out[u].okF));

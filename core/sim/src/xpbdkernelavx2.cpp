@@ -125,10 +125,7 @@ struct RunWindows {
     DRAPE_AVX2_INLINE static void load(
         std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x, const float *w, BlockIn &in)
     {
-        in.xa = loadPlanes(x, base0);
-        in.xb = loadPlanes(x, base1);
-        in.wa = _mm256_loadu_ps(w + base0);
-        in.wb = _mm256_loadu_ps(w + base1);
+        loadRunWindows(base0, base1, x, w, in);
     }
     // The update (solve's last loop, storePlanarWindows), from the offsets read again.
     DRAPE_AVX2_INLINE static void update(std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x,

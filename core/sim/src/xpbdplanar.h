@@ -129,6 +129,17 @@ DRAPE_AVX2_INLINE void storeDealtWindows(
     _mm256_storeu_ps(x.z + base1, w1);
 }
 
+// A block of runs: lane i of its ends is particle base0 + i and base1 + i, read with plain
+// loads from the two windows (the kernels' two-block steps for runs).
+DRAPE_AVX2_INLINE void loadRunWindows(
+    std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x, const float *w, BlockIn &in)
+{
+    in.xa = loadPlanes(x, base0);
+    in.xb = loadPlanes(x, base1);
+    in.wa = _mm256_loadu_ps(w + base0);
+    in.wb = _mm256_loadu_ps(w + base1);
+}
+
 // The slots and windows of U consecutive window blocks from slot `first` (the kernels'
 // two-block steps for runs and dealt layouts).
 template <int U> struct WindowBlocks {
