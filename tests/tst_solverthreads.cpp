@@ -136,6 +136,7 @@ private slots:
     void blowUpIsFoundAndRolledBackAlike();
     void automaticChoiceFollowsSizeAndCores();
     void stalledWorkerBacksOffToOneThread();
+    void hiccupsKeepTwoThreads();
     void timingChoosesTheFasterCount_data();
     void timingChoosesTheFasterCount();
     void timingIgnoresWarmUpAndPreemptedFrames();
@@ -389,9 +390,10 @@ void TestSolverThreads::automaticChoiceFollowsSizeAndCores()
 void TestSolverThreads::stalledWorkerBacksOffToOneThread()
 {
     // The worker sleeps 50 ms in every run it takes (as if descheduled on a loaded machine):
-    // the caller waits for it most of the pass, so the next frames keep to one thread, and
-    // after kBackOffFrames frames the cloth tries two again; a try that stalls again backs
-    // off twice as long.
+    // the caller waits for it most of the pass. One such frame alone is a hiccup and keeps
+    // two threads; after a second one the next frames keep to one thread, and after
+    // kBackOffFrames frames the cloth tries two again; a try whose first frame stalls backs
+    // off at once, twice as long.
     if (std::thread::hardware_concurrency() < 2)
         QSKIP("needs a second core for the automatic choice");
     const TwoThreadConstraints threshold(1000);
@@ -415,6 +417,11 @@ void TestSolverThreads::stalledWorkerBacksOffToOneThread()
         }
         return workerRan.load();
     };
+
+    static_assert(XpbdWorkerSlot::kStalledFramesToBackOff == 2);
+    QVERIFY(stall());
+    slot.beginFrame(1000);
+    QVERIFY(slot.forCloth(1000) != nullptr);
     for (int backOff : { XpbdWorkerSlot::kBackOffFrames, 2 * XpbdWorkerSlot::kBackOffFrames }) {
         QVERIFY(stall());
         for (int frame = 0; frame < backOff; ++frame) {
@@ -424,6 +431,60 @@ void TestSolverThreads::stalledWorkerBacksOffToOneThread()
         slot.beginFrame(1000);
         QVERIFY(slot.forCloth(1000) != nullptr);
     }
+}
+
+void TestSolverThreads::hiccupsKeepTwoThreads()
+{
+    // Frames as the worker's waits describe them (XpbdWorkerSlot::noteWaits): 10 ms of
+    // passes, of which a stalled frame waited 2 ms for the worker (20 %, over the 15 % that
+    // makes a frame stalled), a good one nothing.
+    if (std::thread::hardware_concurrency() < 2)
+        QSKIP("needs a second core for the automatic choice");
+    const TwoThreadConstraints threshold(1000);
+    const XpbdWorker::Waits good { 0.010, 0.0 }, stalled { 0.010, 0.002 }, idle {};
+    const auto twoThreadsAfter = [](std::initializer_list<XpbdWorker::Waits> frames) {
+        XpbdWorkerSlot slot;
+        for (const XpbdWorker::Waits &w : frames)
+            slot.noteWaits(w);
+        return slot.forCloth(1000) != nullptr;
+    };
+    // One stalled frame in every four on two threads: the hypervisor's hiccups.
+    QVERIFY(twoThreadsAfter({ stalled, good, good, good, stalled, good, good, good, stalled }));
+    // Frames without a pass on two threads neither count nor clear a stall.
+    QVERIFY(twoThreadsAfter({ stalled, idle, idle, idle, good }));
+    QVERIFY(!twoThreadsAfter({ stalled, idle, idle, idle, stalled }));
+    // Two stalls within four frames back off, whether in a row or not.
+    QVERIFY(!twoThreadsAfter({ stalled, stalled }));
+    QVERIFY(!twoThreadsAfter({ good, stalled, good, stalled }));
+    QVERIFY(!twoThreadsAfter({ stalled, good, good, stalled }));
+    // Just under the share is not a stall.
+    QVERIFY(twoThreadsAfter({ { 0.010, 0.0014 }, { 0.010, 0.0014 }, { 0.010, 0.0014 } }));
+
+    // After a back-off, a try whose first frame stalls backs off again at once, twice as
+    // long; the back-off comes back to its first length only after kStallWindow frames
+    // without a stall.
+    XpbdWorkerSlot slot;
+    slot.noteWaits(stalled);
+    slot.noteWaits(stalled);
+    QCOMPARE(slot.backOff, XpbdWorkerSlot::kBackOffFrames);
+    slot.backOff = 0; // the back-off's frames on one thread, skipped
+    slot.noteWaits(stalled);
+    QCOMPARE(slot.backOff, 2 * XpbdWorkerSlot::kBackOffFrames);
+    slot.backOff = 0;
+    for (int i = 0; i < XpbdWorkerSlot::kStallWindow - 1; ++i)
+        slot.noteWaits(good);
+    slot.noteWaits(stalled); // the try's stall has left the window: no back-off yet
+    QCOMPARE(slot.backOff, 0);
+    QVERIFY(slot.forCloth(1000) != nullptr);
+    slot.noteWaits(stalled);
+    QCOMPARE(slot.backOff, 4 * XpbdWorkerSlot::kBackOffFrames);
+    slot.backOff = 0;
+    for (int i = 0; i < XpbdWorkerSlot::kStallWindow; ++i)
+        slot.noteWaits(good);
+    slot.noteWaits(stalled);
+    QCOMPARE(slot.backOff, 0);
+    slot.noteWaits(stalled);
+    QCOMPARE(slot.backOff, XpbdWorkerSlot::kBackOffFrames);
 }
 
 namespace {

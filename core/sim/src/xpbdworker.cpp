@@ -4,6 +4,7 @@
 #include "sim/solverthreads.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 
 #include <emmintrin.h>
@@ -47,10 +48,12 @@ template <typename Ready> Clock::duration waitUntil(Ready ready)
     return Clock::now() - start;
 }
 
-// A cloth whose caller spent more than this share of its passes waiting for a descheduled
-// worker in one frame steps on one thread for XpbdWorkerSlot::kBackOffFrames frames, then
-// tries again: on a loaded machine a worker that is off its core for a time slice in the
-// middle of a colour stalls the caller for all of it, and two threads get slower than one.
+// A frame in which the caller spent more than this share of its passes waiting for a
+// descheduled worker stalled; a cloth with XpbdWorkerSlot::kStalledFramesToBackOff such
+// frames among its last kStallWindow on two threads steps on one thread for
+// XpbdWorkerSlot::kBackOffFrames frames, then tries again: on a loaded machine a worker that
+// is off its core for a time slice in the middle of a colour stalls the caller for all of it,
+// and two threads get slower than one.
 constexpr double kStalledShareToBackOff = 0.15;
 
 } // namespace
@@ -146,15 +149,25 @@ void XpbdWorkerSlot::beginFrame(std::size_t constraints)
     }
     if (!worker)
         return;
-    const XpbdWorker::Waits waits = worker->takeWaits();
-    if (waits.stalled > kStalledShareToBackOff * waits.passes) {
+    noteWaits(worker->takeWaits());
+}
+
+void XpbdWorkerSlot::noteWaits(const XpbdWorker::Waits &waits)
+{
+    if (waits.passes <= 0.0)
+        return; // no pass on two threads last frame: nothing learnt
+    const bool stalled = waits.stalled > kStalledShareToBackOff * waits.passes;
+    stalledFrames = std::uint8_t(((stalledFrames << 1) | unsigned(stalled)) & ((1u << kStallWindow) - 1));
+    if (std::popcount(stalledFrames) >= kStalledFramesToBackOff) {
         // Each try that stalls again waits twice as long before the next (a machine that
-        // stays loaded pays for a stalled frame every ten seconds, not every second).
+        // stays loaded pays for a stalled frame every ten seconds, not every second): the
+        // last stall is remembered, so that a try's first frame that stalls backs off again.
         backOff = nextBackOff;
         nextBackOff = std::min(2 * nextBackOff, kMaxBackOffFrames);
+        stalledFrames = 1;
         eligible = false;
         choice.restart(); // the timings were of a machine that has changed
-    } else if (waits.passes > 0.0) {
+    } else if (stalledFrames == 0) {
         nextBackOff = kBackOffFrames;
     }
 }

@@ -201,7 +201,16 @@ struct XpbdWorkerSlot {
     int backOff = 0; ///< frames left on one thread after the worker stalled the caller
     static constexpr int kBackOffFrames = 60; ///< the first back-off: a second at 60 frames/s
     static constexpr int kMaxBackOffFrames = 600; ///< after repeated stalls: ten seconds
-    int nextBackOff = kBackOffFrames; ///< doubles with each stalled try, back after a good one
+    int nextBackOff = kBackOffFrames; ///< doubles with each stalled try, back after good frames
+    /// Stalled frames among the last kStallWindow frames on two threads that back off. One
+    /// alone does not: on an idle virtual machine the hypervisor takes the worker's core for
+    /// a millisecond or two now and then (a quarter of a 256² frame's passes), and a second
+    /// on one thread for each such hiccup cost the automatic choice most of its gain there
+    /// (docs/benchmark.md). A machine whose second core stays busy stalls every frame and
+    /// backs off after two, then after the first of each try.
+    static constexpr int kStallWindow = 4;
+    static constexpr int kStalledFramesToBackOff = 2;
+    std::uint8_t stalledFrames = 0; ///< bit i: the i-th last frame on two threads stalled
     ThreadChoice choice; ///< one or two threads by timing, for cloths the rules allow two
     bool eligible = false; ///< this frame, the size and the cores allowed two threads
     std::size_t timedConstraints = 0; ///< the constraint count the choice's timings are for
@@ -222,12 +231,15 @@ struct XpbdWorkerSlot {
     /// threshold above and a spare core), else null: then everything runs on the caller.
     XpbdWorker *forCloth(std::size_t constraints);
     /// Frame start: if the caller spent more than 15 % of the last frame's passes
-    /// waiting for a descheduled worker (a loaded machine), the cloth steps on one thread
+    /// waiting for a descheduled worker (a loaded machine), that frame stalled; after two
+    /// stalled frames among the last four on two threads the cloth steps on one thread
     /// for the next second or so, then tries two again (after two, four ... up to ten
     /// seconds while the tries keep stalling). Otherwise a cloth of `constraints`
     /// constraints that may use two threads (the threshold and a spare core) takes the
     /// count ThreadChoice found faster. Results are the same either way.
     void beginFrame(std::size_t constraints);
+    /// The part of beginFrame that reads the worker's waits over the last frame.
+    void noteWaits(const XpbdWorker::Waits &waits);
     /// Frame end: the wall time of the cloth's step, for ThreadChoice.
     void endFrame(double seconds);
 };
