@@ -1746,10 +1746,11 @@ private slots:
     void slotSourcesKeepEveryRecord()
     {
         // The slots' records are held per block as a progression (first record, step, live
-        // lanes) where the live lanes allow one, and listed otherwise: every slot must read
-        // back what was set, whichever form its block takes and however often it changes.
+        // lanes) where the live lanes allow one, in lane order or in the dealt order of a
+        // grid's horizontal window blocks, and listed otherwise: every slot must read back
+        // what was set, whichever form its block takes and however often it changes.
         constexpr std::uint32_t N = SlotSources::kNone;
-        constexpr std::uint32_t kBlocks = 7;
+        constexpr std::uint32_t kBlocks = 11;
         const std::uint32_t blocks[kBlocks][8] = {
             { 10, 12, 14, 16, 18, 20, 22, 24 }, // rising by 2
             { 100, 99, 98, 97, 96, 95, 94, 93 }, // falling by 1
@@ -1758,6 +1759,10 @@ private slots:
             { 5, 3, 1, N, N, N, N, N }, // falling past 0 if carried on (modulo 2^32)
             { 1, 2, 4, 8, 16, 32, 64, 128 }, // no progression: listed
             { N, N, N, N, N, N, N, N }, // padding only
+            { 40, 46, 64, 70, 52, 58, 76, 82 }, // rising by 6 in dealt order (0 1 4 5 2 3 6 7)
+            { N, 46, 64, N, N, 58, 76, N }, // the same with gaps
+            { 9, 8, 5, 4, 7, 6, 3, 2 }, // falling by 1 in dealt order
+            { 0, 0x20000000, N, N, N, N, N, N }, // a step past 2^29 - 1: listed
         };
         SlotSources s;
         s.resize(8 * kBlocks);
@@ -1772,8 +1777,8 @@ private slots:
             QCOMPARE(s.live(k), expected[k] != N);
         }
         QCOMPARE(s.liveLanes(2), std::uint8_t(0x4a));
-        // Nine bytes a block, and the one listed block's eight records.
-        QCOMPARE(s.capacityBytes(), std::size_t(kBlocks * 9 + 8 * 4));
+        // Nine bytes a block, and the two listed blocks' eight records each.
+        QCOMPARE(s.capacityBytes(), std::size_t(kBlocks * 9 + 2 * 8 * 4));
 
         // Random changes, slot by slot and block by block, against a plain array: blocks
         // turn from progressions to lists and back, and the lists are compacted on the way.
@@ -1787,8 +1792,9 @@ private slots:
             if (rng() % 4 == 0) {
                 std::uint32_t lanes[8];
                 const std::uint32_t first = rng() % 1000, step = rng() % 3 == 0 ? record() : 1;
+                const bool dealt = rng() % 2 == 0;
                 for (std::uint32_t l = 0; l < 8; ++l)
-                    lanes[l] = rng() % 5 == 0 ? N : first + l * step;
+                    lanes[l] = rng() % 5 == 0 ? N : first + (dealt ? SlotSources::dealtOrdinal(l) : l) * step;
                 s.setBlock(b, lanes);
                 std::copy(lanes, lanes + 8, expected.begin() + std::ptrdiff_t(8 * b));
             } else {

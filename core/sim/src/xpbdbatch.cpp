@@ -17,49 +17,64 @@ namespace drape::detail {
 
 void SlotSources::setBlock(std::size_t block, const std::uint32_t (&in)[kLanes])
 {
-    // The common case first, without branches: eight live lanes in a progression (what a
-    // layout and a renumbering mostly give).
+    // The common case first, without branches: eight live lanes in a progression in lane
+    // order (what a layout and a renumbering mostly give).
     const std::uint32_t rise = in[1] - in[0];
     std::uint32_t all = 0, stepping = 0;
     for (std::uint32_t l = 0; l < kLanes; ++l) {
         all |= std::uint32_t(in[l] == kNone) << l;
         stepping |= std::uint32_t(in[l] != in[0] + l * rise) << l;
     }
-    if ((all | stepping) == 0 && rise != kListed && m_step[block] != kListed) {
+    if ((all | stepping) == 0 && stepHeld(rise) && m_step[block] != kListed) {
         m_live[block] = 0xff;
         m_first[block] = in[0];
         m_step[block] = rise;
         return;
     }
     std::uint32_t live = 0;
-    int first = -1, second = -1; // the first two live lanes
-    for (int l = 0; l < int(kLanes); ++l) {
-        if (in[l] == kNone)
-            continue;
-        live |= 1u << l;
-        if (first < 0)
-            first = l;
-        else if (second < 0)
-            second = l;
-    }
-    // A progression through the live lanes: start - l step = in[l], modulo 2^32.
+    for (std::uint32_t l = 0; l < kLanes; ++l)
+        live |= std::uint32_t(in[l] != kNone) << l;
+    // A progression through the live lanes in lane order or in dealt order: start + ordinal(l)
+    // step = in[l], modulo 2^32, from the live lanes of the two lowest ordinals.
+    const auto progression = [&](auto ordinal, std::uint32_t &start, std::uint32_t &step) {
+        int first = -1, second = -1;
+        for (std::uint32_t o = 0; o < kLanes; ++o) {
+            if (!((live >> ordinal(o)) & 1u))
+                continue;
+            if (first < 0)
+                first = int(o);
+            else if (second < 0)
+                second = int(o);
+        }
+        step = 0;
+        if (second >= 0) {
+            const std::int64_t gain = std::int64_t(in[ordinal(std::uint32_t(second))])
+                - std::int64_t(in[ordinal(std::uint32_t(first))]);
+            const std::int64_t run = second - first;
+            if (gain % run != 0)
+                return false;
+            step = std::uint32_t(gain / run); // modulo 2^32
+        }
+        start = first >= 0 ? in[ordinal(std::uint32_t(first))] - std::uint32_t(first) * step : 0;
+        if (!stepHeld(step))
+            return false;
+        for (std::uint32_t o = 0; o < kLanes; ++o) {
+            const std::uint32_t l = ordinal(o);
+            if (((live >> l) & 1u) && start + o * step != in[l])
+                return false;
+        }
+        return true;
+    };
     std::uint32_t start = 0, step = 0;
-    bool progression = true;
-    if (second >= 0) {
-        const std::int64_t rise = std::int64_t(in[second]) - std::int64_t(in[first]);
-        const std::int64_t run = second - first;
-        progression = rise % run == 0;
-        step = std::uint32_t(rise / run); // modulo 2^32
+    bool held = progression([](std::uint32_t o) { return o; }, start, step);
+    if (!held && progression([](std::uint32_t o) { return dealtOrdinal(o); }, start, step)) {
+        held = true;
+        step ^= kDealtOrder;
     }
-    if (first >= 0)
-        start = in[first] - std::uint32_t(first) * step;
-    progression = progression && step != kListed;
-    for (std::uint32_t l = 0; l < kLanes && progression; ++l)
-        progression = !((live >> l) & 1u) || start + l * step == in[l];
 
     const bool listed = m_step[block] == kListed;
     m_live[block] = std::uint8_t(live);
-    if (progression) {
+    if (held) {
         if (listed)
             m_orphaned += kLanes;
         m_first[block] = start;

@@ -68,7 +68,7 @@ public:
         if (!((m_live[block] >> lane) & 1u))
             return kNone;
         return m_step[block] == kListed ? m_listed[m_first[block] + lane]
-                                        : m_first[block] + lane * m_step[block];
+                                        : inProgression(m_first[block], m_step[block], lane);
     }
     /// Whether slot `slot` stands for a record (is not padding).
     bool live(std::size_t slot) const { return (m_live[slot / kLanes] >> (slot % kLanes)) & 1u; }
@@ -81,7 +81,7 @@ public:
     {
         const std::uint32_t live = m_live[block], first = m_first[block], step = m_step[block];
         for (std::uint32_t l = 0; l < kLanes; ++l) {
-            const std::uint32_t value = step == kListed ? m_listed[first + l] : first + l * step;
+            const std::uint32_t value = step == kListed ? m_listed[first + l] : inProgression(first, step, l);
             out[l] = ((live >> l) & 1u) ? value : kNone;
         }
     }
@@ -110,15 +110,41 @@ public:
             + m_live.capacity() + m_listed.capacity() * sizeof(std::uint32_t);
     }
 
+    /// The order of the lanes of a grid's horizontal window blocks (XpbdBatches::
+    /// kEvenOddLanes, kPairLanes): lane l holds the link of ordinal dealtOrdinal(l) among the
+    /// block's, 0 1 4 5 2 3 6 7 (bits 1 and 2 of l swapped; its own inverse). A block whose
+    /// records rise by a step in that order is a progression as well as one in lane order.
+    static constexpr std::uint32_t dealtOrdinal(std::uint32_t lane)
+    {
+        return (lane & 1u) | ((lane & 2u) << 1) | ((lane & 4u) >> 1);
+    }
+
 private:
-    /// m_step of a listed block: its records are m_listed[m_first, m_first + kLanes). A
-    /// progression with this step (records 2^31 apart) is listed too.
+    /// m_step of a listed block: its records are m_listed[m_first, m_first + kLanes).
     static constexpr std::uint32_t kListed = 0x80000000u;
+    /// m_step of a progression in dealt order holds its step with this bit flipped. Steps
+    /// are held only from -2^29 to 2^29 - 1 (their top three bits all equal: records further
+    /// apart are listed), so the flipped ones (top bits 010 or 101) and kListed (100) tell
+    /// the three forms apart.
+    static constexpr std::uint32_t kDealtOrder = 0x40000000u;
+    static constexpr bool stepHeld(std::uint32_t step)
+    {
+        const std::uint32_t top = step >> 29;
+        return top == 0u || top == 7u;
+    }
+    /// Lane l's record in the progression held as (first, m_step `held`).
+    static std::uint32_t inProgression(std::uint32_t first, std::uint32_t held, std::uint32_t l)
+    {
+        const std::uint32_t top = held >> 30;
+        if (top == 1u || top == 2u)
+            return first + dealtOrdinal(l) * (held ^ kDealtOrder);
+        return first + l * held;
+    }
     /// Drops the entries of m_listed that no block names (blocks since held as
     /// progressions).
     void compactListed();
     std::vector<std::uint32_t> m_first; ///< per block: first record (mod 2^32), or its list's start
-    std::vector<std::uint32_t> m_step; ///< per block: the step (modulo 2^32), or kListed
+    std::vector<std::uint32_t> m_step; ///< per block: the step (modulo 2^32; kDealtOrder), or kListed
     std::vector<std::uint8_t> m_live; ///< per block: bit l set for a lane with a record
     std::vector<std::uint32_t> m_listed; ///< the listed blocks' records, kLanes each
     std::size_t m_orphaned = 0; ///< entries of m_listed no block names any more
@@ -239,11 +265,15 @@ struct XpbdBatches {
     /// Its window → lane nibbles.
     std::uint64_t slotsOf(std::size_t block) const { return patternSlots[windowPattern[block]]; }
     /// The lanesOf of a grid's two kinds of window blocks, which the AVX2 kernels fetch
-    /// with shuffles instead of general permutes (xpbdplanar.h): lane l's ends at positions
-    /// 2l and 2l + 1 of the two windows (a row's horizontal links), or at 4 (l / 2) + l % 2
-    /// and two positions further (its links two particles apart).
-    static constexpr std::uint64_t kEvenOddLanes = 0xfdb97531eca86420ull;
-    static constexpr std::uint64_t kPairLanes = 0xfeba7632dc985410ull;
+    /// with one in-lane shuffle per end instead of general permutes (xpbdplanar.h). A row's
+    /// horizontal links take the even positions of the two windows (0-15, window 1 from 8)
+    /// as ends a, each with the next as its end b; its links two particles apart take
+    /// positions 4k and 4k + 1 as ends a, each with the position two further as its end b.
+    /// The lanes hold them in the order the shuffles give, each 128-bit half from both
+    /// windows' same half: ends a at 0 2 8 10 4 6 12 14 (links one apart) or 0 1 8 9 4 5
+    /// 12 13 (two apart).
+    static constexpr std::uint64_t kEvenOddLanes = 0xfd75b931ec64a820ull;
+    static constexpr std::uint64_t kPairLanes = 0xfe76ba32dc549810ull;
 
     /// Padding slots when buildXpbdBatches laid the streams out, plus the rounding of colours
     /// remapXpbdBatches appended since: padding beyond it is what removals left, and past a

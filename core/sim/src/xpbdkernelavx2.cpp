@@ -294,7 +294,7 @@ struct XpbdArith {
 
     // solveTwo for two window blocks of a dealt layout, with their dealt lanes kept from the
     // fetch to the update: dealing them again from the windows (as the blocks of runs read
-    // theirs again, where a read is a plain load) takes four shuffles a plane and costs more
+    // theirs again, where a read is a plain load) took four shuffles a plane and cost more
     // than the registers spilled to keep them: a tenth off such a block on Zen 3
     // (docs/benchmark.md). The same operations, so the same bits.
     template <std::uint64_t Layout, bool Motion>

@@ -54,23 +54,18 @@ DRAPE_AVX2_INLINE void gatherPlanes(const XpbdBatches &s, std::uint32_t k0, cons
 constexpr std::uint64_t kEvenOddLanes = XpbdBatches::kEvenOddLanes;
 constexpr std::uint64_t kPairLanes = XpbdBatches::kPairLanes;
 
-// The 64-bit pieces 0, 2, 1, 3 of v.
-DRAPE_AVX2_INLINE __m256 middlePiecesSwapped(__m256 v)
-{
-    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(v), 0xD8));
-}
-
 // The ends a, b of the lanes from windows w0, w1 in one of the two layouts above (what pick
-// gives with that layout's nibbles): a shuffle and a permute per end.
+// gives with that layout's nibbles): one in-lane shuffle per end. The layouts put the lanes
+// in the order the shuffles give them, so that no lane crosses a 128-bit half.
 template <std::uint64_t Layout> DRAPE_AVX2_INLINE void deal(__m256 w0, __m256 w1, __m256 &a, __m256 &b)
 {
     static_assert(Layout == kEvenOddLanes || Layout == kPairLanes);
     if constexpr (Layout == kEvenOddLanes) {
-        a = middlePiecesSwapped(_mm256_shuffle_ps(w0, w1, 0x88));
-        b = middlePiecesSwapped(_mm256_shuffle_ps(w0, w1, 0xDD));
+        a = _mm256_shuffle_ps(w0, w1, 0x88);
+        b = _mm256_shuffle_ps(w0, w1, 0xDD);
     } else {
-        a = middlePiecesSwapped(_mm256_shuffle_ps(w0, w1, 0x44));
-        b = middlePiecesSwapped(_mm256_shuffle_ps(w0, w1, 0xEE));
+        a = _mm256_shuffle_ps(w0, w1, 0x44);
+        b = _mm256_shuffle_ps(w0, w1, 0xEE);
     }
 }
 
@@ -82,16 +77,15 @@ DRAPE_AVX2_INLINE void deal(const Lanes &w0, const Lanes &w1, Lanes &a, Lanes &b
     deal<Layout>(w0.z, w1.z, a.z, b.z);
 }
 
-// The inverse of deal: the windows from the lanes' ends.
+// The inverse of deal: the windows from the lanes' ends, one in-lane unpack per window.
 template <std::uint64_t Layout> DRAPE_AVX2_INLINE void gatherUp(__m256 a, __m256 b, __m256 &w0, __m256 &w1)
 {
-    const __m256 pa = middlePiecesSwapped(a), pb = middlePiecesSwapped(b);
     if constexpr (Layout == kEvenOddLanes) {
-        w0 = _mm256_unpacklo_ps(pa, pb);
-        w1 = _mm256_unpackhi_ps(pa, pb);
+        w0 = _mm256_unpacklo_ps(a, b);
+        w1 = _mm256_unpackhi_ps(a, b);
     } else {
-        w0 = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(pa), _mm256_castps_pd(pb)));
-        w1 = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(pa), _mm256_castps_pd(pb)));
+        w0 = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(a), _mm256_castps_pd(b)));
+        w1 = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(a), _mm256_castps_pd(b)));
     }
 }
 
