@@ -17,18 +17,20 @@ namespace drape::detail {
 
 void SlotSources::setBlock(std::size_t block, const std::uint32_t (&in)[kLanes])
 {
-    // The common case first, without branches: eight live lanes in a progression in lane
-    // order (what a layout and a renumbering mostly give).
+    // The common cases first, without branches: eight live lanes in a progression in lane
+    // order or in dealt order (what a layout and a renumbering mostly give; lanes 0 and 1
+    // are ordinals 0 and 1 in both).
     const std::uint32_t rise = in[1] - in[0];
-    std::uint32_t all = 0, stepping = 0;
+    std::uint32_t all = 0, stepping = 0, dealing = 0;
     for (std::uint32_t l = 0; l < kLanes; ++l) {
         all |= std::uint32_t(in[l] == kNone) << l;
         stepping |= std::uint32_t(in[l] != in[0] + l * rise) << l;
+        dealing |= std::uint32_t(in[l] != in[0] + dealtOrdinal(l) * rise) << l;
     }
-    if ((all | stepping) == 0 && stepHeld(rise) && m_step[block] != kListed) {
+    if (all == 0 && (stepping == 0 || dealing == 0) && stepHeld(rise) && m_step[block] != kListed) {
         m_live[block] = 0xff;
         m_first[block] = in[0];
-        m_step[block] = rise;
+        m_step[block] = stepping == 0 ? rise : rise ^ kDealtOrder;
         return;
     }
     std::uint32_t live = 0;
