@@ -5,11 +5,11 @@
 // lanes, where a window of Vec3 triples takes three loads, six blends and three permutes in,
 // and as many out; a gathered block indexes the planes by particle, not by 3 × particle. The
 // window blocks of a grid's rows come in two lane layouts (XpbdBatches::kEvenOddLanes,
-// kPairLanes), which take a shuffle and a 64-bit permute per end instead of two permutes and
-// a blend (deal, gatherUp); other layouts go through the general picks. The lanes hold the
-// same values as xpbdblocks.inc gives them, so the arithmetic (XpbdArith,
-// VerletArith) and its bits are the same. Internal to the core; include only from sources
-// whose functions are target("avx2"), after xpbdlanes.h.
+// kPairLanes), which take one in-lane shuffle per end, and one unpack per window back,
+// instead of two permutes and a blend (deal, gatherUp); other layouts go through the
+// general picks. The lanes hold the same values as xpbdblocks.inc gives them, so the
+// arithmetic (XpbdArith, VerletArith) and its bits are the same. Internal to the core;
+// include only from sources whose functions are target("avx2"), after xpbdlanes.h.
 #pragma once
 
 #include "xpbdlanes.h"
