@@ -163,16 +163,17 @@ template <std::uint64_t Layout> struct DealtWindows {
     }
 };
 
-// Δλ / |d| of block u (slots [k0, k0 + 8)) from its geometry, with λ + Δλ stored into λ:
-// Macklin 2016 eq. 18 with the §3.5 damping, in the order and precision of solveOne
-// (xpbdbatch.cpp), one division. The motion is read only when the block is damped.
+// Δλ / |d| of block u (slots [k0, k0 + 8)) from its geometry, with λ + Δλ in newLambda for
+// the caller to store: Macklin 2016 eq. 18 with the §3.5 damping, in the order and precision
+// of solveOne (xpbdbatch.cpp), one division. The motion is read only when the block is
+// damped.
 template <int U, class Motion>
 DRAPE_AVX2_INLINE __m256 deltaLambda(XpbdBatches &s, std::uint32_t k0, const BlockGeometry<U> &geo, int u,
-    __m256 okF, bool damped, const Motion &motion)
+    __m256 okF, bool damped, const Motion &motion, __m256 &newLambda)
 {
     const __m256 oneF = _mm256_set1_ps(1.f);
     const __m256 at = alphaLanes(s, k0);
-    float *lambdaPtr = s.lambda.data() + k0;
+    const float *lambdaPtr = s.lambda.data() + k0;
     const __m256 lambda = s.lambdaZero ? _mm256_setzero_ps() : _mm256_loadu_ps(lambdaPtr);
     const __m256 undamped = _mm256_fnmadd_ps(
         geo.lenRest[u], _mm256_mul_ps(at, lambda), _mm256_xor_ps(geo.S[u], _mm256_set1_ps(-0.f)));
@@ -197,7 +198,7 @@ DRAPE_AVX2_INLINE __m256 deltaLambda(XpbdBatches &s, std::uint32_t k0, const Blo
         R = _mm256_div_ps(oneF, _mm256_mul_ps(geo.len[u], lenRestDen));
     }
     const __m256 G = _mm256_and_ps(_mm256_mul_ps(num, R), okF);
-    _mm256_storeu_ps(lambdaPtr, _mm256_fmadd_ps(G, geo.len[u], lambda));
+    newLambda = _mm256_fmadd_ps(G, geo.len[u], lambda);
     return G;
 }
 
@@ -224,14 +225,21 @@ struct TwoBlocks : WindowBlocks<2> {
         blockGeometry<U>(s, k0, in, geo, out);
     }
 
-    // Each block's multiplier (deltaLambda), the damping's motion read through Windows.
+    // Each block's multiplier (deltaLambda), the damping's motion read through Windows. The
+    // new λ of both blocks are stored after both divisions: the compiler cannot move the
+    // second block's loads of α̃ and λ above the first block's store of λ (they might alias),
+    // so a store in between kept the two divisions some sixty instructions apart.
     template <class Windows, bool Motion>
     DRAPE_AVX2_INLINE void multipliers(XpbdBatches &s, const PlanarPositions &x, const PlanarPositions &xPrev)
     {
+        __m256 newLambda[U];
 #pragma GCC unroll 2
         for (int u = 0; u < U; ++u)
             G[u] = deltaLambda(s, k0[u], geo, u, out[u].okF, Motion,
-                typename Windows::Motion { x, xPrev, base0[u], base1[u] });
+                typename Windows::Motion { x, xPrev, base0[u], base1[u] }, newLambda[u]);
+#pragma GCC unroll 2
+        for (int u = 0; u < U; ++u)
+            _mm256_storeu_ps(s.lambda.data() + k0[u], newLambda[u]);
     }
 };
 
@@ -249,10 +257,14 @@ struct XpbdArith {
         __m256 stepOverLen[U];
         BlockGeometry<U> geo;
         blockGeometry<U>(s, k0, in, geo, out);
-        #pragma GCC unroll 4
+        __m256 newLambda[U];
+#pragma GCC unroll 4
         for (int u = 0; u < U; ++u)
             stepOverLen[u] = deltaLambda(s, k0[u], geo, u, out[u].okF,
-                s.blockDamped[k0[u] / XpbdBatches::kLanes] != 0, KeptMotion { in[u].v });
+                s.blockDamped[k0[u] / XpbdBatches::kLanes] != 0, KeptMotion { in[u].v }, newLambda[u]);
+#pragma GCC unroll 4
+        for (int u = 0; u < U; ++u)
+            _mm256_storeu_ps(s.lambda.data() + k0[u], newLambda[u]);
 #pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
             const BlockIn &b = in[u];
