@@ -14,6 +14,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
 #include <set>
@@ -196,6 +197,46 @@ bool samePositions(const Cloth &a, const Cloth &b)
     return pa.size() == pb.size() && std::memcmp(pa.data(), pb.data(), pa.size() * sizeof(Vec3)) == 0;
 }
 
+// The sheet of the whole-frame tests: 37 x 23 particles (851, a tail that is not a multiple of
+// 8 or 16), every third particle of its top row pinned, so that groups of eight holding a
+// static particle fall back to the particle-by-particle loops, and the middle of its bottom
+// row kinematic (`hand`).
+struct HandSheet {
+    Cloth cloth;
+    std::uint32_t hand = 0;
+};
+
+HandSheet handSheet()
+{
+    GridSpec g;
+    g.across = 37;
+    g.down = 23;
+    HandSheet s { makeGrid(g), gridIndex(g, 18, 22) };
+    for (int i = 0; i < g.across; i += 3)
+        s.cloth.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
+    s.cloth.particles.setKind(s.hand, ParticleKind::Kinematic);
+    return s;
+}
+
+// The frame hashes of run(isa, threshold) on every vector path this CPU has, on one thread
+// and on two, against `portable` (the same run on the portable path), frame by frame.
+void expectFramesOfPortable(const std::function<std::vector<std::uint64_t>(int, std::size_t)> &run,
+    const std::vector<std::uint64_t> &portable)
+{
+    for (int isa = int(KernelIsa::Avx2); isa <= int(xpbdKernelIsaOfCpu()); ++isa) {
+        for (const std::size_t threshold : { std::size_t(-1), std::size_t(0) }) {
+            const std::vector<std::uint64_t> fast = run(isa, threshold);
+            QCOMPARE(fast.size(), portable.size());
+            for (std::size_t f = 0; f < portable.size(); ++f)
+                QVERIFY2(fast[f] == portable[f],
+                    qPrintable(QString("kernels %1, threshold %2: frame %3 differs")
+                                   .arg(isa)
+                                   .arg(qlonglong(threshold))
+                                   .arg(f)));
+        }
+    }
+}
+
 // Three batched passes over `batched` (its cache built) against the reference, bit for bit,
 // positions and multipliers.
 void passesEqualReference(Cloth &batched, ClothSolverCache &cache)
@@ -358,6 +399,26 @@ struct KernelChoice {
     KernelChoice(const KernelChoice &) = delete;
     KernelChoice &operator=(const KernelChoice &) = delete;
 };
+
+// The state hash after each of `frames` frames of `sim` on kernel path `isa`, two threads
+// from `threshold` constraints on: its first cloth's particle `hand` (kinematic) moved by
+// `move` before each frame.
+std::vector<std::uint64_t> handFrameHashes(
+    int isa, std::size_t threshold, Simulation sim, std::uint32_t hand, Vec3 move, int frames, bool &blownUp)
+{
+    const KernelChoice kernels(isa);
+    const std::size_t saved = xpbdTwoThreadConstraints();
+    setXpbdTwoThreadConstraints(threshold);
+    std::vector<std::uint64_t> hashes;
+    for (int frame = 0; frame < frames; ++frame) {
+        sim.cloths[0].particles.position[hand] += move;
+        sim.step();
+        hashes.push_back(sim.stateHash());
+    }
+    blownUp |= sim.status().blownUp;
+    setXpbdTwoThreadConstraints(saved);
+    return hashes;
+}
 
 #define DRAPE_KERNEL_ROW()                                                                                   \
     QFETCH(int, isa);                                                                                          \
@@ -1406,55 +1467,52 @@ private slots:
         // stretches of constraints, air damping, several substeps): the AVX2 path keeps the
         // particles in planes from the first substep's passes to the last's (stepXpbd,
         // PlainPlanes), the portable path never does. The same bits frame by frame, on one
-        // thread and on two. The sheet's 851 particles leave a tail that is not a multiple of
-        // 8 or 16, and every third particle of the top row is pinned, so groups of eight
-        // holding a static particle fall back to the particle-by-particle loop.
-        GridSpec g;
-        g.across = 37;
-        g.down = 23;
-        const std::uint32_t hand = gridIndex(g, 18, 22);
+        // thread and on two (handSheet).
+        const HandSheet sheet = handSheet();
         bool blownUp = false;
-        const auto run = [&g, hand, &blownUp](int isa, std::size_t threshold) {
-            const KernelChoice kernels(isa);
-            const std::size_t saved = xpbdTwoThreadConstraints();
-            setXpbdTwoThreadConstraints(threshold);
+        const auto run = [&sheet, &blownUp](int isa, std::size_t threshold) {
             Simulation sim;
             sim.solver.substeps = 7;
             sim.solver.iterations = 2;
             sim.world.airDamping = 0.4f;
-            Cloth c = makeGrid(g);
-            for (int i = 0; i < g.across; i += 3)
-                c.particles.setKind(gridIndex(g, i, 0), ParticleKind::Static);
-            c.particles.setKind(hand, ParticleKind::Kinematic);
-            for (std::size_t k = 0; k < c.constraints.size(); ++k)
-                c.constraints.modify(
-                    k, [&](DistanceConstraint &r) { r.damping = (k / 50) % 3 == 0 ? 0.2f : 0.f; });
-            sim.cloths.push_back(c);
-            std::vector<std::uint64_t> hashes;
-            for (int frame = 0; frame < 8; ++frame) {
-                sim.cloths[0].particles.position[hand] += Vec3 { 0.01f, 0.005f, -0.02f };
-                sim.step();
-                hashes.push_back(sim.stateHash());
-            }
-            blownUp |= sim.status().blownUp;
-            setXpbdTwoThreadConstraints(saved);
-            return hashes;
+            sim.cloths.push_back(sheet.cloth);
+            ConstraintRecords &records = sim.cloths[0].constraints;
+            for (std::size_t k = 0; k < records.size(); ++k)
+                records.modify(k, [&](DistanceConstraint &r) { r.damping = (k / 50) % 3 == 0 ? 0.2f : 0.f; });
+            return handFrameHashes(isa, threshold, sim, sheet.hand, { 0.01f, 0.005f, -0.02f }, 8, blownUp);
         };
         const std::vector<std::uint64_t> portable = run(int(KernelIsa::Portable), std::size_t(-1));
         QCOMPARE(portable.size(), std::size_t(8));
         QVERIFY(portable.front() != portable.back()); // it moved
         QVERIFY(!blownUp);
-        for (int isa = int(KernelIsa::Avx2); isa <= int(xpbdKernelIsaOfCpu()); ++isa) {
-            for (const std::size_t threshold : { std::size_t(-1), std::size_t(0) }) {
-                const std::vector<std::uint64_t> fast = run(isa, threshold);
-                for (std::size_t f = 0; f < portable.size(); ++f)
-                    QVERIFY2(fast[f] == portable[f],
-                        qPrintable(QString("kernels %1, threshold %2: frame %3 differs")
-                                       .arg(isa)
-                                       .arg(qlonglong(threshold))
-                                       .arg(f)));
-            }
-        }
+        expectFramesOfPortable(run, portable);
+    }
+
+    void selfCollisionFramesEqualPortable()
+    {
+        // Frames that would be plain but for self-collision (gravity, pins, a kinematic hand
+        // folding the sheet's bottom up onto it): between substeps the positions are written
+        // from the offsets (writePositions, eight particles at a time on the vector paths),
+        // pushed apart, and the pushed particles' offsets taken back. The same bits as the
+        // portable path frame by frame, on one thread and on two; and self-collision acted
+        // (the frames differ from the same run without it).
+        const HandSheet sheet = handSheet();
+        bool blownUp = false;
+        const auto run = [&sheet, &blownUp](int isa, std::size_t threshold, bool self) {
+            Simulation sim;
+            sim.solver.substeps = 6;
+            sim.solver.selfCollision = self;
+            sim.cloths.push_back(sheet.cloth);
+            sim.cloths[0].thickness = 0.02f;
+            return handFrameHashes(isa, threshold, sim, sheet.hand, { 0.f, 0.06f, 0.002f }, 24, blownUp);
+        };
+        const std::vector<std::uint64_t> portable = run(int(KernelIsa::Portable), std::size_t(-1), true);
+        QCOMPARE(portable.size(), std::size_t(24));
+        QVERIFY(portable.front() != portable.back()); // it moved
+        QVERIFY(run(int(KernelIsa::Portable), std::size_t(-1), false).back() != portable.back());
+        QVERIFY(!blownUp);
+        expectFramesOfPortable(
+            [&run](int isa, std::size_t threshold) { return run(isa, threshold, true); }, portable);
     }
 
     // The portable kernels' multiply-add rounds once, as std::fma and the vector kernels' FMA

@@ -339,15 +339,81 @@ bool plainFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameCo
     return !ctx.solver.selfCollision && plainButSelfCollision(cloth, cache, ctx);
 }
 
+namespace {
+
+// Some of the eight inverse masses from w is 0: a static or kinematic particle, which the
+// particle passes' runs of eight leave to their one-by-one loops.
+__attribute__((target("avx2,fma"))) inline bool holdsStill(const float *w)
+{
+    return _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(w), _mm256_setzero_ps(), _CMP_EQ_OQ)) != 0;
+}
+
+// coordinates(k) for the three registers of floats k .. k + 7 of the Vec3 arrays (float 3p + c
+// is component c of particle p) of each run of eight dynamic particles from `first`: stops
+// before particle n or the first eight holding a static or kinematic particle; returns how
+// many particles it did.
+template <class Coordinates>
+__attribute__((target("avx2,fma"), always_inline)) inline std::size_t coordinateEights(
+    const float *invMass, std::size_t first, std::size_t n, const Coordinates &coordinates)
+{
+    std::size_t i = first;
+    for (; i + 8 <= n; i += 8) {
+        if (holdsStill(invMass + i))
+            break;
+        for (std::size_t c = 0; c < 3; ++c)
+            coordinates(3 * i + 8 * c);
+    }
+    return i - first;
+}
+
+// one(i) for every particle of the cloth, on the caller and the worker (forParticles), but
+// where the vector kernels run: there eights(first, end) takes the runs of eight dynamic
+// particles from `first` (the same bits; it returns how many it did), and one(i) the rest.
+template <class Eights, class One>
+void forParticlesInEights(ClothSolverCache &cache, std::size_t count, Eights &&eights, One &&one)
+{
+    const bool vector = xpbdKernelIsa() >= KernelIsa::Avx2;
+    forParticles(cache, count, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (vector) {
+                i += eights(i, std::size_t(end));
+                if (i == end)
+                    break;
+            }
+            one(i);
+        }
+    });
+}
+
+// writePositions() for eight dynamic particles at a time in AVX2 (the same IEEE additions):
+// stops before particle n or the first group holding a static or kinematic particle; returns
+// how many it did.
+__attribute__((target("avx2,fma"))) std::size_t writePositionsEights(
+    Cloth &cloth, const ClothSolverCache &cache, std::size_t first, std::size_t n)
+{
+    const float *invMass = cloth.particles.invMass.data();
+    const float *origin = &cache.origin.data()->x;
+    const float *offset = &cache.offset.data()->x;
+    float *position = &cloth.particles.position.data()->x;
+    return coordinateEights(
+        invMass, first, n, [&](std::size_t k) __attribute__((target("avx2,fma"))) {
+            _mm256_storeu_ps(
+                position + k, _mm256_add_ps(_mm256_loadu_ps(origin + k), _mm256_loadu_ps(offset + k)));
+        });
+}
+
+} // namespace
+
 void writePositions(Cloth &cloth, ClothSolverCache &cache)
 {
     Particles &p = cloth.particles;
-    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
+    forParticlesInEights(
+        cache, p.size(),
+        [&](std::size_t first, std::size_t end) { return writePositionsEights(cloth, cache, first, end); },
+        [&](std::size_t i) {
             if (p.invMass[i] != 0.f)
                 p.position[i] = cache.origin[i] + cache.offset[i];
-        }
-    });
+        });
 }
 
 void takeSelfContactOffsets(Cloth &cloth, ClothSolverCache &cache)
@@ -542,13 +608,8 @@ __attribute__((target("avx2,fma"))) std::size_t finishPlainFrameEights(
     float *velocity = &p.velocity.data()->x;
     const __m256 dt8 = _mm256_set1_ps(dt);
     const __m256 invDt = _mm256_set1_ps(1.f / dt);
-    std::size_t i = first;
-    for (; i + 8 <= n; i += 8) {
-        if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(invMass + i), _mm256_setzero_ps(), _CMP_EQ_OQ))
-            != 0)
-            break;
-        for (std::size_t c = 0; c < 3; ++c) {
-            const std::size_t k = 3 * i + 8 * c;
+    return coordinateEights(
+        invMass, first, n, [&](std::size_t k) __attribute__((target("avx2,fma"))) {
             const __m256 o = _mm256_loadu_ps(origin + k);
             const __m256 x = _mm256_loadu_ps(offset + k);
             const __m256 xPrev = _mm256_loadu_ps(offsetPrev + k);
@@ -558,9 +619,7 @@ __attribute__((target("avx2,fma"))) std::size_t finishPlainFrameEights(
             const __m256 predicted = _mm256_add_ps(xPrev, _mm256_mul_ps(pv, dt8));
             _mm256_storeu_ps(
                 velocity + k, _mm256_add_ps(pv, _mm256_mul_ps(_mm256_sub_ps(x, predicted), invDt)));
-        }
-    }
-    return i - first;
+        });
 }
 
 } // namespace
@@ -574,23 +633,19 @@ void finishPlainFrame(Cloth &cloth, ClothSolverCache &cache, float dt)
     const Vec3 *offset = cache.offset.data();
     const Vec3 *offsetPrev = cache.offsetPrev.data();
     const Vec3 *preVelocity = cache.preVelocity.data();
-    const bool eights = xpbdKernelIsa() >= KernelIsa::Avx2;
-    forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            // Runs of eight dynamic particles in AVX2 (the same bits), the rest one by one.
-            if (eights) {
-                i += finishPlainFrameEights(cloth, cache, dt, i, end);
-                if (i == end)
-                    break;
-            }
+    forParticlesInEights(
+        cache, p.size(),
+        [&](std::size_t first, std::size_t end) {
+            return finishPlainFrameEights(cloth, cache, dt, first, end);
+        },
+        [&](std::size_t i) {
             if (invMass[i] == 0.f)
-                continue;
+                return;
             p.position[i] = origin[i] + offset[i];
             p.previous[i] = origin[i] + offsetPrev[i];
             const Vec3 predicted = offsetPrev[i] + preVelocity[i] * dt;
             p.velocity[i] = preVelocity[i] + (offset[i] - predicted) * invDt;
-        }
-    });
+        });
 }
 
 namespace {
@@ -811,8 +866,7 @@ __attribute__((target("avx2,fma"))) std::size_t calmPlanesEights(
     };
     std::size_t i = first;
     for (; i + 8 <= n; i += 8) {
-        if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(invMass + i), _mm256_setzero_ps(), _CMP_EQ_OQ))
-            != 0)
+        if (holdsStill(invMass + i))
             break;
         const avx2::Lanes o = avx2::loadWindow(&p.position.data()->x, std::uint32_t(i));
         const __m256 bad
@@ -836,8 +890,7 @@ __attribute__((target("avx2,fma"))) std::size_t finishPlanesEights(
     const __m256 invDt = _mm256_set1_ps(1.f / dt);
     std::size_t i = first;
     for (; i + 8 <= n; i += 8) {
-        if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(invMass + i), _mm256_setzero_ps(), _CMP_EQ_OQ))
-            != 0)
+        if (holdsStill(invMass + i))
             break;
         // The frame's origin is where the particles still are; each window is read before it
         // is written.
