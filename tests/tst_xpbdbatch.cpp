@@ -1493,9 +1493,11 @@ private slots:
         // Frames that would be plain but for self-collision (gravity, pins, a kinematic hand
         // folding the sheet's bottom up onto it): between substeps the positions are written
         // from the offsets (writePositions, eight particles at a time on the vector paths),
-        // pushed apart, and the pushed particles' offsets taken back. The same bits as the
-        // portable path frame by frame, on one thread and on two; and self-collision acted
-        // (the frames differ from the same run without it).
+        // pushed apart, and the pushed particles' offsets taken back; the last substep ends as
+        // a substep with contacts does (writePositionsFromOffsets, finishPositionSubstep's
+        // velocities), also in runs of eight particles on AVX2. The same bits as the portable
+        // path frame by frame, on one thread and on two; and self-collision acted (the frames
+        // differ from the same run without it).
         const HandSheet sheet = handSheet();
         bool blownUp = false;
         const auto run = [&sheet, &blownUp](int isa, std::size_t threshold, bool self) {

@@ -200,18 +200,119 @@ void takeContactOffsetsRange(Cloth &cloth, ClothSolverCache &cache, std::size_t 
 
 } // namespace
 
+namespace {
+
+// Some of the eight inverse masses from w is 0: a static or kinematic particle, which the
+// particle passes' runs of eight leave to their one-by-one loops.
+__attribute__((target("avx2,fma"))) inline bool holdsStill(const float *w)
+{
+    return _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(w), _mm256_setzero_ps(), _CMP_EQ_OQ)) != 0;
+}
+
+// coordinates(k) for the three registers of floats k .. k + 7 of the Vec3 arrays (float 3p + c
+// is component c of particle p) of each run of eight dynamic particles from `first`: stops
+// before particle n or the first eight holding a static or kinematic particle; returns how
+// many particles it did.
+template <class Coordinates>
+__attribute__((target("avx2,fma"), always_inline)) inline std::size_t coordinateEights(
+    const float *invMass, std::size_t first, std::size_t n, const Coordinates &coordinates)
+{
+    std::size_t i = first;
+    for (; i + 8 <= n; i += 8) {
+        if (holdsStill(invMass + i))
+            break;
+        for (std::size_t c = 0; c < 3; ++c)
+            coordinates(3 * i + 8 * c);
+    }
+    return i - first;
+}
+
+// one(i) for the particles of [begin, end), but where the vector kernels run (`vector`):
+// there eights(first, end) takes the runs of eight dynamic particles from `first` (the same
+// bits; it returns how many it did), and one(i) the rest.
+template <class Eights, class One>
+void inEights(bool vector, std::size_t begin, std::size_t end, Eights &&eights, One &&one)
+{
+    for (std::size_t i = begin; i < end; ++i) {
+        if (vector) {
+            i += eights(i, end);
+            if (i == end)
+                break;
+        }
+        one(i);
+    }
+}
+
+// inEights over every particle of the cloth, on the caller and the worker (forParticles).
+template <class Eights, class One>
+void forParticlesInEights(ClothSolverCache &cache, std::size_t count, Eights &&eights, One &&one)
+{
+    const bool vector = xpbdKernelIsa() >= KernelIsa::Avx2;
+    forParticles(cache, count,
+        [&](std::uint32_t begin, std::uint32_t end) { inEights(vector, begin, end, eights, one); });
+}
+
+// writePositionsFromOffsets() for eight dynamic particles at a time in AVX2 (the same IEEE
+// additions; on AVX-512, writePositionsSixteensAvx512 takes groups with static particles too).
+__attribute__((target("avx2,fma"))) std::size_t writePositionsFromOffsetsEights(
+    Cloth &cloth, const ClothSolverCache &cache, std::size_t first, std::size_t n)
+{
+    const float *origin = &cache.origin.data()->x;
+    const float *offset = &cache.offset.data()->x;
+    const float *offsetPrev = &cache.offsetPrev.data()->x;
+    float *position = &cloth.particles.position.data()->x;
+    float *previous = &cloth.particles.previous.data()->x;
+    return coordinateEights(
+        cloth.particles.invMass.data(), first, n, [&](std::size_t k) __attribute__((target("avx2,fma"))) {
+            const __m256 o = _mm256_loadu_ps(origin + k);
+            _mm256_storeu_ps(position + k, _mm256_add_ps(o, _mm256_loadu_ps(offset + k)));
+            _mm256_storeu_ps(previous + k, _mm256_add_ps(o, _mm256_loadu_ps(offsetPrev + k)));
+        });
+}
+
+// finishPositionSubstep()'s velocities for eight dynamic particles at a time in AVX2 (its IEEE
+// operations in its order; on AVX-512, substepVelocitiesSixteensAvx512).
+__attribute__((target("avx2,fma"))) std::size_t substepVelocitiesEights(
+    Cloth &cloth, const ClothSolverCache &cache, float dt, float invDt, std::size_t first, std::size_t n)
+{
+    const float *offset = &cache.offset.data()->x;
+    const float *offsetPrev = &cache.offsetPrev.data()->x;
+    const float *preVelocity = &cache.preVelocity.data()->x;
+    float *velocity = &cloth.particles.velocity.data()->x;
+    const __m256 dt8 = _mm256_set1_ps(dt), invDt8 = _mm256_set1_ps(invDt);
+    return coordinateEights(
+        cloth.particles.invMass.data(), first, n, [&](std::size_t k) __attribute__((target("avx2,fma"))) {
+            const __m256 pv = _mm256_loadu_ps(preVelocity + k);
+            const __m256 predicted = _mm256_add_ps(_mm256_loadu_ps(offsetPrev + k), _mm256_mul_ps(pv, dt8));
+            _mm256_storeu_ps(velocity + k,
+                _mm256_add_ps(
+                    pv, _mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(offset + k), predicted), invDt8)));
+        });
+}
+
+} // namespace
+
 void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache)
 {
     Particles &p = cloth.particles;
-    const bool sixteens = xpbdKernelIsa() >= KernelIsa::Avx512;
+    const KernelIsa isa = xpbdKernelIsa();
+    const auto one = [&](std::size_t i) {
+        if (p.invMass[i] == 0.f)
+            return;
+        p.position[i] = cache.origin[i] + cache.offset[i];
+        p.previous[i] = cache.origin[i] + cache.offsetPrev[i];
+    };
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
-        const std::size_t vectors = sixteens ? writePositionsSixteensAvx512(cloth, cache, begin, end) : 0;
-        for (std::size_t i = begin + vectors; i < end; ++i) {
-            if (p.invMass[i] == 0.f)
-                continue;
-            p.position[i] = cache.origin[i] + cache.offset[i];
-            p.previous[i] = cache.origin[i] + cache.offsetPrev[i];
-        }
+        // Sixteen at a time in AVX-512, runs of eight dynamic particles in AVX2, the rest one
+        // by one (the same bits).
+        const std::size_t vectors
+            = isa >= KernelIsa::Avx512 ? writePositionsSixteensAvx512(cloth, cache, begin, end) : 0;
+        inEights(
+            isa == KernelIsa::Avx2, begin + vectors, end,
+            [&](std::size_t first, std::size_t n) {
+                return writePositionsFromOffsetsEights(cloth, cache, first, n);
+            },
+            one);
     });
 }
 
@@ -340,50 +441,6 @@ bool plainFrame(const Cloth &cloth, const ClothSolverCache &cache, const FrameCo
 }
 
 namespace {
-
-// Some of the eight inverse masses from w is 0: a static or kinematic particle, which the
-// particle passes' runs of eight leave to their one-by-one loops.
-__attribute__((target("avx2,fma"))) inline bool holdsStill(const float *w)
-{
-    return _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(w), _mm256_setzero_ps(), _CMP_EQ_OQ)) != 0;
-}
-
-// coordinates(k) for the three registers of floats k .. k + 7 of the Vec3 arrays (float 3p + c
-// is component c of particle p) of each run of eight dynamic particles from `first`: stops
-// before particle n or the first eight holding a static or kinematic particle; returns how
-// many particles it did.
-template <class Coordinates>
-__attribute__((target("avx2,fma"), always_inline)) inline std::size_t coordinateEights(
-    const float *invMass, std::size_t first, std::size_t n, const Coordinates &coordinates)
-{
-    std::size_t i = first;
-    for (; i + 8 <= n; i += 8) {
-        if (holdsStill(invMass + i))
-            break;
-        for (std::size_t c = 0; c < 3; ++c)
-            coordinates(3 * i + 8 * c);
-    }
-    return i - first;
-}
-
-// one(i) for every particle of the cloth, on the caller and the worker (forParticles), but
-// where the vector kernels run: there eights(first, end) takes the runs of eight dynamic
-// particles from `first` (the same bits; it returns how many it did), and one(i) the rest.
-template <class Eights, class One>
-void forParticlesInEights(ClothSolverCache &cache, std::size_t count, Eights &&eights, One &&one)
-{
-    const bool vector = xpbdKernelIsa() >= KernelIsa::Avx2;
-    forParticles(cache, count, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            if (vector) {
-                i += eights(i, std::size_t(end));
-                if (i == end)
-                    break;
-            }
-            one(i);
-        }
-    });
-}
 
 // writePositions() for eight dynamic particles at a time in AVX2 (the same IEEE additions):
 // stops before particle n or the first group holding a static or kinematic particle; returns
@@ -1094,7 +1151,7 @@ void finishPositionSubstep(
         takeSelfContactOffsets(cloth, cache); // only those particles moved
     const bool contacts = otherContacts;
     const float invDt = 1.f / dt;
-    const bool sixteens = xpbdKernelIsa() >= KernelIsa::Avx512;
+    const KernelIsa isa = xpbdKernelIsa();
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
         if (contacts)
             takeContactOffsetsRange(cloth, cache, begin, end);
@@ -1102,13 +1159,22 @@ void finishPositionSubstep(
         // correction the solve made: offsetPrev + v_pred dt repeats the prediction's float
         // operations exactly, so a particle nothing acted on keeps v_pred bit for bit.
         // Sixteen at a time in AVX-512 (the same bits), the rest one by one.
-        const std::size_t vectors = sixteens ? substepVelocitiesSixteensAvx512(cloth, cache, dt, invDt, begin, end) : 0;
-        for (std::size_t i = begin + vectors; i < end; ++i) {
-            if (p.invMass[i] == 0.f)
-                continue;
-            const Vec3 predicted = cache.offsetPrev[i] + cache.preVelocity[i] * dt;
-            p.velocity[i] = cache.preVelocity[i] + (offset[i] - predicted) * invDt;
-        }
+        // Sixteen at a time in AVX-512, runs of eight dynamic particles in AVX2 (the same
+        // bits), the rest one by one.
+        const std::size_t vectors = isa >= KernelIsa::Avx512
+            ? substepVelocitiesSixteensAvx512(cloth, cache, dt, invDt, begin, end)
+            : 0;
+        inEights(
+            isa == KernelIsa::Avx2, begin + vectors, end,
+            [&](std::size_t first, std::size_t n) {
+                return substepVelocitiesEights(cloth, cache, dt, invDt, first, n);
+            },
+            [&](std::size_t i) {
+                if (p.invMass[i] == 0.f)
+                    return;
+                const Vec3 predicted = cache.offsetPrev[i] + cache.preVelocity[i] * dt;
+                p.velocity[i] = cache.preVelocity[i] + (offset[i] - predicted) * invDt;
+            });
     });
     if (ctx.colliderCount != 0)
         applyRestitution(cloth, cache, ctx.collidersAt(substep), ctx.dt, ctx.restingSpeed(), false);
