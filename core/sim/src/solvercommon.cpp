@@ -252,6 +252,18 @@ void forParticlesInEights(ClothSolverCache &cache, std::size_t count, Eights &&e
         [&](std::uint32_t begin, std::uint32_t end) { inEights(vector, begin, end, eights, one); });
 }
 
+// A pass over the particles of [begin, end) in the widest vectors the CPU takes: with
+// AVX-512, sixteens(begin, end) takes the groups of sixteen from `begin` (static particles
+// too, masked; it returns how many it did); with AVX2 alone, eights the runs of eight dynamic
+// particles (inEights); one(i) the rest. The same bits on every path.
+template <class Sixteens, class Eights, class One>
+void inSixteensOrEights(
+    KernelIsa isa, std::size_t begin, std::size_t end, Sixteens &&sixteens, Eights &&eights, One &&one)
+{
+    const std::size_t vectors = isa >= KernelIsa::Avx512 ? sixteens(begin, end) : 0;
+    inEights(isa == KernelIsa::Avx2, begin + vectors, end, eights, one);
+}
+
 // writePositionsFromOffsets() for eight dynamic particles at a time in AVX2 (the same IEEE
 // additions; on AVX-512, writePositionsSixteensAvx512 takes groups with static particles too).
 __attribute__((target("avx2,fma"))) std::size_t writePositionsFromOffsetsEights(
@@ -303,12 +315,11 @@ void writePositionsFromOffsets(Cloth &cloth, ClothSolverCache &cache)
         p.previous[i] = cache.origin[i] + cache.offsetPrev[i];
     };
     forParticles(cache, p.size(), [&](std::uint32_t begin, std::uint32_t end) {
-        // Sixteen at a time in AVX-512, runs of eight dynamic particles in AVX2, the rest one
-        // by one (the same bits).
-        const std::size_t vectors
-            = isa >= KernelIsa::Avx512 ? writePositionsSixteensAvx512(cloth, cache, begin, end) : 0;
-        inEights(
-            isa == KernelIsa::Avx2, begin + vectors, end,
+        inSixteensOrEights(
+            isa, begin, end,
+            [&](std::size_t first, std::size_t n) {
+                return writePositionsSixteensAvx512(cloth, cache, first, n);
+            },
             [&](std::size_t first, std::size_t n) {
                 return writePositionsFromOffsetsEights(cloth, cache, first, n);
             },
@@ -1158,14 +1169,11 @@ void finishPositionSubstep(
         // v = (x - x_prev)/dt on offsets, written as the predicted velocity plus the
         // correction the solve made: offsetPrev + v_pred dt repeats the prediction's float
         // operations exactly, so a particle nothing acted on keeps v_pred bit for bit.
-        // Sixteen at a time in AVX-512 (the same bits), the rest one by one.
-        // Sixteen at a time in AVX-512, runs of eight dynamic particles in AVX2 (the same
-        // bits), the rest one by one.
-        const std::size_t vectors = isa >= KernelIsa::Avx512
-            ? substepVelocitiesSixteensAvx512(cloth, cache, dt, invDt, begin, end)
-            : 0;
-        inEights(
-            isa == KernelIsa::Avx2, begin + vectors, end,
+        inSixteensOrEights(
+            isa, begin, end,
+            [&](std::size_t first, std::size_t n) {
+                return substepVelocitiesSixteensAvx512(cloth, cache, dt, invDt, first, n);
+            },
             [&](std::size_t first, std::size_t n) {
                 return substepVelocitiesEights(cloth, cache, dt, invDt, first, n);
             },
