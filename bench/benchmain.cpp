@@ -63,6 +63,12 @@ int main(int argc, char **argv)
         --i;
     }
     benchmark::AddCustomContext("drape.kernel", isaName(drape::detail::xpbdKernelIsa()));
+    // The kernels' speed depends on the compiler that built them (docs/benchmark.md).
+#if defined(__clang__)
+    benchmark::AddCustomContext("drape.compiler", "clang " __clang_version__);
+#elif defined(__GNUC__)
+    benchmark::AddCustomContext("drape.compiler", "GCC " __VERSION__);
+#endif
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 1;
