@@ -432,6 +432,26 @@ class TestXpbdBatch : public QObject {
     Q_OBJECT
 
 private slots:
+    void squaredLengthTellsTheShortLinks()
+    {
+        // The vector kernels tell the links too short to move (|d| < kMinLinkLength) from |d|²
+        // >= kMinLinkLengthSquared instead of sqrt(|d|²) >= kMinLinkLength: the same answer for
+        // every float exactly when kMinLinkLengthSquared is the least float whose square root
+        // reaches kMinLinkLength (the square root is correctly rounded, hence monotonic). Each
+        // float near the edge, and the edge itself both ways:
+        const float edge = kMinLinkLengthSquared;
+        QVERIFY(std::sqrt(edge) >= kMinLinkLength);
+        QVERIFY(!(std::sqrt(std::nextafter(edge, 0.f)) >= kMinLinkLength));
+        float x = edge;
+        for (int i = 0; i < 4096; ++i)
+            x = std::nextafter(x, 0.f);
+        for (int i = 0; i < 8192; ++i, x = std::nextafter(x, 1.f))
+            QCOMPARE(x >= kMinLinkLengthSquared, std::sqrt(x) >= kMinLinkLength);
+        for (const float special : { 0.f, -0.f, std::numeric_limits<float>::infinity(),
+                 std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min() })
+            QCOMPARE(special >= kMinLinkLengthSquared, std::sqrt(special) >= kMinLinkLength);
+    }
+
     void streamsCoverEveryConstraintOnce()
     {
         const Cloth cloth = jitteredSheet(13, 11); // odd sizes: colours are not multiples of 8

@@ -451,8 +451,19 @@ inline float fusedMulAdd(float a, float b, float c)
     return float(sum);
 }
 
+/// The shortest link that moves its ends: below it the direction d / |d| means nothing.
+constexpr float kMinLinkLength = 1e-9f;
+/// The least float x with sqrt(x) >= kMinLinkLength (sqrt correctly rounded, as IEEE 754
+/// and the vector square roots give it). Square root is monotonic, so for every float x,
+/// sqrt(x) >= kMinLinkLength exactly when x >= kMinLinkLengthSquared, NaN false both ways
+/// (tests/tst_xpbdbatch.cpp checks the edge): the vector kernels compare |d|² and so have the
+/// lanes that move before the square root is done, not after. (kMinLinkLength squared in
+/// float, 0x1.2725dcp-60, is one float above: it would call |d|² = this constant short,
+/// though its square root is not.)
+constexpr float kMinLinkLengthSquared = 0x1.2725dap-60f;
+
 /// Fills `link` for slot k, whose ends are `ends` (s.ends(k)); false when the slot moves
-/// nothing (w_a + w_b = 0, |d| < 1e-9 m). `x` is a Vec3 array or PlanarPositions.
+/// nothing (w_a + w_b = 0, |d| < kMinLinkLength). `x` is a Vec3 array or PlanarPositions.
 template <typename Positions>
 inline bool slotLink(const XpbdBatches &s, std::uint32_t k, XpbdBatches::Ends ends, const Positions &x,
     const float *w, SlotLink &link)
@@ -466,7 +477,7 @@ inline bool slotLink(const XpbdBatches &s, std::uint32_t k, XpbdBatches::Ends en
     const float ex = xa.x - xb.x, ey = xa.y - xb.y, ez = xa.z - xb.z;
     const float dx = sx + ex, dy = sy + ey, dz = sz + ez;
     const float len = std::sqrt(fusedMulAdd(dz, dz, fusedMulAdd(dy, dy, dx * dx)));
-    if (!(len >= 1e-9f))
+    if (!(len >= kMinLinkLength))
         return false;
     const float rest = s.restLength[k];
     const float ss = fusedMulAdd(sz, sz, fusedMulAdd(sy, sy, sx * sx));

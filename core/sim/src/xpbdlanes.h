@@ -55,7 +55,7 @@ template <int U>
 DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (&k0)[U],
     const BlockIn (&in)[U], BlockGeometry<U> &g, BlockOut (&out)[U])
 {
-    const __m256 minLen = _mm256_set1_ps(1e-9f);
+    const __m256 minLen2 = _mm256_set1_ps(kMinLinkLengthSquared);
     const __m256 zeroF = _mm256_setzero_ps();
     const __m256 oneF = _mm256_set1_ps(1.f);
     #pragma GCC unroll 4
@@ -68,11 +68,12 @@ DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (
         const __m256 ey = _mm256_sub_ps(b.xa.y, b.xb.y);
         const __m256 ez = _mm256_sub_ps(b.xa.z, b.xb.z);
         const __m256 dx = _mm256_add_ps(sx, ex), dy = _mm256_add_ps(sy, ey), dz = _mm256_add_ps(sz, ez);
-        const __m256 len
-            = _mm256_sqrt_ps(_mm256_fmadd_ps(dz, dz, _mm256_fmadd_ps(dy, dy, _mm256_mul_ps(dx, dx))));
+        const __m256 len2 = _mm256_fmadd_ps(dz, dz, _mm256_fmadd_ps(dy, dy, _mm256_mul_ps(dx, dx)));
+        const __m256 len = _mm256_sqrt_ps(len2);
         g.wSum[u] = _mm256_add_ps(b.wa, b.wb);
+        // |d| >= kMinLinkLength, told from |d|² while the square root runs.
         out[u].okF = _mm256_and_ps(
-            _mm256_cmp_ps(g.wSum[u], zeroF, _CMP_NEQ_UQ), _mm256_cmp_ps(len, minLen, _CMP_GE_OQ));
+            _mm256_cmp_ps(g.wSum[u], zeroF, _CMP_NEQ_UQ), _mm256_cmp_ps(len2, minLen2, _CMP_GE_OQ));
         g.len[u] = _mm256_blendv_ps(oneF, len, out[u].okF);
         const __m256 rest = _mm256_loadu_ps(s.restLength.data() + k0[u]);
         g.lenRest[u] = _mm256_add_ps(g.len[u], rest);

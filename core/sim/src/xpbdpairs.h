@@ -167,7 +167,7 @@ template <int P>
 DRAPE_AVX512_INLINE void pairGeometry(const XpbdBatches &s, const std::uint32_t (&k0)[P],
     const PairIn (&in)[P], PairGeometry<P> &g, PairOut (&out)[P])
 {
-    const __m512 minLen = _mm512_set1_ps(1e-9f);
+    const __m512 minLen2 = _mm512_set1_ps(kMinLinkLengthSquared);
     const __m512 zeroF = _mm512_setzero_ps();
     const __m512 oneF = _mm512_set1_ps(1.f);
 #pragma GCC unroll 4
@@ -182,11 +182,12 @@ DRAPE_AVX512_INLINE void pairGeometry(const XpbdBatches &s, const std::uint32_t 
         const __m512 dx = _mm512_add_ps(sx, ex), dy = _mm512_add_ps(sy, ey), dz = _mm512_add_ps(sz, ez);
         // maskz with every lane set: _mm512_sqrt_ps merges into an undefined value, which
         // GCC 12 warns about; the instruction and the result are the same.
-        const __m512 len = _mm512_maskz_sqrt_ps(
-            __mmask16(0xffff), _mm512_fmadd_ps(dz, dz, _mm512_fmadd_ps(dy, dy, _mm512_mul_ps(dx, dx))));
+        const __m512 len2 = _mm512_fmadd_ps(dz, dz, _mm512_fmadd_ps(dy, dy, _mm512_mul_ps(dx, dx)));
+        const __m512 len = _mm512_maskz_sqrt_ps(__mmask16(0xffff), len2);
         g.wSum[p] = _mm512_add_ps(b.wa, b.wb);
-        out[p].ok
-            = _mm512_cmp_ps_mask(g.wSum[p], zeroF, _CMP_NEQ_UQ) & _mm512_cmp_ps_mask(len, minLen, _CMP_GE_OQ);
+        // |d| >= kMinLinkLength from |d|², as blockGeometry.
+        out[p].ok = _mm512_cmp_ps_mask(g.wSum[p], zeroF, _CMP_NEQ_UQ)
+            & _mm512_cmp_ps_mask(len2, minLen2, _CMP_GE_OQ);
         g.len[p] = _mm512_mask_blend_ps(out[p].ok, oneF, len);
         const __m512 rest = _mm512_loadu_ps(s.restLength.data() + k0[p]);
         g.lenRest[p] = _mm512_add_ps(g.len[p], rest);
