@@ -143,7 +143,7 @@ template <typename State> bool timeFrames(State &state, Simulation &sim)
         state.SkipWithError(sim.status().message.c_str());
         return false;
     }
-    for (auto _ : state) {
+    for ([[maybe_unused]] auto _ : state) {
         sim.step();
         benchmark::DoNotOptimize(sim.cloths[0].particles.position.data());
     }

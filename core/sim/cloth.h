@@ -102,10 +102,8 @@ inline bool constraintMaterialValid(float compliance, float damping, float tearS
 /// record's ends.
 inline bool constraintValid(const DistanceConstraint &k, std::size_t particleCount)
 {
-    // & on ints, not bools: clang warns that & between bools may have meant &&.
-    return (int(constraintEndsValid(k.a, k.b, k.restLength, particleCount))
-               & int(constraintMaterialValid(k.compliance, k.damping, k.tearStrain, k.tearForce)))
-        != 0;
+    return constraintEndsValid(k.a, k.b, k.restLength, particleCount)
+        & constraintMaterialValid(k.compliance, k.damping, k.tearStrain, k.tearForce);
 }
 
 /// A rendered face; counter-clockwise seen from the front side.

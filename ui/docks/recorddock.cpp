@@ -298,7 +298,7 @@ void RecordDock::buildUi()
             m_length->setValue(std::max(1, s.frames > 0 ? s.frames : 5 * s.fps));
         lengthChanged(0);
     });
-    connect(m_startFrame, &QSpinBox::valueChanged, this, [this, edit](int start) {
+    connect(m_startFrame, &QSpinBox::valueChanged, this, [edit](int start) {
         edit(tr("range"), [start](RecordSettings &s) {
             s.startFrame = start;
             if (s.endFrame != 0 && s.endFrame <= start)

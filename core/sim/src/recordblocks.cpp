@@ -140,10 +140,10 @@ void RecordBlocks::store(std::size_t block, const PackedConstraint *records, std
 {
     Block &b = m_blocks[block];
     const bool wasListed = b.listed();
-    const std::uint32_t group = b.a0;
+    const std::uint32_t oldGroup = b.a0;
     if (describe(records, count, b)) { // (leaves b as it was when false)
         if (wasListed)
-            freeGroup(group);
+            freeGroup(oldGroup);
         return;
     }
     if (!b.listed()) {
