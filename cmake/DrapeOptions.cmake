@@ -54,8 +54,8 @@ function(drape_set_target_options target)
         $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic>
         $<$<CXX_COMPILER_ID:GNU>:-Wshadow=local>
         $<$<CXX_COMPILER_ID:GNU,Clang>:-Wno-missing-field-initializers>
-        # The per-frame checks and and together bools with & on purpose: every check runs,
-        # with no branch between them.
+        # The per-frame checks combine bools with & on purpose: every check runs, with no
+        # branch between them.
         $<$<CXX_COMPILER_ID:Clang>:-Wno-bitwise-instead-of-logical>
         $<$<AND:$<BOOL:${DRAPE_PCH}>,$<CXX_COMPILER_ID:GNU>>:-Winvalid-pch>)
 endfunction()

@@ -37,7 +37,7 @@ install_missing() {
 }
 
 # The editor, the tests' normal build, the benchmark and the package are compiled by clang:
-# its build of the solver kernels makes a frame 5-13 % faster than GCC 12's (the kernels'
+# its build of the solver kernels makes a frame 2-12 % faster than GCC 12's (the kernels'
 # own loops 8-21 %; docs/benchmark.md), with the same bits. The sanitizer builds are
 # compiled by GCC, so the suite passes under both compilers.
 fast_cxx=clang++
