@@ -1,7 +1,10 @@
 // Golden state hashes: every built-in preset, simulated for 300 frames, must end in exactly
 // the state pinned below (Simulation::stateHash over positions, velocities, topology and
 // time), as Box2D pins its determinism test. Any change to results then shows up here and
-// is deliberate and reviewed.
+// is deliberate and reviewed. Each vector kernel path the CPU runs (xpbdkernel.h: AVX-512,
+// AVX2) must end in the same state, so a machine with AVX-512 checks the AVX2 path's bits
+// too; the portable path runs here where it is the CPU's own (three times the time of a
+// vector path; tst_xpbdbatch checks it against the others frame by frame).
 //
 // After a deliberate change to the physics or to a preset, print the new table with
 //     DRAPE_PRINT_GOLDEN=1 ./build/tests/tst_goldenstate
@@ -9,6 +12,7 @@
 #include "sanitizers.h"
 #include "scene/presets.h"
 #include "scene/scenefile.h"
+#include "xpbdkernel.h"
 
 #include <QtTest>
 
@@ -44,11 +48,33 @@ const std::map<std::string, std::uint64_t> kGolden = {
 class TestGoldenState : public QObject {
     Q_OBJECT
 private slots:
+    void everyPresetAfter300Frames_data();
     void everyPresetAfter300Frames();
 };
 
+void TestGoldenState::everyPresetAfter300Frames_data()
+{
+    QTest::addColumn<int>("isa");
+    QTest::newRow("avx512") << int(detail::KernelIsa::Avx512);
+    QTest::newRow("avx2") << int(detail::KernelIsa::Avx2);
+    QTest::newRow("portable") << int(detail::KernelIsa::Portable);
+}
+
 void TestGoldenState::everyPresetAfter300Frames()
 {
+    QFETCH(int, isa);
+    const int best = int(detail::xpbdKernelIsaOfCpu());
+    if (isa > best)
+        QSKIP("this CPU does not run these kernels");
+    if (isa == int(detail::KernelIsa::Portable) && isa != best)
+        QSKIP("the portable kernels are checked here only where they are the CPU's own");
+    // The sanitizer builds run the CPU's own path only (their time goes to the memory checks).
+    if (kSanitized && isa != best)
+        QSKIP("the sanitizer builds check the CPU's own kernels only");
+    struct KernelLimit {
+        explicit KernelLimit(int isa) { detail::setXpbdKernelLimit(detail::KernelIsa(isa)); }
+        ~KernelLimit() { detail::setXpbdKernelLimit(detail::KernelIsa::Avx512); }
+    } limit(isa);
     const bool print = qEnvironmentVariableIsSet("DRAPE_PRINT_GOLDEN");
     std::string table;
     for (const PresetDesc &p : presetList()) {
