@@ -38,7 +38,8 @@ struct VerletArith {
         return f;
     }
 
-    // The ends of a block moved by f / |d| along d: x_a - w_a d f, x_b + w_b d f.
+    // The ends of a block moved by f / |d| along d: x_a - w_a d f, x_b + w_b d f. A lane that
+    // does not move has d = 0 and f = 0 (blockGeometry, force), so it keeps its offsets as read.
     DRAPE_AVX2_INLINE static void move(const BlockIn &b, const Lanes &d, __m256 f, BlockOut &out)
     {
         const __m256 cx = _mm256_mul_ps(d.x, f), cy = _mm256_mul_ps(d.y, f), cz = _mm256_mul_ps(d.z, f);
@@ -93,8 +94,8 @@ struct VerletArith {
             loadRunWindows(blocks.base0[u], blocks.base1[u], x, w, again);
             BlockOut moved;
             move(again, geo.d[u], f[u], moved);
-            storePlanes(x, blocks.base0[u], select(again.xa, moved.xa, out[u].okF));
-            storePlanes(x, blocks.base1[u], select(again.xb, moved.xb, out[u].okF));
+            storePlanes(x, blocks.base0[u], moved.xa);
+            storePlanes(x, blocks.base1[u], moved.xb);
         }
     }
 
@@ -114,8 +115,7 @@ struct VerletArith {
         solve<U>(s, blocks.k0, in, out);
 #pragma GCC unroll 2
         for (int u = 0; u < U; ++u)
-            storeDealtWindows<Layout>(blocks.base0[u], blocks.base1[u], x,
-                select(in[u].xa, out[u].xa, out[u].okF), select(in[u].xb, out[u].xb, out[u].okF));
+            storeDealtWindows<Layout>(blocks.base0[u], blocks.base1[u], x, out[u].xa, out[u].xb);
     }
 
     // solve on P pairs of blocks, 16 lanes at a time (xpbdpairs.h).

@@ -78,14 +78,15 @@ DRAPE_AVX2_INLINE __m256 runsMotion(
         _mm256_sub_ps(_mm256_loadu_ps(plane + base1), _mm256_loadu_ps(prev + base1)));
 }
 
-// One plane of a block of runs: x_a + d c_a into window 0 and x_b - d c_b into window 1, in
-// the lanes that move (c = w Δλ / |d|, deltaLambda).
+// One plane of a block of runs: x_a + d c_a into window 0 and x_b - d c_b into window 1
+// (c = w Δλ / |d|, deltaLambda). The lanes that do not move have d = 0 and c = 0 (blockGeometry),
+// so they store their offsets as read.
 DRAPE_AVX2_INLINE void moveRuns(
-    float *plane, std::uint32_t base0, std::uint32_t base1, __m256 d, __m256 ca, __m256 cb, __m256 okF)
+    float *plane, std::uint32_t base0, std::uint32_t base1, __m256 d, __m256 ca, __m256 cb)
 {
     const __m256 a = _mm256_loadu_ps(plane + base0), b = _mm256_loadu_ps(plane + base1);
-    _mm256_storeu_ps(plane + base0, _mm256_blendv_ps(a, _mm256_fmadd_ps(d, ca, a), okF));
-    _mm256_storeu_ps(plane + base1, _mm256_blendv_ps(b, _mm256_fnmadd_ps(d, cb, b), okF));
+    _mm256_storeu_ps(plane + base0, _mm256_fmadd_ps(d, ca, a));
+    _mm256_storeu_ps(plane + base1, _mm256_fnmadd_ps(d, cb, b));
 }
 
 // What the damping term of a block reads: the lanes' motion kept from the fetch...
@@ -129,13 +130,13 @@ struct RunWindows {
     }
     // The update (solve's last loop, storePlanarWindows), from the offsets read again.
     DRAPE_AVX2_INLINE static void update(std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x,
-        const float *w, const Lanes &d, __m256 G, __m256 okF)
+        const float *w, const Lanes &d, __m256 G)
     {
         const __m256 ca = _mm256_mul_ps(_mm256_loadu_ps(w + base0), G);
         const __m256 cb = _mm256_mul_ps(_mm256_loadu_ps(w + base1), G);
-        moveRuns(x.x, base0, base1, d.x, ca, cb, okF);
-        moveRuns(x.y, base0, base1, d.y, ca, cb, okF);
-        moveRuns(x.z, base0, base1, d.z, ca, cb, okF);
+        moveRuns(x.x, base0, base1, d.x, ca, cb);
+        moveRuns(x.y, base0, base1, d.y, ca, cb);
+        moveRuns(x.z, base0, base1, d.z, ca, cb);
     }
 };
 
@@ -151,7 +152,7 @@ template <std::uint64_t Layout> struct DealtWindows {
     }
     // The update from the lanes as the fetch dealt them (solveTwoDealt keeps them).
     DRAPE_AVX2_INLINE static void update(std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x,
-        const Lanes &d, __m256 G, __m256 okF, const BlockIn &in)
+        const Lanes &d, __m256 G, const BlockIn &in)
     {
         const __m256 ca = _mm256_mul_ps(in.wa, G);
         const __m256 cb = _mm256_mul_ps(in.wb, G);
@@ -159,7 +160,7 @@ template <std::uint64_t Layout> struct DealtWindows {
             _mm256_fmadd_ps(d.z, ca, in.xa.z) };
         const Lanes yb { _mm256_fnmadd_ps(d.x, cb, in.xb.x), _mm256_fnmadd_ps(d.y, cb, in.xb.y),
             _mm256_fnmadd_ps(d.z, cb, in.xb.z) };
-        storeDealtWindows<Layout>(base0, base1, x, select(in.xa, ya, okF), select(in.xb, yb, okF));
+        storeDealtWindows<Layout>(base0, base1, x, ya, yb);
     }
 };
 
@@ -301,7 +302,7 @@ struct XpbdArith {
         asm volatile("" ::: "memory");
 #pragma GCC unroll 2
         for (int u = 0; u < TwoBlocks::U; ++u)
-            Windows::update(two.base0[u], two.base1[u], x, w, two.geo.d[u], two.G[u], two.out[u].okF);
+            Windows::update(two.base0[u], two.base1[u], x, w, two.geo.d[u], two.G[u]);
     }
 
     // solveTwo for two window blocks of a dealt layout, with their dealt lanes kept from the
@@ -320,7 +321,7 @@ struct XpbdArith {
         two.multipliers<Windows, Motion>(s, x, xPrev);
 #pragma GCC unroll 2
         for (int u = 0; u < TwoBlocks::U; ++u)
-            Windows::update(two.base0[u], two.base1[u], x, two.geo.d[u], two.G[u], two.out[u].okF, in[u]);
+            Windows::update(two.base0[u], two.base1[u], x, two.geo.d[u], two.G[u], in[u]);
     }
 
     // Two blocks of runs (a grid's vertical and diagonal colours).

@@ -45,7 +45,12 @@ struct BlockOut {
 // operations and order: e = x_a - x_b, d = span + e, |d|, |d| + L, w_a + w_b, the stretch
 // S = (|span|² - L²) + (span + d)·e ((|d| - L)(|d| + L) where |span| > 2 L), and the lanes that
 // can move (w_a + w_b != 0 and |d| >= 1e-9) as out.okF. Lanes that cannot move compute with
-// |d| = 1 so that nothing divides by zero; their results are masked off by the callers.
+// |d| = 1 so that nothing divides by zero, and keep d = +0 (and-ed with okF while the square
+// root runs): their multipliers are masked to +0 too, so a move x + d (w Δλ/|d|) adds +0 to
+// such a lane's offset and leaves it as it was, padding's NaN span included. (An offset is
+// never -0, which +0 would turn into +0: offsets start at +0, and a sum is -0 only when both
+// its terms are.) The fast paths of the AVX2 kernels store their moves with no blend per
+// plane and end; the others still select the lanes that move (docs/benchmark.md).
 template <int U> struct BlockGeometry {
     Lanes d[U];
     __m256 len[U], lenRest[U], S[U], wSum[U];
@@ -88,7 +93,8 @@ DRAPE_AVX2_INLINE void blockGeometry(const XpbdBatches &s, const std::uint32_t (
         if (__builtin_expect(!_mm256_testz_ps(far, far), 0))
             g.S[u]
                 = _mm256_blendv_ps(g.S[u], _mm256_mul_ps(_mm256_sub_ps(g.len[u], rest), g.lenRest[u]), far);
-        g.d[u] = { dx, dy, dz };
+        const __m256 ok = out[u].okF;
+        g.d[u] = { _mm256_and_ps(dx, ok), _mm256_and_ps(dy, ok), _mm256_and_ps(dz, ok) };
     }
 }
 
