@@ -99,23 +99,42 @@ struct VerletArith {
         }
     }
 
-    // Two window blocks of one dealt layout side by side (solvePlanarColourRange), their
-    // dealt lanes kept from the fetch to the moves (see XpbdArith::solveTwoDealt).
+    // Two window blocks of one dealt layout side by side (solvePlanarColourRange), as
+    // solveRuns takes them: the windows read again for the moves, each moved in its own order
+    // by d f of the lane that holds its particle (gathered up as storeDealtWindows gathers up
+    // offsets), times -w_a or w_b (x_a - w_a d f as x_a + (-w_a) d f: the same multiply-add).
     template <std::uint64_t Layout, bool Motion>
     DRAPE_AVX2_INLINE void solveDealt(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
         const PlanarPositions &, const float *w) const
     {
         constexpr int U = 2;
         const WindowBlocks<U> blocks(s, first);
-        BlockIn in[U];
+        BlockGeometry<U> geo;
         BlockOut out[U];
+        __m256 f[U];
+        {
+            BlockIn in[U];
+#pragma GCC unroll 2
+            for (int u = 0; u < U; ++u)
+                loadDealtWindows<Layout, false>(blocks.base0[u], blocks.base1[u], x, x, w, in[u]);
+            blockGeometry<U>(s, blocks.k0, in, geo, out);
+        }
 #pragma GCC unroll 2
         for (int u = 0; u < U; ++u)
-            loadDealtWindows<Layout, false>(blocks.base0[u], blocks.base1[u], x, x, w, in[u]);
-        solve<U>(s, blocks.k0, in, out);
+            f[u] = force(s, blocks.k0[u], geo, u, out[u].okF);
+        asm volatile("" ::: "memory");
+        __m256 sign0, sign1; // -0 at the positions of ends a, +0 at those of ends b
+        gatherUp<Layout>(_mm256_set1_ps(-0.f), _mm256_setzero_ps(), sign0, sign1);
 #pragma GCC unroll 2
-        for (int u = 0; u < U; ++u)
-            storeDealtWindows<Layout>(blocks.base0[u], blocks.base1[u], x, out[u].xa, out[u].xb);
+        for (int u = 0; u < U; ++u) {
+            const std::uint32_t base0 = blocks.base0[u], base1 = blocks.base1[u];
+            const __m256 w0 = _mm256_xor_ps(_mm256_loadu_ps(w + base0), sign0);
+            const __m256 w1 = _mm256_xor_ps(_mm256_loadu_ps(w + base1), sign1);
+            const Lanes &d = geo.d[u];
+            moveDealt<Layout>(x.x, base0, base1, _mm256_mul_ps(d.x, f[u]), w0, w1);
+            moveDealt<Layout>(x.y, base0, base1, _mm256_mul_ps(d.y, f[u]), w0, w1);
+            moveDealt<Layout>(x.z, base0, base1, _mm256_mul_ps(d.z, f[u]), w0, w1);
+        }
     }
 
     // solve on P pairs of blocks, 16 lanes at a time (xpbdpairs.h).

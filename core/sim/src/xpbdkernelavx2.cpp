@@ -140,9 +140,13 @@ struct RunWindows {
     }
 };
 
-// ... and how XpbdArith::solveTwoDealt reads and writes those of a window block of a dealt
-// layout: the lanes dealt from the windows, and gathered up into them at the end
-// (loadDealtWindows, storeDealtWindows); the damping term reads and deals its motion again.
+// ... and how it reads and writes those of a window block of a dealt layout: the lanes dealt
+// from the windows (loadDealtWindows), the moves made in the windows' order (moveDealt); the
+// damping term reads and deals its motion again. Until the lanes that do not move kept
+// d = 0, the moves were made on the dealt lanes kept from the fetch (spilled across the
+// division) and gathered up into the windows with a blend for those lanes; in the windows'
+// order a window block of a grid's horizontal colour takes 0.90-0.93 of that time
+// (docs/benchmark.md).
 template <std::uint64_t Layout> struct DealtWindows {
     using Motion = DealtMotion<Layout>;
     DRAPE_AVX2_INLINE static void load(
@@ -150,17 +154,20 @@ template <std::uint64_t Layout> struct DealtWindows {
     {
         loadDealtWindows<Layout, false>(base0, base1, x, x, w, in);
     }
-    // The update from the lanes as the fetch dealt them (solveTwoDealt keeps them).
+    // The update in the windows' own order: each window read again with a plain load and
+    // moved by d c of the lane that holds its particle, d and c = ±w Δλ/|d| gathered up
+    // from the lanes the way storeDealtWindows gathers up the offsets (x_b - d c_b as
+    // x_b + d (w_b (-G)): the same product negated, the same multiply-add).
     DRAPE_AVX2_INLINE static void update(std::uint32_t base0, std::uint32_t base1, const PlanarPositions &x,
-        const Lanes &d, __m256 G, const BlockIn &in)
+        const float *w, const Lanes &d, __m256 G)
     {
-        const __m256 ca = _mm256_mul_ps(in.wa, G);
-        const __m256 cb = _mm256_mul_ps(in.wb, G);
-        const Lanes ya { _mm256_fmadd_ps(d.x, ca, in.xa.x), _mm256_fmadd_ps(d.y, ca, in.xa.y),
-            _mm256_fmadd_ps(d.z, ca, in.xa.z) };
-        const Lanes yb { _mm256_fnmadd_ps(d.x, cb, in.xb.x), _mm256_fnmadd_ps(d.y, cb, in.xb.y),
-            _mm256_fnmadd_ps(d.z, cb, in.xb.z) };
-        storeDealtWindows<Layout>(base0, base1, x, ya, yb);
+        __m256 g0, g1;
+        gatherUp<Layout>(G, _mm256_xor_ps(G, _mm256_set1_ps(-0.f)), g0, g1);
+        const __m256 c0 = _mm256_mul_ps(_mm256_loadu_ps(w + base0), g0);
+        const __m256 c1 = _mm256_mul_ps(_mm256_loadu_ps(w + base1), g1);
+        moveDealt<Layout>(x.x, base0, base1, d.x, c0, c1);
+        moveDealt<Layout>(x.y, base0, base1, d.y, c0, c1);
+        moveDealt<Layout>(x.z, base0, base1, d.z, c0, c1);
     }
 };
 
@@ -203,7 +210,7 @@ DRAPE_AVX2_INLINE __m256 deltaLambda(XpbdBatches &s, std::uint32_t k0, const Blo
     return G;
 }
 
-// Two window blocks of one colour side by side (XpbdArith::solveTwo, solveTwoDealt): their
+// Two window blocks of one colour side by side (XpbdArith::solveTwo): their
 // slots, windows and geometry, and each one's Δλ / |d|.
 struct TwoBlocks : WindowBlocks<2> {
     static constexpr int U = 2;
@@ -279,13 +286,14 @@ struct XpbdArith {
         }
     }
 
-    // Two blocks of runs (solvePlanarColourRange, Windows = RunWindows), both damped when
-    // Motion, neither otherwise: solve<2> on their lanes, spelled out so that
-    // little stays live across the long chain of the square root and the division. The
-    // offsets are read where they are needed and read again for the update (the blocks' own
-    // particles, which nothing else writes meanwhile; the compiler barriers keep the compiler
-    // from holding the first reads in registers, or on the stack, instead). The same IEEE
-    // operations in the same order as solve<2>, so the same bits.
+    // Two window blocks of runs or of one dealt layout (solvePlanarColourRange, Windows =
+    // RunWindows or DealtWindows), both damped when Motion, neither otherwise: solve<2> on
+    // their lanes, spelled out so that little stays live across the long chain of the square
+    // root and the division. The offsets are read where they are needed and read again for
+    // the update (the blocks' own particles, which nothing else writes meanwhile; the
+    // compiler barriers keep the compiler from holding the first reads in registers, or on
+    // the stack, instead). The same IEEE operations in the same order as solve<2>, so the
+    // same bits.
     template <class Windows, bool Motion>
     DRAPE_AVX2_INLINE void solveTwo(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
         const PlanarPositions &xPrev, const float *w) const
@@ -305,25 +313,6 @@ struct XpbdArith {
             Windows::update(two.base0[u], two.base1[u], x, w, two.geo.d[u], two.G[u]);
     }
 
-    // solveTwo for two window blocks of a dealt layout, with their dealt lanes kept from the
-    // fetch to the update: dealing them again from the windows (as the blocks of runs read
-    // theirs again, where a read is a plain load) took four shuffles a plane and cost more
-    // than the registers spilled to keep them: a tenth off such a block on Zen 3
-    // (docs/benchmark.md). The same operations, so the same bits.
-    template <std::uint64_t Layout, bool Motion>
-    DRAPE_AVX2_INLINE void solveTwoDealt(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
-        const PlanarPositions &xPrev, const float *w) const
-    {
-        using Windows = DealtWindows<Layout>;
-        TwoBlocks two(s, first);
-        BlockIn in[TwoBlocks::U];
-        two.fetch<Windows>(s, x, w, in);
-        two.multipliers<Windows, Motion>(s, x, xPrev);
-#pragma GCC unroll 2
-        for (int u = 0; u < TwoBlocks::U; ++u)
-            Windows::update(two.base0[u], two.base1[u], x, two.geo.d[u], two.G[u], in[u]);
-    }
-
     // Two blocks of runs (a grid's vertical and diagonal colours).
     template <bool Motion>
     DRAPE_AVX2_INLINE void solveRuns(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
@@ -337,7 +326,7 @@ struct XpbdArith {
     DRAPE_AVX2_INLINE void solveDealt(XpbdBatches &s, std::uint32_t first, const PlanarPositions &x,
         const PlanarPositions &xPrev, const float *w) const
     {
-        solveTwoDealt<Layout, Motion>(s, first, x, xPrev, w);
+        solveTwo<DealtWindows<Layout>, Motion>(s, first, x, xPrev, w);
     }
 
     // Δλ / |d| of pair p (slots [k0, k0 + 16)) from its geometry, with λ + Δλ stored into λ:

@@ -123,6 +123,19 @@ DRAPE_AVX2_INLINE void storeDealtWindows(
     _mm256_storeu_ps(x.z + base1, w1);
 }
 
+// One plane of a window block of one of the two layouts moved in the windows' own order:
+// each window read again and moved by a multiply-add of the lanes' values `lanes`, gathered
+// up to the positions of their particles, and the window's own factors (factor0, factor1).
+template <std::uint64_t Layout>
+DRAPE_AVX2_INLINE void moveDealt(
+    float *plane, std::uint32_t base0, std::uint32_t base1, __m256 lanes, __m256 factor0, __m256 factor1)
+{
+    __m256 l0, l1;
+    gatherUp<Layout>(lanes, lanes, l0, l1);
+    _mm256_storeu_ps(plane + base0, _mm256_fmadd_ps(l0, factor0, _mm256_loadu_ps(plane + base0)));
+    _mm256_storeu_ps(plane + base1, _mm256_fmadd_ps(l1, factor1, _mm256_loadu_ps(plane + base1)));
+}
+
 // A block of runs: lane i of its ends is particle base0 + i and base1 + i, read with plain
 // loads from the two windows (the kernels' two-block steps for runs).
 DRAPE_AVX2_INLINE void loadRunWindows(
