@@ -369,9 +369,10 @@ ClothSolverCache::Bytes ClothSolverCache::bytes() const
     b.other = sizeof(*this)
         + capacityBytes(adjacencyStart, adjacency, springStiffness, bending.hinges, bending.patches,
             bendSchedule.steps, bendSchedule.chunks, bendLambda, kinematic, kinematicStart, kinematicTarget,
-            kinematicEnd, cellStart, cellEntries, cellOf, selfCandidates, selfPairsFound, selfFoundStart,
-            selfPushed, selfPairs, selfPairsAnchor, splitsThisFrame, tethers.particle, tethers.anchor,
-            tethers.restDistance);
+            kinematicEnd, cellStart, cellEntries, cellOf, selfPairsFound, selfFoundStart, selfPushed,
+            selfPairs, selfPairsAnchor, splitsThisFrame, tethers.particle, tethers.anchor,
+            tethers.restDistance)
+        + selfCandidates.capacityBytes();
     b.tension = capacityBytes(tension);
     return b;
 }

@@ -56,12 +56,47 @@ struct CellEntry {
     std::uint32_t particle = 0;
 };
 
-/// A particle of the 14 cells the self-collision hash searches around one cell.
-struct SelfCandidate {
-    Vec3 position; ///< m, when the hash was built
-    float invMass = 0.f;
-    std::uint32_t particle = 0;
-    bool ownCell = false; ///< in the searched cell itself (paired with higher indices only)
+/// The particles of the 14 cells the self-collision hash searches around one cell, as
+/// parallel arrays (the pair test reads eight at a time). Each array holds at least
+/// kPadding entries past `size`, so that a vector read of the last eight stays inside it.
+struct SelfCandidates {
+    static constexpr std::size_t kPadding = 8;
+    std::vector<float> x, y, z; ///< m, when the hash was built
+    std::vector<float> invMass;
+    std::vector<std::uint32_t> particle;
+    std::vector<std::uint32_t>
+        ownCell; ///< ~0 in the searched cell itself (paired with higher indices only), else 0
+    std::size_t size = 0;
+
+    void clear() { size = 0; }
+    /// Room for `more` entries past `size` (and the padding).
+    void reserveMore(std::size_t more)
+    {
+        const std::size_t need = size + more + kPadding;
+        if (x.size() >= need)
+            return;
+        const std::size_t grown = std::max(need, 2 * x.size());
+        for (std::vector<float> *v : { &x, &y, &z, &invMass })
+            v->resize(grown);
+        particle.resize(grown);
+        ownCell.resize(grown);
+    }
+    /// Appends an entry; reserveMore made room for it.
+    void add(const Vec3 &position, float w, std::uint32_t index, bool own)
+    {
+        x[size] = position.x;
+        y[size] = position.y;
+        z[size] = position.z;
+        invMass[size] = w;
+        particle[size] = index;
+        ownCell[size] = own ? ~0u : 0u;
+        ++size;
+    }
+    std::size_t capacityBytes() const
+    {
+        return 4 * x.capacity() * sizeof(float)
+            + (particle.capacity() + ownCell.capacity()) * sizeof(std::uint32_t);
+    }
 };
 
 /// Where the tension of the last substep is kept (ClothSolverCache::tensionKept).
@@ -196,7 +231,7 @@ struct ClothSolverCache {
     std::vector<std::uint32_t> cellStart; ///< per bucket, where its entries begin (one more: the end)
     std::vector<CellEntry> cellEntries; ///< bucket by bucket, each by ascending particle index
     std::vector<std::uint32_t> cellOf; ///< per particle, its bucket, then how many candidates it found
-    std::vector<SelfCandidate> selfCandidates; ///< the particles around the cell being searched
+    SelfCandidates selfCandidates; ///< the particles around the cell being searched
     std::vector<std::uint32_t> selfPairsFound; ///< candidate partners as found, cell by cell
     std::vector<std::uint32_t> selfFoundStart; ///< per particle, where its candidates start
     std::vector<std::uint32_t> selfPushed; ///< the particles the last self-collision pass moved
