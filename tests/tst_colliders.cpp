@@ -1,9 +1,10 @@
 // Colliders: a cloth dropped on a sphere or the ground never sinks into it by more than the
 // thicknesses; keepInside boxes bounce with restitution; Coulomb friction stops a sliding
 // particle after v²/(2 μ g); collider motion follows its closed form.
+#include "base/rotation.h"
+#include "collision.h"
 #include "sim/builders.h"
 #include "sim/simulation.h"
-#include "collision.h"
 #include "solvercache.h"
 
 #include <QTest>
@@ -12,8 +13,9 @@
 
 #include <cmath>
 #include <cstring>
-#include <set>
+#include <functional>
 #include <numbers>
+#include <set>
 
 using namespace drape;
 
@@ -91,6 +93,8 @@ private slots:
     void selfCollisionCatchesParticlesThatCloseInOverSubsteps();
     void selfPairsAreEveryCloseUnconnectedPairOnce();
     void selfPairsOutliveMotionOfTheWhole();
+    void selfPairsOutliveTurningOfTheWhole();
+    void keptSelfPairsHoldEveryClosePair();
     void selfPairsComeInSearchOrder();
     void selfCollisionAloneGivesTheFullSubstepsBits();
     void particlePinnedWhileMovingStopsDead();
@@ -579,6 +583,166 @@ void TestColliders::selfPairsOutliveMotionOfTheWhole()
     const std::vector<Vec3> moved = cloth.particles.position;
     detail::solveSelfCollision(cloth, cache, minDistance);
     QVERIFY(cache.selfPairsAnchor == moved);
+}
+
+void TestColliders::selfPairsOutliveTurningOfTheWhole()
+{
+    // A sheet turning as a whole moves its far ends apart fast and its neighbours slowly: the
+    // pairs stay while every two neighbouring coarse cells (four gather cells a side, 0.08 m
+    // here) closed in by less than the slack, though the whole sheet's displacements spread
+    // over more than the slack; they are gathered again when a neighbourhood closes in by more,
+    // or when the whole spreads over more than what coarse cells with one between them were
+    // apart (0.07 m here).
+    const float minDistance = 0.01f; // slack 0.01 m, gather cells 0.02 m
+    const auto turnedSheet = [&](float size, int across, float radians, float again) {
+        Cloth cloth = makeGrid({ .across = across,
+            .down = across,
+            .width = size,
+            .height = size,
+            .orientation = GridOrientation::Horizontal });
+        detail::ClothSolverCache cache;
+        cache.ensure(cloth);
+        detail::solveSelfCollision(cloth, cache, minDistance);
+        const std::vector<Vec3> anchor = cache.selfPairsAnchor;
+        Vec3 centre;
+        for (const Vec3 &x : anchor)
+            centre += x / float(anchor.size());
+        const auto turn = [&](float by) {
+            const Mat3 r = axisRotation({ 0.f, 1.f, 0.f }, by);
+            for (std::size_t i = 0; i < anchor.size(); ++i)
+                cloth.particles.position[i] = centre + r * (anchor[i] - centre);
+            const std::vector<Vec3> turned = cloth.particles.position, before = cache.selfPairsAnchor;
+            detail::solveSelfCollision(cloth, cache, minDistance);
+            return cache.selfPairsAnchor == before ? 0 : cache.selfPairsAnchor == turned ? 1 : -1;
+        };
+        return std::pair { turn(radians), turn(again) };
+    };
+    // 0.7 m: turned by 0.03 rad, particles of two neighbouring coarse cells (at most 0.23 m
+    // apart) closed in by under 0.007 m, the ends (0.99 m apart) by 0.03 m: kept. By 0.06 rad,
+    // neighbours by up to 0.014 m and the ends by 0.059 m: gathered again, for the neighbours.
+    QCOMPARE(turnedSheet(0.7f, 41, 0.03f, 0.06f), std::pair(0, 1));
+    // 3 m: the same turn of 0.03 rad moves the ends (4.2 m apart) by 0.13 m: gathered again
+    // (and kept when it turns no further).
+    QCOMPARE(turnedSheet(3.f, 61, 0.03f, 0.03f), std::pair(1, 0));
+}
+
+void TestColliders::keptSelfPairsHoldEveryClosePair()
+{
+    // Whenever the gathered pairs are kept, every pair a constraint does not join (and not
+    // pinned at both ends) that is closer than the minimum distance must be among them.
+    // Checked by brute force against the positions each pass saw, pass after pass: a sheet
+    // crumpled into a box five coarse cells across, turned, shifted and shaken a little more
+    // at every pass; and two layers of unconnected particles, 0.035 m apart, one turning
+    // slowly as it closes in on the other.
+    const float minDistance = 0.01f;
+    struct Count {
+        int kept = 0, keptTurned = 0, gathered = 0;
+        std::size_t close = 0;
+    };
+    const auto passes = [&](Cloth &cloth, int count,
+                            const std::function<void(int, std::vector<Vec3> &)> &place) {
+        detail::ClothSolverCache cache;
+        cache.ensure(cloth);
+        Count c;
+        const std::size_t n = cloth.particles.size();
+        for (int t = 0; t < count; ++t) {
+            place(t, cloth.particles.position);
+            const std::vector<Vec3> seen = cloth.particles.position;
+            const std::vector<Vec3> anchor = cache.selfPairsAnchor;
+            detail::solveSelfCollision(cloth, cache, minDistance);
+            if (cache.selfPairsAnchor != anchor) {
+                ++c.gathered;
+                continue;
+            }
+            ++c.kept;
+            Vec3 lo = seen[0] - anchor[0], hi = lo;
+            for (std::size_t i = 0; i < n; ++i) {
+                const Vec3 d = seen[i] - anchor[i];
+                lo = { std::min(lo.x, d.x), std::min(lo.y, d.y), std::min(lo.z, d.z) };
+                hi = { std::max(hi.x, d.x), std::max(hi.y, d.y), std::max(hi.z, d.z) };
+            }
+            c.keptTurned += lengthSquared(hi - lo) > cache.selfPairsSlack * cache.selfPairsSlack ? 1 : 0;
+            std::set<std::pair<std::uint32_t, std::uint32_t>> listed;
+            for (std::size_t k = 0; k < cache.selfPairs.size(); k += 2)
+                listed.insert({ cache.selfPairs[k], cache.selfPairs[k + 1] });
+            for (std::uint32_t i = 0; i < n; ++i) {
+                for (std::uint32_t j = i + 1; j < n; ++j) {
+                    if (cloth.particles.invMass[i] + cloth.particles.invMass[j] == 0.f || cache.adjacent(i, j)
+                        || !(lengthSquared(seen[j] - seen[i]) < minDistance * minDistance))
+                        continue;
+                    ++c.close;
+                    if (listed.count({ i, j }) != 1) {
+                        QTest::qFail(
+                            qPrintable(QStringLiteral("pass %1: particles %2 and %3 are %4 m apart and "
+                                                      "not listed")
+                                           .arg(t)
+                                           .arg(i)
+                                           .arg(j)
+                                           .arg(double(length(seen[j] - seen[i])))),
+                            __FILE__, __LINE__);
+                        return c;
+                    }
+                }
+            }
+        }
+        return c;
+    };
+    const auto describe = [](const Count &c) {
+        return qPrintable(QStringLiteral("kept %1 (%2 spread over the slack), gathered %3, close pairs %4")
+                              .arg(c.kept)
+                              .arg(c.keptTurned)
+                              .arg(c.gathered)
+                              .arg(c.close));
+    };
+
+    std::uint32_t state = 4242u;
+    const auto next = [&state] {
+        state = state * 1664525u + 1013904223u;
+        return float(state >> 8) / float(1u << 24);
+    };
+    GridSpec g;
+    g.across = 30;
+    g.down = 24;
+    Cloth crumpled = makeGrid(g);
+    const std::size_t n = crumpled.particles.size();
+    std::vector<Vec3> start(n), shake(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        start[i] = Vec3 { next(), next(), next() } * 0.4f + Vec3 { 0.3f, 1.f, -0.2f };
+        shake[i] = Vec3 { next(), next(), next() } * 2.f - Vec3 { 1.f, 1.f, 1.f };
+    }
+    crumpled.particles.setKind(3, ParticleKind::Static);
+    crumpled.particles.setKind(4, ParticleKind::Static);
+    const Vec3 centre { 0.5f, 1.2f, 0.f };
+    const Vec3 axis = normalized(Vec3 { 0.3f, 1.f, 0.2f }, Vec3 { 0.f, 1.f, 0.f });
+    const Count first = passes(crumpled, 120, [&](int t, std::vector<Vec3> &x) {
+        const Mat3 r = axisRotation(axis, 0.004f * float(t));
+        for (std::size_t i = 0; i < n; ++i)
+            x[i] = centre + r * (start[i] - centre) + Vec3 { 0.0007f, -0.0004f, 0.f } * float(t)
+                + shake[i] * (0.00015f * float(t % 40));
+    });
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY2(
+        first.kept > 40 && first.keptTurned > 10 && first.gathered > 5 && first.close > 100, describe(first));
+
+    ExplicitSpec layers;
+    for (int layer = 0; layer < 2; ++layer)
+        for (int i = 0; i < 16; ++i)
+            for (int j = 0; j < 16; ++j) {
+                layers.positions.push_back(
+                    { 0.015f * float(i), 1.f + 0.035f * float(layer), 0.015f * float(j) });
+                layers.masses.push_back(0.01f);
+            }
+    Cloth twoLayers = makeExplicit(layers);
+    const std::vector<Vec3> flat = twoLayers.particles.position;
+    const Count second = passes(twoLayers, 40, [&](int t, std::vector<Vec3> &x) {
+        const Mat3 r = axisRotation({ 0.f, 1.f, 0.f }, 0.002f * float(t));
+        for (std::size_t i = flat.size() / 2; i < flat.size(); ++i)
+            x[i] = r * flat[i] - Vec3 { 0.f, 0.0015f * float(t), 0.f };
+    });
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY2(second.kept > 5 && second.gathered > 2 && second.close > 100, describe(second));
 }
 
 void TestColliders::selfPushedListsThisPassOnly()

@@ -370,7 +370,8 @@ ClothSolverCache::Bytes ClothSolverCache::bytes() const
         + capacityBytes(adjacencyStart, adjacency, springStiffness, bending.hinges, bending.patches,
             bendSchedule.steps, bendSchedule.chunks, bendLambda, kinematic, kinematicStart, kinematicTarget,
             kinematicEnd, cellStart, cellEntries, cellOf, selfPairsFound, selfFoundStart, selfPushed,
-            selfPairs, selfPairsAnchor, splitsThisFrame, tethers.particle, tethers.anchor,
+            selfPairs, selfPairsAnchor, selfCoarseOf, selfCoarseNearStart, selfCoarseNear, selfCoarseKeys,
+            selfCoarseTable, selfCoarseLow, selfCoarseHigh, splitsThisFrame, tethers.particle, tethers.anchor,
             tethers.restDistance)
         + selfCandidates.capacityBytes();
     b.tension = capacityBytes(tension);

@@ -236,10 +236,22 @@ struct ClothSolverCache {
     std::vector<std::uint32_t> selfFoundStart; ///< per particle, where its candidates start
     std::vector<std::uint32_t> selfPushed; ///< the particles the last self-collision pass moved
     // Candidate pairs (i, j flattened, in the hash's visiting order) within minDistance +
-    // slack when gathered, reused while no particle has moved more than slack/2 since.
+    // slack when gathered, reused while no two particles near each other closed in by more
+    // than the slack since (collision.cpp, selfPairsCurrent).
     std::vector<std::uint32_t> selfPairs;
     std::vector<Vec3> selfPairsAnchor; ///< m, positions when the pairs were gathered
     float selfPairsSlack = 0.f; ///< m
+    /// m, how far two particles of coarse cells that are not neighbours may close in
+    float selfPairsFarSlack = 0.f;
+    // The coarse cells of the gather (kSelfCoarse hash cells a side), numbered 0.. in the
+    // order the particles first fall in them: each particle's, and each cell's neighbours of
+    // the same or higher number (itself first) as runs; the per-cell boxes of displacement
+    // are scratch of the check.
+    std::vector<std::uint32_t> selfCoarseOf;
+    std::vector<std::uint32_t> selfCoarseNearStart, selfCoarseNear;
+    std::vector<std::uint64_t> selfCoarseKeys; ///< the cells' keys (the table's, then each cell's)
+    std::vector<std::uint32_t> selfCoarseTable; ///< open addressing: cell number + 1, 0 empty
+    std::vector<Vec3> selfCoarseLow, selfCoarseHigh;
     float selfPairsDistance = 0.f; ///< m, the minimum distance they were gathered for
     std::uint64_t selfPairsRevision = 0;
     bool selfPairsValid = false;
