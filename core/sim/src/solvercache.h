@@ -57,22 +57,21 @@ struct CellEntry {
 };
 
 /// The particles of the 14 cells the self-collision hash searches around one cell, as
-/// parallel arrays (the pair test reads eight at a time). Each array holds at least
-/// kPadding entries past `size`, so that a vector read of the last eight stays inside it.
+/// parallel arrays (the pair test reads eight at a time). The arrays only grow: `size` is
+/// how many entries they hold now.
 struct SelfCandidates {
-    static constexpr std::size_t kPadding = 8;
     std::vector<float> x, y, z; ///< m, when the hash was built
     std::vector<float> invMass;
     std::vector<std::uint32_t> particle;
-    std::vector<std::uint32_t>
-        ownCell; ///< ~0 in the searched cell itself (paired with higher indices only), else 0
+    /// ~0 in the searched cell itself (paired with higher indices only), else 0
+    std::vector<std::uint32_t> ownCell;
     std::size_t size = 0;
 
     void clear() { size = 0; }
-    /// Room for `more` entries past `size` (and the padding).
+    /// Room for `more` entries past `size`.
     void reserveMore(std::size_t more)
     {
-        const std::size_t need = size + more + kPadding;
+        const std::size_t need = size + more;
         if (x.size() >= need)
             return;
         const std::size_t grown = std::max(need, 2 * x.size());
