@@ -105,6 +105,8 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
             setXpbdSpans(cache.xpbd, planar ? cloth.particles.position.data() : cache.origin.data(),
                 solverTeam(cache));
         cache.xpbd.lambdaZero = true; // λ = 0 at the start of the substep
+        // One iteration, and neither a tear nor the readout will read this substep's λ.
+        cache.xpbd.lambdaUnread = ctx.solver.iterations == 1 && s + 1 < ctx.substeps && !cache.tears(cloth);
         std::fill(cache.bendLambda.begin(), cache.bendLambda.end(), 0.f);
         if (planar) {
             solveXpbdPlanes(cache.xpbd, planes.offset, planes.offsetPrev, p.invMass.data(), solverTeam(cache),
@@ -122,6 +124,7 @@ void stepXpbd(Cloth &cloth, ClothSolverCache &cache, const FrameContext &ctx, St
             }
         }
         cache.xpbd.lambdaZero = false;
+        cache.xpbd.lambdaUnread = false;
         if (plain) {
             if (s + 1 == ctx.substeps) {
                 if (planar)

@@ -201,6 +201,11 @@ struct XpbdBatches {
     /// 0 + Δλ: the first pass of a substep starts the multipliers this way instead of
     /// clearing the stream first (the same bits, one write of the stream fewer).
     bool lambdaZero = false;
+    /// While true, nothing reads the multipliers this pass makes: the vector kernels skip
+    /// their store (the one-iteration substeps of a frame but its last, when no tear reads
+    /// them; the last substep's stay for the tension readout, as before). The positions do
+    /// not depend on it.
+    bool lambdaUnread = false;
     /// m, x_a - x_b at the frame origin (setXpbdSpans), so the kernel works on frame-local
     /// offsets: x_a - x_b = span + (offset_a - offset_b). Zero until set: then the kernel
     /// works on the positions it is given.

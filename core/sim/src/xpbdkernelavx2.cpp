@@ -245,6 +245,8 @@ struct TwoBlocks : WindowBlocks<2> {
         for (int u = 0; u < U; ++u)
             G[u] = deltaLambda(s, k0[u], geo, u, out[u].okF, Motion,
                 typename Windows::Motion { x, xPrev, base0[u], base1[u] }, newLambda[u]);
+        if (s.lambdaUnread)
+            return;
 #pragma GCC unroll 2
         for (int u = 0; u < U; ++u)
             _mm256_storeu_ps(s.lambda.data() + k0[u], newLambda[u]);
@@ -272,7 +274,8 @@ struct XpbdArith {
                 s.blockDamped[k0[u] / XpbdBatches::kLanes] != 0, KeptMotion { in[u].v }, newLambda[u]);
 #pragma GCC unroll 4
         for (int u = 0; u < U; ++u)
-            _mm256_storeu_ps(s.lambda.data() + k0[u], newLambda[u]);
+            if (!s.lambdaUnread)
+                _mm256_storeu_ps(s.lambda.data() + k0[u], newLambda[u]);
 #pragma GCC unroll 4
         for (int u = 0; u < U; ++u) {
             const BlockIn &b = in[u];
@@ -363,7 +366,8 @@ struct XpbdArith {
             R = _mm512_div_ps(oneF, _mm512_mul_ps(geo.len[p], lenRestDen));
         }
         const __m512 G = _mm512_maskz_mul_ps(ok, num, R);
-        _mm512_storeu_ps(lambdaPtr, _mm512_fmadd_ps(G, geo.len[p], lambda));
+        if (!s.lambdaUnread)
+            _mm512_storeu_ps(lambdaPtr, _mm512_fmadd_ps(G, geo.len[p], lambda));
         return G;
     }
 
